@@ -1,0 +1,111 @@
+// Package diag is the one model of a lint finding that every rule produces
+// and every printer consumes. It does no I/O.
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity orders findings: Info < Warning < Error.
+type Severity int
+
+// Severities, lowest first. Off is only used by configuration to silence a
+// rule; no Diagnostic carries it.
+const (
+	Off Severity = iota
+	Info
+	Warning
+	Error
+)
+
+var severityNames = [...]string{"off", "info", "warning", "error"}
+
+func (s Severity) String() string {
+	if s < Off || s > Error {
+		return fmt.Sprintf("severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// ParseSeverity accepts "off", "info", "warning" (or "warn") and "error".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "off":
+		return Off, nil
+	case "info":
+		return Info, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return Off, fmt.Errorf("unknown severity %q (want off, info, warning or error)", s)
+}
+
+// MarshalText writes the severity's name, so JSON output says "error".
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Position is a 1-based line and column (column in code points); 0 means
+// unknown.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Rule     string   // rule id, e.g. "json-duplicate-key"
+	Severity Severity // after configuration
+	File     string   // slash path as the user named it: "packs/a/pack.json"
+	Pointer  string   // RFC 6901 pointer into a JSON file; "" for the whole file
+	Start    Position // zero when the finding is about the whole file
+	Message  string   // what is wrong and what to write instead; no file name, no final period
+}
+
+// RuleInfo is what printers need to know about a rule (SARIF's rule table).
+type RuleInfo struct {
+	ID       string
+	Severity Severity
+	Summary  string
+}
+
+// Sort orders findings by file, line, column, rule and message, and drops
+// exact duplicates.
+func Sort(ds []Diagnostic) []Diagnostic {
+	slices.SortFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Start.Line, b.Start.Line),
+			cmp.Compare(a.Start.Column, b.Start.Column),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	return slices.Compact(ds)
+}
+
+// Counts tallies findings by severity.
+type Counts struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Count tallies ds.
+func Count(ds []Diagnostic) Counts {
+	var c Counts
+	for _, d := range ds {
+		switch d.Severity {
+		case Error:
+			c.Errors++
+		case Warning:
+			c.Warnings++
+		case Info:
+			c.Infos++
+		}
+	}
+	return c
+}

@@ -1,0 +1,378 @@
+// Package jsonpos parses JSON strictly (RFC 8259, UTF-8 without BOM, no
+// duplicate member names, bounded nesting) and keeps the byte offset of every
+// value, so that a JSON pointer can be mapped back to a line and column.
+//
+// It wraps encoding/json's tokenizer rather than writing a new one: the
+// decoder does the grammar, this package adds what the decoder silently
+// forgives (duplicate keys, invalid UTF-8, lone surrogates) and the offsets.
+package jsonpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects Parse accepts. Real
+// manifests nest fewer than 20 levels; the cap keeps a hostile 10^6-deep
+// document from costing more than a clear error.
+const MaxDepth = 256
+
+// Kind is the JSON type of a Value.
+type Kind int
+
+// The JSON types.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// Value is one parsed JSON value with its byte range in the source.
+type Value struct {
+	Kind    Kind
+	Bool    bool
+	Str     string   // String: the decoded text
+	Num     string   // Number: the literal as written, e.g. "1.50"
+	Items   []*Value // Array
+	Members []Member // Object, in source order
+	Start   int      // offset of the first byte of the value
+	End     int      // offset just past the last byte
+}
+
+// Member is one name/value pair of an object.
+type Member struct {
+	Name   string
+	NameAt int // offset of the opening quote of the name
+	Value  *Value
+}
+
+// Get returns the value of the first member called name, or nil.
+func (v *Value) Get(name string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// String returns v's text if v is a JSON string, else "".
+func (v *Value) String() string {
+	if v == nil || v.Kind != String {
+		return ""
+	}
+	return v.Str
+}
+
+// ErrorKind classifies a parse error so callers can map it to a lint rule.
+type ErrorKind int
+
+// Parse error kinds.
+const (
+	ErrSyntax   ErrorKind = iota // not JSON
+	ErrEncoding                  // BOM, invalid UTF-8, NUL, lone surrogate escape
+	ErrDepth                     // nesting deeper than MaxDepth
+	ErrNumber                    // not representable: integer beyond 2^53-1 (only with Options.SafeIntegers)
+)
+
+// Error is a parse failure at a byte offset.
+type Error struct {
+	Kind   ErrorKind
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+
+// Duplicate records a member name that occurs twice in one object. Parse keeps
+// the first occurrence in the tree, which is what installers verify.
+type Duplicate struct {
+	Pointer string // pointer to the object holding the name twice
+	Name    string
+	At      int // offset of the second occurrence's name
+}
+
+// Doc is a parsed document.
+type Doc struct {
+	Src        []byte
+	Root       *Value
+	Duplicates []Duplicate
+	lines      []int // offsets at which each line starts
+}
+
+// Options tunes Parse for callers with stricter needs than lint.
+type Options struct {
+	// SafeIntegers refuses integers outside ±(2^53-1), which JavaScript
+	// cannot represent: the canonical form of such a number would differ
+	// from the source.
+	SafeIntegers bool
+}
+
+// Parse parses src with the default options.
+func Parse(src []byte) (*Doc, error) { return ParseWith(src, Options{}) }
+
+// ParseWith parses src strictly. Duplicate member names do not fail the parse:
+// they are listed in Doc.Duplicates for the caller to report.
+func ParseWith(src []byte, opt Options) (*Doc, error) {
+	if err := CheckEncoding(src); err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, dec: json.NewDecoder(bytes.NewReader(src)), opt: opt}
+	p.dec.UseNumber()
+	root, err := p.value("", 0)
+	if err != nil {
+		return nil, err
+	}
+	end := p.skipSpace(int(p.dec.InputOffset()))
+	if _, err := p.dec.Token(); err != io.EOF {
+		return nil, &Error{Kind: ErrSyntax, Offset: end, Msg: "unexpected data after the top-level value"}
+	}
+	return &Doc{Src: src, Root: root, Duplicates: p.dups, lines: lineStarts(src)}, nil
+}
+
+// CheckEncoding reports a BOM, a NUL byte or invalid UTF-8 in any text file
+// as an *Error of kind ErrEncoding.
+func CheckEncoding(src []byte) error {
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		return &Error{Kind: ErrEncoding, Offset: 0, Msg: "file starts with a UTF-8 byte order mark; save it without BOM"}
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return &Error{Kind: ErrEncoding, Offset: i, Msg: "NUL byte in a text file"}
+	}
+	if !utf8.Valid(src) {
+		return &Error{Kind: ErrEncoding, Offset: firstInvalidUTF8(src), Msg: "invalid UTF-8; save the file as UTF-8"}
+	}
+	return nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+type parser struct {
+	src  []byte
+	dec  *json.Decoder
+	opt  Options
+	dups []Duplicate
+}
+
+// skipSpace returns the offset of the first byte at or after off that is not
+// JSON whitespace or a separator the decoder consumes silently.
+func (p *parser) skipSpace(off int) int {
+	for off < len(p.src) {
+		switch p.src[off] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+func (p *parser) token() (json.Token, int, error) {
+	start := p.skipSpace(int(p.dec.InputOffset()))
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, start, p.syntaxError(err, start)
+	}
+	return tok, start, nil
+}
+
+func (p *parser) syntaxError(err error, start int) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &Error{Kind: ErrSyntax, Offset: len(p.src), Msg: "unexpected end of file: the JSON is truncated"}
+	}
+	// The tokenizer's offsets are not reliable in token mode; a whole-document
+	// Unmarshal reports the byte just past the offending one.
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal(p.src, new(any)), &se) {
+		if int(se.Offset) >= len(p.src) && strings.Contains(se.Error(), "end of JSON input") {
+			return &Error{Kind: ErrSyntax, Offset: len(p.src), Msg: "unexpected end of file: the JSON is truncated"}
+		}
+		return &Error{Kind: ErrSyntax, Offset: max(int(se.Offset)-1, 0), Msg: strings.TrimPrefix(se.Error(), "json: ")}
+	}
+	return &Error{Kind: ErrSyntax, Offset: start, Msg: err.Error()}
+}
+
+func (p *parser) value(ptr string, depth int) (*Value, error) {
+	tok, start, err := p.token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if depth >= MaxDepth {
+			return nil, &Error{Kind: ErrDepth, Offset: start, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+		}
+		if t == '[' {
+			return p.array(ptr, start, depth)
+		}
+		if t == '{' {
+			return p.object(ptr, start, depth)
+		}
+		return nil, &Error{Kind: ErrSyntax, Offset: start, Msg: fmt.Sprintf("unexpected %q", rune(t))}
+	case string:
+		if err := p.checkSurrogates(start); err != nil {
+			return nil, err
+		}
+		return &Value{Kind: String, Str: t, Start: start, End: int(p.dec.InputOffset())}, nil
+	case json.Number:
+		if err := p.checkNumber(t, start); err != nil {
+			return nil, err
+		}
+		return &Value{Kind: Number, Num: string(t), Start: start, End: int(p.dec.InputOffset())}, nil
+	case bool:
+		return &Value{Kind: Bool, Bool: t, Start: start, End: int(p.dec.InputOffset())}, nil
+	case nil:
+		return &Value{Kind: Null, Start: start, End: int(p.dec.InputOffset())}, nil
+	}
+	return nil, &Error{Kind: ErrSyntax, Offset: start, Msg: "unexpected token"}
+}
+
+func (p *parser) array(ptr string, start, depth int) (*Value, error) {
+	v := &Value{Kind: Array, Start: start}
+	for p.dec.More() {
+		item, err := p.value(ptr+"/"+strconv.Itoa(len(v.Items)), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		v.Items = append(v.Items, item)
+	}
+	if _, _, err := p.token(); err != nil { // ']'
+		return nil, err
+	}
+	v.End = int(p.dec.InputOffset())
+	return v, nil
+}
+
+func (p *parser) object(ptr string, start, depth int) (*Value, error) {
+	v := &Value{Kind: Object, Start: start}
+	seen := map[string]bool{}
+	for p.dec.More() {
+		tok, at, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		if err := p.checkSurrogates(at); err != nil {
+			return nil, err
+		}
+		val, err := p.value(ptr+"/"+EscapeToken(name), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if seen[name] {
+			p.dups = append(p.dups, Duplicate{Pointer: ptr, Name: name, At: at})
+			continue
+		}
+		seen[name] = true
+		v.Members = append(v.Members, Member{Name: name, NameAt: at, Value: val})
+	}
+	if _, _, err := p.token(); err != nil { // '}'
+		return nil, err
+	}
+	v.End = int(p.dec.InputOffset())
+	return v, nil
+}
+
+// checkSurrogates refuses a string literal starting at start that escapes a
+// lone UTF-16 surrogate: the decoder turns it into U+FFFD, so the parsed text
+// would no longer be what was written (and signed).
+func (p *parser) checkSurrogates(start int) error {
+	raw := p.src[start:int(p.dec.InputOffset())]
+	if !bytes.Contains(raw, []byte(`\u`)) {
+		return nil
+	}
+	for i := 0; i+6 <= len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // skip the escaped character, e.g. the second \ of \\
+			continue
+		}
+		hi, _ := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		switch {
+		case hi >= 0xD800 && hi < 0xDC00:
+			if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+				lo, _ := strconv.ParseUint(string(raw[i+8:i+12]), 16, 16)
+				if lo >= 0xDC00 && lo < 0xE000 {
+					i += 11
+					continue
+				}
+			}
+			return &Error{Kind: ErrEncoding, Offset: start + i, Msg: "lone UTF-16 surrogate escape " + string(raw[i:i+6])}
+		case hi >= 0xDC00 && hi < 0xE000:
+			return &Error{Kind: ErrEncoding, Offset: start + i, Msg: "lone UTF-16 surrogate escape " + string(raw[i:i+6])}
+		}
+		i += 5
+	}
+	return nil
+}
+
+const maxSafeInteger = 1<<53 - 1
+
+func (p *parser) checkNumber(n json.Number, start int) error {
+	if !p.opt.SafeIntegers || strings.ContainsAny(string(n), ".eE") {
+		return nil
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
+		return &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("integer %s is beyond ±(2^53-1) and cannot be represented exactly", n)}
+	}
+	return nil
+}
+
+// EscapeToken escapes a member name for use in a JSON pointer (RFC 6901).
+func EscapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// Interface converts v to the plain Go shape encoding/json produces with
+// UseNumber: map[string]any, []any, string, json.Number, bool, nil.
+func (v *Value) Interface() any {
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Num)
+	case String:
+		return v.Str
+	case Array:
+		out := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			out[i] = it.Interface()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			out[m.Name] = m.Value.Interface()
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package jsonpos
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		kind ErrorKind
+		off  int
+	}{
+		{"trailing comma", `{"a":1,}`, ErrSyntax, 7},
+		{"comment", "{\n// x\n}", ErrSyntax, 2},
+		{"NaN", `{"a":NaN}`, ErrSyntax, 5},
+		{"truncated", `{"a":[1,2`, ErrSyntax, 9},
+		{"empty", ``, ErrSyntax, 0},
+		{"two values", `{} {}`, ErrSyntax, 3},
+		{"bom", "\xef\xbb\xbf{}", ErrEncoding, 0},
+		{"invalid utf8", "{\"a\":\"\xff\"}", ErrEncoding, 6},
+		{"nul", "{\"a\":\"\x00\"}", ErrEncoding, 6},
+		{"lone high surrogate", `{"a":"x\ud800y"}`, ErrEncoding, 7},
+		{"lone low surrogate", `{"a":"\udc00"}`, ErrEncoding, 6},
+		{"deep", strings.Repeat("[", 1_000_000), ErrDepth, MaxDepth},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.src))
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("Parse(%q) err = %v, want *Error", tt.src, err)
+			}
+			if pe.Kind != tt.kind || pe.Offset != tt.off {
+				t.Errorf("got kind %d offset %d (%s), want kind %d offset %d", pe.Kind, pe.Offset, pe.Msg, tt.kind, tt.off)
+			}
+		})
+	}
+}
+
+func TestParseKeepsPairsAndEscapes(t *testing.T) {
+	if _, err := Parse([]byte(`{"a":"\ud83d\ude00 \\ud800"}`)); err != nil {
+		t.Fatalf("valid pair and escaped backslash refused: %v", err)
+	}
+}
+
+func TestSafeIntegers(t *testing.T) {
+	for _, src := range []string{`9007199254740992`, `-9007199254740992`, `123456789012345678901234`} {
+		if _, err := ParseWith([]byte(src), Options{SafeIntegers: true}); err == nil {
+			t.Errorf("%s accepted", src)
+		}
+	}
+	if _, err := ParseWith([]byte(`[9007199254740991, 1e300, 1.5]`), Options{SafeIntegers: true}); err != nil {
+		t.Errorf("safe numbers refused: %v", err)
+	}
+}
+
+func TestDuplicatesAndPositions(t *testing.T) {
+	src := "{\n  \"name\": \"a\",\n  \"agents\": [\n    {\"id\": 1, \"id\": 2}\n  ],\n  \"é\": \"ü\", \"x/y\": true\n}"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Duplicate{{Pointer: "/agents/0", Name: "id", At: strings.Index(src, `"id": 2`)}}
+	if !reflect.DeepEqual(d.Duplicates, want) {
+		t.Errorf("duplicates = %+v, want %+v", d.Duplicates, want)
+	}
+	if got := d.Lookup("/agents/0/id").Num; got != "1" {
+		t.Errorf("first duplicate not kept: %s", got)
+	}
+	cases := map[string]Position{
+		"":                 {1, 1},
+		"/name":            {2, 11},
+		"/agents/0":        {4, 5},
+		"/agents/0/id":     {4, 12},
+		"/agents/0/absent": {4, 5},
+		"/x~1y":            {6, 20},
+		"/agents/7":        {3, 13},
+	}
+	for ptr, pos := range cases {
+		if got := d.Locate(ptr); got != pos {
+			t.Errorf("Locate(%q) = %v, want %v", ptr, got, pos)
+		}
+	}
+	if got := d.LocateName("/name"); got != (Position{2, 3}) {
+		t.Errorf("LocateName(/name) = %v", got)
+	}
+}
+
+func TestInterfaceMatchesEncodingJSON(t *testing.T) {
+	src := []byte(`{"a":[1,2.5,"x",null,true,{"b":{}}],"c":-0}`)
+	d, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	dec := json.NewDecoder(strings.NewReader(string(src)))
+	dec.UseNumber()
+	if err := dec.Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Root.Interface(), want) {
+		t.Errorf("Interface() = %#v, want %#v", d.Root.Interface(), want)
+	}
+}

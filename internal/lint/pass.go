@@ -1,0 +1,96 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/schema"
+)
+
+// Pass is what a rule sees: the pack, its parsed manifest and a way to report.
+type Pass struct {
+	Pack     *pack.Pack
+	Manifest *jsonpos.Doc // nil when pack.json did not parse
+	Schemas  *schema.Set
+	Profile  Profile
+
+	rule  *Rule
+	diags *[]diag.Diagnostic
+	json  map[string]*jsonFile // parsed JSON files, shared by the rules of one pass
+}
+
+// Root is the manifest's top-level value (nil when it did not parse).
+func (p *Pass) Root() *jsonpos.Value {
+	if p.Manifest == nil {
+		return nil
+	}
+	return p.Manifest.Root
+}
+
+// Reportf reports a finding at a JSON pointer into pack.json.
+func (p *Pass) Reportf(ptr string, format string, args ...any) {
+	p.ReportAt(pack.ManifestName, p.Manifest, ptr, false, fmt.Sprintf(format, args...))
+}
+
+// ReportNamef reports a finding at the member name a pointer ends in.
+func (p *Pass) ReportNamef(ptr string, format string, args ...any) {
+	p.ReportAt(pack.ManifestName, p.Manifest, ptr, true, fmt.Sprintf(format, args...))
+}
+
+// ReportFilef reports a finding about a whole file (no position).
+func (p *Pass) ReportFilef(file string, format string, args ...any) {
+	p.report(diag.Diagnostic{File: p.Pack.Path(file), Message: fmt.Sprintf(format, args...)})
+}
+
+// ReportOffset reports a finding at a byte offset of a file's contents.
+func (p *Pass) ReportOffset(file string, src []byte, off int, msg string) {
+	p.ReportPos(file, "", jsonpos.PositionOf(src, off), msg)
+}
+
+// ReportPos reports a finding at a known position of a file.
+func (p *Pass) ReportPos(file, ptr string, pos jsonpos.Position, msg string) {
+	p.report(diag.Diagnostic{File: p.Pack.Path(file), Pointer: ptr, Start: diag.Position(pos), Message: msg})
+}
+
+// ReportAt reports a finding at a pointer into any parsed JSON file.
+func (p *Pass) ReportAt(file string, doc *jsonpos.Doc, ptr string, onName bool, msg string) {
+	d := diag.Diagnostic{File: p.Pack.Path(file), Pointer: ptr, Message: msg}
+	if doc != nil {
+		pos := doc.Locate(ptr)
+		if onName {
+			pos = doc.LocateName(ptr)
+		}
+		d.Start = diag.Position(pos)
+	}
+	p.report(d)
+}
+
+func (p *Pass) report(d diag.Diagnostic) {
+	d.Rule = p.rule.ID
+	d.Severity = p.rule.Severity
+	*p.diags = append(*p.diags, d)
+}
+
+// jsonFile is a referenced JSON file, read and parsed once per pass.
+type jsonFile struct {
+	src []byte
+	doc *jsonpos.Doc
+	err error // read or parse error
+}
+
+// JSON returns a pack file parsed strictly; err is the read or parse error
+// (the json-* and ref-* rules report those, other rules just skip the file).
+func (p *Pass) JSON(name string) (*jsonpos.Doc, []byte, error) {
+	if f, ok := p.json[name]; ok {
+		return f.doc, f.src, f.err
+	}
+	f := &jsonFile{}
+	f.src, f.err = p.Pack.ReadFile(name)
+	if f.err == nil {
+		f.doc, f.err = jsonpos.Parse(f.src)
+	}
+	p.json[name] = f
+	return f.doc, f.src, f.err
+}

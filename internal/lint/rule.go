@@ -1,0 +1,46 @@
+// Package lint checks a loaded pack against the rules of LINT-RULES.md and
+// returns findings as diag.Diagnostics. Rules are data in one registry
+// (registry.go); `wop pack rules`, --explain and SARIF are derived from it.
+package lint
+
+import (
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+// Rule is one lint rule.
+type Rule struct {
+	ID       string        // kebab-case, stable forever
+	Severity diag.Severity // default severity
+	Summary  string        // one line, for `wop pack rules` and SARIF
+	// Check reports findings for the pack in the pass. Rules that need a
+	// parsed manifest are only run when pack.json parsed.
+	Check func(*Pass)
+	// Raw marks rules that run even when pack.json did not parse (file and
+	// encoding rules).
+	Raw bool
+}
+
+// Info returns the rule's metadata for printers.
+func (r *Rule) Info() diag.RuleInfo {
+	return diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary}
+}
+
+// Lookup returns the rule with id, or nil.
+func Lookup(id string) *Rule {
+	for _, r := range All() {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Infos returns every rule's metadata, in registry order.
+func Infos() []diag.RuleInfo {
+	all := All()
+	out := make([]diag.RuleInfo, len(all))
+	for i, r := range all {
+		out[i] = r.Info()
+	}
+	return out
+}

@@ -1,0 +1,255 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+)
+
+// bundled returns the files a build would put in the archive: for a source
+// directory the reference builder's set plus every existing ref target; for
+// an archive, what is in it.
+func bundled(p *Pass) []pack.File {
+	if p.Pack.Archive != nil {
+		return p.Pack.Files
+	}
+	refd := map[string]bool{}
+	if root := p.Root(); root != nil {
+		for _, r := range pack.Refs(root) {
+			refd[r.Target] = true
+		}
+	}
+	var out []pack.File
+	for _, f := range p.Pack.Files {
+		if pack.InDefaultSet(f.Name) || refd[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// jsonFiles lists the bundled JSON documents: pack.json first, then every
+// bundled .json file and every JSON ref target.
+func jsonFiles(p *Pass) []string {
+	names := []string{pack.ManifestName}
+	for _, f := range bundled(p) {
+		if strings.HasSuffix(f.Name, ".json") && f.Name != pack.ManifestName && f.Mode.IsRegular() {
+			names = append(names, f.Name)
+		}
+	}
+	if root := p.Root(); root != nil {
+		for _, r := range pack.Refs(root) {
+			if r.Kind != pack.RefPrompt && r.Kind != pack.RefRuntime && !slices.Contains(names, r.Target) {
+				if f, ok := p.Pack.Lookup(r.Target); ok && f.Mode.IsRegular() {
+					names = append(names, r.Target)
+				}
+			}
+		}
+	}
+	return names
+}
+
+func checkJSONInvalid(p *Pass) {
+	for _, name := range jsonFiles(p) {
+		_, src, err := p.JSON(name)
+		if pe, ok := parseError(err); ok && pe.Kind != jsonpos.ErrEncoding {
+			p.ReportOffset(name, src, pe.Offset, "invalid JSON: "+pe.Msg+"; pack files must be strict RFC 8259 JSON (no comments, trailing commas or NaN)")
+		}
+	}
+}
+
+func checkEncoding(p *Pass) {
+	for _, name := range jsonFiles(p) {
+		_, src, err := p.JSON(name)
+		if pe, ok := parseError(err); ok && pe.Kind == jsonpos.ErrEncoding {
+			p.ReportOffset(name, src, pe.Offset, pe.Msg)
+		}
+	}
+	for _, f := range bundled(p) {
+		if !isText(f.Name) || strings.HasSuffix(f.Name, ".json") {
+			continue
+		}
+		src, err := p.Pack.ReadFile(f.Name)
+		if err != nil {
+			continue
+		}
+		if pe, ok := parseError(jsonpos.CheckEncoding(src)); ok {
+			p.ReportOffset(f.Name, src, pe.Offset, pe.Msg)
+		}
+	}
+}
+
+func isText(name string) bool {
+	switch path.Ext(name) {
+	case ".md", ".txt", ".json":
+		return true
+	}
+	return false
+}
+
+func checkDuplicateKeys(p *Pass) {
+	for _, name := range jsonFiles(p) {
+		doc, _, err := p.JSON(name)
+		if err != nil {
+			continue
+		}
+		for _, d := range doc.Duplicates {
+			p.ReportPos(name, d.Pointer+"/"+jsonpos.EscapeToken(d.Name), doc.Position(d.At),
+				fmt.Sprintf("member %q appears twice in one object; JSON readers silently keep one copy, so delete the other", d.Name))
+		}
+	}
+}
+
+var dangerousKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+
+func checkDangerousKeys(p *Pass) {
+	for _, name := range jsonFiles(p) {
+		doc, _, err := p.JSON(name)
+		if err != nil {
+			continue
+		}
+		walkObjects(doc.Root, "", func(ptr string, m jsonpos.Member) {
+			if dangerousKeys[m.Name] {
+				p.ReportAt(name, doc, ptr+"/"+jsonpos.EscapeToken(m.Name), true,
+					fmt.Sprintf("member name %q can pollute object prototypes in JavaScript hosts; rename it", m.Name))
+			}
+		})
+	}
+}
+
+// walkObjects calls fn for every member of every object below v.
+func walkObjects(v *jsonpos.Value, ptr string, fn func(ptr string, m jsonpos.Member)) {
+	switch v.Kind {
+	case jsonpos.Object:
+		for _, m := range v.Members {
+			fn(ptr, m)
+			walkObjects(m.Value, ptr+"/"+jsonpos.EscapeToken(m.Name), fn)
+		}
+	case jsonpos.Array:
+		for i, it := range v.Items {
+			walkObjects(it, fmt.Sprintf("%s/%d", ptr, i), fn)
+		}
+	}
+}
+
+func checkManifestTooLarge(p *Pass) {
+	if f, ok := p.Pack.Lookup(pack.ManifestName); ok && f.Size > p.Pack.Limits().MaxManifest {
+		p.ReportFilef(pack.ManifestName, "pack.json is %d bytes; registries refuse manifests over %d bytes: move prompt bodies into prompts/*.md with systemPromptRef", f.Size, p.Pack.Limits().MaxManifest)
+	}
+}
+
+func checkFileTooLarge(p *Pass) {
+	for _, f := range bundled(p) {
+		if f.Name != pack.ManifestName && f.Size > p.Pack.Limits().MaxEntry {
+			p.ReportFilef(f.Name, "%d bytes; registries refuse archive entries over %d bytes", f.Size, p.Pack.Limits().MaxEntry)
+		}
+	}
+}
+
+func checkPackTooLarge(p *Pass) {
+	var total int64
+	for _, f := range bundled(p) {
+		total += f.Size
+	}
+	if total > p.Pack.Limits().MaxTotal {
+		p.ReportFilef(pack.ManifestName, "the bundled files add up to %d bytes; registries refuse packs over %d bytes unpacked", total, p.Pack.Limits().MaxTotal)
+	}
+}
+
+func checkSymlinks(p *Pass) {
+	for _, f := range bundled(p) {
+		if !f.Mode.IsRegular() && !f.Mode.IsDir() {
+			p.ReportFilef(f.Name, "%s would be bundled; archives may hold regular files only: replace it with the file it points to", fileKind(f))
+		}
+	}
+}
+
+func fileKind(f pack.File) string {
+	switch {
+	case f.Mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case f.Mode&fs.ModeDevice != 0:
+		return "a device"
+	case f.Mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	}
+	return "a special file"
+}
+
+func checkPathTooLong(p *Pass) {
+	for _, f := range bundled(p) {
+		if len(f.Name) > 100 {
+			p.ReportFilef(f.Name, "archive path is %d bytes; USTAR names hold at most 100: shorten it", len(f.Name))
+		}
+	}
+}
+
+func checkPathUnsafe(p *Pass) {
+	seen := map[string]string{}
+	for _, f := range bundled(p) {
+		if c := unsafeChar(f.Name); c != "" {
+			p.ReportFilef(f.Name, "path contains %s; use printable ASCII without \\ or :", c)
+		}
+		lower := strings.ToLower(f.Name)
+		if other, ok := seen[lower]; ok {
+			p.ReportFilef(f.Name, "path differs from %q only in case; they collide on macOS and Windows", other)
+		}
+		seen[lower] = f.Name
+	}
+}
+
+func unsafeChar(name string) string {
+	for _, r := range name {
+		switch {
+		case r == '\\':
+			return `a backslash`
+		case r == ':':
+			return "a colon"
+		case r < 0x20 || r == 0x7f:
+			return "a control character"
+		case r > 0x7e:
+			return fmt.Sprintf("the non-ASCII character %q", r)
+		}
+	}
+	return ""
+}
+
+func checkPrivateKey(p *Pass) {
+	for _, f := range bundled(p) {
+		base := path.Base(f.Name)
+		if base == ".env" || strings.HasPrefix(base, ".env.") {
+			p.ReportFilef(f.Name, "an environment file with secrets would be bundled; remove it from the pack")
+			continue
+		}
+		if !f.Mode.IsRegular() {
+			continue
+		}
+		src, err := p.Pack.ReadFile(f.Name)
+		if err == nil && (bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY"))) {
+			p.ReportFilef(f.Name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
+		}
+	}
+}
+
+func checkStraySignature(p *Pass) {
+	if p.Pack.Archive != nil {
+		return // an archive is supposed to carry its signature
+	}
+	for _, name := range []string{"keys/pack.json.sig", "pack.json.sigstore"} {
+		f, ok := p.Pack.Lookup(name)
+		if !ok {
+			continue
+		}
+		msg := "the build writes a fresh signature here; delete this file from the source"
+		if name == "keys/pack.json.sig" && f.Size != 64 {
+			msg = fmt.Sprintf("%d bytes, not a 64-byte Ed25519 signature: it is corrupt or stale (a base64 text?); %s", f.Size, msg)
+		}
+		p.ReportFilef(name, "%s", msg)
+	}
+}

@@ -1,0 +1,201 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+)
+
+var (
+	schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]+:`)
+	driveRE  = regexp.MustCompile(`^[a-zA-Z]:[\\/]`)
+)
+
+// refSyntax returns the rule a ref's spelling breaks, with a message, or "".
+// Checks run most specific first so one bad ref gives one finding.
+func refSyntax(target string) (rule, msg string) {
+	switch {
+	case strings.TrimSpace(target) == "":
+		return "ref-empty", "file ref is empty; name a file relative to the pack root, e.g. prompts/agent.md"
+	case driveRE.MatchString(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, `\`):
+		return "ref-absolute", fmt.Sprintf("%q is an absolute path; write it relative to the pack root", target)
+	case schemeRE.MatchString(target):
+		return "ref-remote", fmt.Sprintf("%q is a URL; a file ref names a file inside the pack, relative to its root", target)
+	}
+	for _, seg := range strings.FieldsFunc(target, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return "ref-escapes-pack", fmt.Sprintf("%q climbs out of the pack with \"..\"; move the file into the pack", target)
+		}
+	}
+	if canon := canonicalRef(target); canon != target {
+		return "ref-not-canonical", fmt.Sprintf("%q is not a canonical path (refs are compared byte for byte with archive names); write %q", target, canon)
+	}
+	return "", ""
+}
+
+func canonicalRef(target string) string {
+	t := strings.ReplaceAll(target, `\`, "/")
+	if i := strings.IndexAny(t, "#?"); i >= 0 {
+		t = t[:i]
+	}
+	return strings.TrimPrefix(path.Clean(t), "./")
+}
+
+// fileRefs are the refs that name files checked by the ref-* rules;
+// runtime.entry has rules of its own.
+func fileRefs(p *Pass) []pack.Ref {
+	var out []pack.Ref
+	for _, r := range pack.Refs(p.Root()) {
+		if r.Kind != pack.RefRuntime {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func refSyntaxRule(id string) func(*Pass) {
+	return func(p *Pass) {
+		for _, r := range fileRefs(p) {
+			if rule, msg := refSyntax(r.Target); rule == id {
+				p.Reportf(r.Pointer, "%s: %s", r.Field, msg)
+			}
+		}
+	}
+}
+
+// refTarget says what a syntactically clean ref finds in the pack.
+type refTarget int
+
+const (
+	targetFile refTarget = iota
+	targetMissing
+	targetCase
+	targetNotFile
+)
+
+func resolve(p *Pass, target string) (refTarget, string) {
+	if f, ok := p.Pack.Lookup(target); ok {
+		if !f.Mode.IsRegular() {
+			return targetNotFile, ""
+		}
+		return targetFile, ""
+	}
+	for _, f := range p.Pack.Files {
+		if strings.EqualFold(f.Name, target) {
+			return targetCase, f.Name
+		}
+		if strings.HasPrefix(f.Name, target+"/") {
+			return targetNotFile, ""
+		}
+	}
+	return targetMissing, ""
+}
+
+func checkRefResolution(want refTarget) func(*Pass) {
+	return func(p *Pass) {
+		for _, r := range fileRefs(p) {
+			if rule, _ := refSyntax(r.Target); rule != "" {
+				continue
+			}
+			got, actual := resolve(p, r.Target)
+			if got != want {
+				continue
+			}
+			switch got {
+			case targetMissing:
+				p.Reportf(r.Pointer, "%s %q: file not found in the %s; add it or fix the path", r.Field, r.Target, where(p))
+			case targetCase:
+				p.Reportf(r.Pointer, "%s %q: no such file, but %q differs only in case (archive names are case-sensitive); write %q", r.Field, r.Target, actual, actual)
+			case targetNotFile:
+				p.Reportf(r.Pointer, "%s %q: not a regular file; name a file, not a directory or link", r.Field, r.Target)
+			}
+		}
+	}
+}
+
+func where(p *Pass) string {
+	if p.Pack.Archive != nil {
+		return "archive"
+	}
+	return "pack directory"
+}
+
+func checkRefNotBundled(p *Pass) {
+	if p.Pack.Archive != nil {
+		return
+	}
+	for _, r := range fileRefs(p) {
+		if rule, _ := refSyntax(r.Target); rule != "" {
+			continue
+		}
+		if t, _ := resolve(p, r.Target); t == targetFile && !pack.InDefaultSet(r.Target) {
+			p.Reportf(r.Pointer, "%s %q: the registry's builder only bundles prompts/*.md|txt, schemas/*.json and keys/*.pem|sig (one level deep), so this file would be missing from the published archive; move it there", r.Field, r.Target)
+		}
+	}
+}
+
+// promptFiles yields each existing prompt ref target with its contents.
+func promptFiles(p *Pass, fn func(r pack.Ref, src []byte)) {
+	for _, r := range fileRefs(p) {
+		if r.Kind != pack.RefPrompt {
+			continue
+		}
+		if rule, _ := refSyntax(r.Target); rule != "" {
+			continue
+		}
+		if t, _ := resolve(p, r.Target); t != targetFile {
+			continue
+		}
+		if src, err := p.Pack.ReadFile(r.Target); err == nil {
+			fn(r, src)
+		}
+	}
+}
+
+func checkPromptEmpty(p *Pass) {
+	promptFiles(p, func(r pack.Ref, src []byte) {
+		if strings.TrimSpace(string(src)) == "" {
+			p.ReportFilef(r.Target, "prompt file named by %s is empty; the agent would run with no system prompt", r.Field)
+		}
+	})
+}
+
+const maxPromptSize = 64 << 10
+
+func checkPromptTooLarge(p *Pass) {
+	promptFiles(p, func(r pack.Ref, src []byte) {
+		if len(src) > maxPromptSize {
+			p.ReportFilef(r.Target, "prompt is %d bytes (over 64 KiB); every run pays for it in tokens: trim it or move reference material into tools", len(src))
+		}
+	})
+}
+
+// jsonRefDocs yields each existing, parseable JSON ref target of the given
+// kind once, whichever refs name it.
+func jsonRefDocs(p *Pass, kind pack.RefKind, fn func(r pack.Ref, doc *jsonpos.Doc)) {
+	seen := map[string]bool{}
+	for _, r := range fileRefs(p) {
+		if r.Kind != kind || seen[r.Target] {
+			continue
+		}
+		seen[r.Target] = true
+		if rule, _ := refSyntax(r.Target); rule != "" {
+			continue
+		}
+		if doc, _, err := p.JSON(r.Target); err == nil {
+			fn(r, doc)
+		}
+	}
+}
+
+func checkEvalSuite(p *Pass) {
+	jsonRefDocs(p, pack.RefEval, func(r pack.Ref, doc *jsonpos.Doc) {
+		if tasks := doc.Root.Get("tasks"); tasks == nil || tasks.Kind != jsonpos.Array {
+			p.ReportAt(r.Target, doc, "", false, fmt.Sprintf("named by %s but not an eval suite: an eval suite is a JSON object with a tasks array", r.Field))
+		}
+	})
+}

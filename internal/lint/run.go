@@ -1,0 +1,93 @@
+package lint
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/schema"
+)
+
+// DefaultSchemaBase is where the public registry serves pack schemas; a
+// pack schema's $id must live under it.
+const DefaultSchemaBase = "https://packs.openwop.dev"
+
+// Profile describes the registry the pack is meant for.
+type Profile struct {
+	Name       string // "public" or a private registry's name
+	SchemaBase string // prefix of pack schema $ids, without trailing slash
+}
+
+// PublicProfile is the default target: the public registry.
+var PublicProfile = Profile{Name: "public", SchemaBase: DefaultSchemaBase}
+
+// Options configure a lint run.
+type Options struct {
+	Profile Profile
+}
+
+// Run lints one pack and returns its findings, sorted.
+func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
+	schemas, err := schema.Default()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Profile.SchemaBase == "" {
+		opt.Profile = PublicProfile
+	}
+	var diags []diag.Diagnostic
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, diags: &diags, json: map[string]*jsonFile{}}
+	doc, _, err := p.JSON(pack.ManifestName)
+	if err == nil {
+		p.Manifest = doc
+	}
+	for _, r := range All() {
+		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
+			continue
+		}
+		p.rule = r
+		r.Check(p)
+	}
+	return diag.Sort(diags), nil
+}
+
+// Result is the outcome of linting one pack.
+type Result struct {
+	Path  string
+	Diags []diag.Diagnostic
+	Err   error // the pack could not be loaded
+}
+
+// RunAll loads and lints the packs at paths concurrently, returning results
+// in the order of paths.
+func RunAll(paths []string, opt Options, load func(string) (*pack.Pack, error)) []Result {
+	results := make([]Result, len(paths))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, path := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i].Path = path
+			pk, err := load(path)
+			if err != nil {
+				results[i].Err = err
+				return
+			}
+			results[i].Diags, results[i].Err = Run(pk, opt)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// parseError returns err as a parser error, if it is one.
+func parseError(err error) (*jsonpos.Error, bool) {
+	var pe *jsonpos.Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}

@@ -1,0 +1,198 @@
+// Package pack loads an OpenWOP pack from a directory, a pack.json path or a
+// built .tgz (read in memory, never extracted) behind one type, so that lint,
+// build and sign see the same files the same way.
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// ManifestName is the manifest's file name at the pack root.
+const ManifestName = "pack.json"
+
+// File is one file of a pack, named by its slash path from the pack root.
+type File struct {
+	Name string
+	Size int64
+	Mode fs.FileMode // type bits only: a link, device or FIFO is not regular
+}
+
+// Pack is a loaded pack. Its files are listed once at load time; contents
+// are read on demand (from disk) or held (from an archive).
+type Pack struct {
+	// Display is how findings name the pack's root: the directory or the
+	// archive path as the user gave it, in slash form ("" for ".").
+	Display string
+	// Dir is the source directory on disk; "" for an archive.
+	Dir string
+	// Archive is the read archive when the pack came from a .tgz.
+	Archive *tarball.Archive
+	// Files lists every file, sorted by name. For a directory this is
+	// everything below it except VCS and dependency folders, not only what
+	// a build would bundle.
+	Files  []File
+	limits tarball.Limits
+}
+
+// ErrNoManifest means a directory holds no pack.json.
+var ErrNoManifest = errors.New("no pack.json")
+
+// FileTooLargeError means a file exceeds the per-file ceiling and was not read.
+type FileTooLargeError struct {
+	Name      string
+	Size, Max int64
+}
+
+func (e *FileTooLargeError) Error() string {
+	return fmt.Sprintf("%s is %d bytes; the limit is %d", e.Name, e.Size, e.Max)
+}
+
+// skipDirs are never part of a pack and can be huge.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
+
+// Load opens the pack at p: a directory, a path to its pack.json, or a .tgz.
+// display is how the pack is named in findings (usually p as typed).
+func Load(p string, lim tarball.Limits) (*Pack, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case info.IsDir():
+		return loadDir(p, lim)
+	case filepath.Base(p) == ManifestName:
+		return loadDir(filepath.Dir(p), lim)
+	default:
+		return loadArchive(p, lim)
+	}
+}
+
+func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
+	if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", dir, ErrNoManifest)
+		}
+		return nil, err
+	}
+	pk := &Pack{Display: display(dir), Dir: dir, limits: lim}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			if rel != "." && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		pk.Files = append(pk.Files, File{Name: filepath.ToSlash(rel), Size: info.Size(), Mode: info.Mode().Type()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return pk, nil
+}
+
+func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	a, err := tarball.Read(f, lim)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	pk := &Pack{Display: display(p), Archive: a, limits: lim}
+	for _, e := range a.Entries {
+		pk.Files = append(pk.Files, File{Name: e.Name, Size: int64(len(e.Data))})
+	}
+	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	if _, ok := a.Find(ManifestName); !ok {
+		return nil, fmt.Errorf("%s: %w in the archive", p, ErrNoManifest)
+	}
+	return pk, nil
+}
+
+func display(p string) string {
+	p = filepath.ToSlash(filepath.Clean(p))
+	if p == "." {
+		return ""
+	}
+	return p
+}
+
+// Path joins the pack's display root and a file name, for messages.
+func (pk *Pack) Path(name string) string {
+	if pk.Display == "" {
+		return name
+	}
+	return pk.Display + "/" + name
+}
+
+// Lookup returns the file called name exactly (byte-for-byte, as archive
+// entries are compared).
+func (pk *Pack) Lookup(name string) (File, bool) {
+	i, ok := slices.BinarySearchFunc(pk.Files, name, func(f File, n string) int { return strings.Compare(f.Name, n) })
+	if !ok {
+		return File{}, false
+	}
+	return pk.Files[i], true
+}
+
+// ReadFile returns a file's bytes. Files over the per-file ceiling (the
+// manifest's own ceiling for pack.json) are refused with *FileTooLargeError
+// before any byte is read.
+func (pk *Pack) ReadFile(name string) ([]byte, error) {
+	f, ok := pk.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
+	}
+	max := pk.limits.MaxEntry
+	if name == ManifestName {
+		max = pk.limits.MaxManifest
+	}
+	if f.Size > max {
+		return nil, &FileTooLargeError{Name: name, Size: f.Size, Max: max}
+	}
+	if pk.Archive != nil {
+		e, _ := pk.Archive.Find(name)
+		return e.Data, nil
+	}
+	if !f.Mode.IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	r, err := os.Open(filepath.Join(pk.Dir, filepath.FromSlash(name)))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// The size may have changed since the walk; never read past the cap.
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &FileTooLargeError{Name: name, Size: int64(len(data)), Max: max}
+	}
+	return data, nil
+}
+
+// Limits returns the size ceilings the pack was loaded with.
+func (pk *Pack) Limits() tarball.Limits { return pk.limits }

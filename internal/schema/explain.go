@@ -1,0 +1,231 @@
+package schema
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/wop-cli/wop/internal/suggest"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Problem is one readable schema violation.
+type Problem struct {
+	Pointer string // RFC 6901 pointer to the offending value (or the object missing a member)
+	OnName  bool   // the finding is about the member name at Pointer, not its value
+	Message string
+}
+
+// explain flattens a validation error tree into the causes a person must fix.
+// jsonschema reports oneOf/anyOf as a wall of every branch's failures; this
+// picks the branch the author evidently meant, or names the choice.
+func (s *Set) explain(ve *jsonschema.ValidationError) []Problem {
+	p := message.NewPrinter(language.English)
+	var out []Problem
+	s.walk(ve, p, &out)
+	slices.SortFunc(out, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Pointer, b.Pointer), cmp.Compare(a.Message, b.Message))
+	})
+	return slices.Compact(out)
+}
+
+func pointer(loc []string) string {
+	var b strings.Builder
+	for _, tok := range loc {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Problem) {
+	ptr := pointer(ve.InstanceLocation)
+	switch k := ve.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		s.choice(ve, p, out)
+	case *kind.Required:
+		for _, m := range k.Missing {
+			*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("missing required property %q", m)})
+		}
+	case *kind.AdditionalProperties:
+		for _, name := range k.Properties {
+			*out = append(*out, Problem{Pointer: ptr + "/" + escape(name), OnName: true,
+				Message: fmt.Sprintf("unknown property %q%s", name, s.suggest(ve.SchemaURL, name))})
+		}
+	case *kind.Enum:
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), oneOfList(k.Want))})
+	case *kind.Const:
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
+	case *kind.Type:
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))})
+	case *kind.FalseSchema:
+		*out = append(*out, Problem{Pointer: ptr, OnName: true, Message: "property not allowed here"})
+	default:
+		if len(ve.Causes) == 0 {
+			*out = append(*out, Problem{Pointer: ptr, Message: ve.ErrorKind.LocalizedString(p)})
+		}
+	}
+	if _, isChoice := ve.ErrorKind.(*kind.OneOf); isChoice {
+		return
+	}
+	if _, isChoice := ve.ErrorKind.(*kind.AnyOf); isChoice {
+		return
+	}
+	for _, c := range ve.Causes {
+		s.walk(c, p, out)
+	}
+}
+
+// choice explains a failed oneOf/anyOf. Branches that only say "property X
+// is required" become "set exactly one of A or B"; otherwise the branch whose
+// errors sit deepest (the type matched, a detail did not) is reported.
+func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, out *[]Problem) {
+	ptr := pointer(ve.InstanceLocation)
+	keyword := ve.SchemaURL + "/anyOf"
+	quantifier := "at least one"
+	if _, ok := ve.ErrorKind.(*kind.OneOf); ok {
+		keyword, quantifier = ve.SchemaURL+"/oneOf", "exactly one"
+	}
+	if names := s.requiredOnlyBranches(keyword); len(names) > 1 {
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("set %s of %s", quantifier, orList(names))})
+		return
+	}
+	if len(ve.Causes) == 0 { // oneOf with several matching branches
+		*out = append(*out, Problem{Pointer: ptr, Message: "value matches more than one of the allowed forms; make it match exactly one"})
+		return
+	}
+	var best []Problem
+	for _, c := range ve.Causes {
+		var ps []Problem
+		s.walk(c, p, &ps)
+		if best == nil || score(ps, ptr) < score(best, ptr) {
+			best = ps
+		}
+	}
+	if score(best, ptr) >= 1000 {
+		*out = append(*out, Problem{Pointer: ptr, Message: "value matches none of the allowed forms" + s.forms(keyword)})
+		return
+	}
+	*out = append(*out, best...)
+}
+
+// score ranks a branch's problems: fewer is better, and a type mismatch at
+// the value itself means the author did not mean this branch at all.
+func score(ps []Problem, at string) int {
+	n := len(ps)
+	for _, pr := range ps {
+		if pr.Pointer == at && strings.HasPrefix(pr.Message, "wrong type") {
+			n += 1000
+		}
+	}
+	return n
+}
+
+// requiredOnlyBranches returns the property names when every branch of the
+// oneOf/anyOf at url differs only in which property it requires.
+func (s *Set) requiredOnlyBranches(url string) []string {
+	branches, _ := s.fragment(url).([]any)
+	var names []string
+	for _, b := range branches {
+		obj, _ := b.(map[string]any)
+		req, _ := obj["required"].([]any)
+		if len(req) != 1 {
+			return nil
+		}
+		name, _ := req[0].(string)
+		names = append(names, name)
+	}
+	return names
+}
+
+// forms lists the types a oneOf/anyOf accepts, when they say so directly.
+func (s *Set) forms(url string) string {
+	branches, _ := s.fragment(url).([]any)
+	var types []string
+	for _, b := range branches {
+		obj, _ := b.(map[string]any)
+		if t, ok := obj["type"].(string); ok && !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	if len(types) < 2 {
+		return ""
+	}
+	return " (use " + orList(types) + ")"
+}
+
+// suggest offers the allowed property nearest to an unknown one: a typo such
+// as "systemPromptRefs" deserves "did you mean systemPromptRef?".
+func (s *Set) suggest(url, name string) string {
+	obj, _ := s.fragment(url).(map[string]any)
+	props, _ := obj["properties"].(map[string]any)
+	best, ok := suggest.Nearest(name, slices.Collect(maps.Keys(props)), 2)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// fragment resolves an absolute schema URL ("<$id>#/json/pointer") against
+// the embedded documents.
+func (s *Set) fragment(url string) any {
+	id, frag, _ := strings.Cut(url, "#")
+	frag = strings.TrimPrefix(frag, "/")
+	v := s.docs[id]
+	if frag == "" {
+		return v
+	}
+	for _, tok := range strings.Split(frag, "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch node := v.(type) {
+		case map[string]any:
+			v = node[tok]
+		case []any:
+			var i int
+			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(node) {
+				return nil
+			}
+			v = node[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+func escape(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+func orList(xs []string) string {
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+func oneOfList(want []any) string {
+	var ws []string
+	for _, w := range want {
+		ws = append(ws, display(w))
+	}
+	if len(ws) == 1 {
+		return ws[0]
+	}
+	return "one of " + strings.Join(ws, ", ")
+}
+
+func display(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", v)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,78 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Document is a schema shipped in a pack, registered under URL (its $id, or
+// a synthetic URL when it has none).
+type Document struct {
+	URL string
+	Doc any // decoded with UseNumber (see jsonpos.Value.Interface)
+}
+
+// CompileError is why a pack schema does not compile.
+type CompileError struct {
+	Pointer string // pointer into the schema document, "" when unknown
+	Message string
+}
+
+// CompilePack compiles each document as JSON Schema 2020-12 with the pack's
+// other schemas and the embedded OpenWOP schemas available to $ref, and
+// nothing else: no file or network access. It returns the failures by URL.
+func (s *Set) CompilePack(docs []Document) map[string]CompileError {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(jsonschema.SchemeURLLoader{}) // refuse every URL not added below
+	for id, doc := range s.docs {
+		_ = c.AddResource(id, doc) // valid by construction: Load added them once already
+	}
+	failed := map[string]CompileError{}
+	for _, d := range docs {
+		if err := c.AddResource(d.URL, d.Doc); err != nil {
+			failed[d.URL] = CompileError{Message: err.Error()}
+		}
+	}
+	for _, d := range docs {
+		if _, bad := failed[d.URL]; bad {
+			continue
+		}
+		if _, err := c.Compile(d.URL); err != nil {
+			failed[d.URL] = describeCompileError(d.URL, err)
+		}
+	}
+	return failed
+}
+
+func describeCompileError(url string, err error) CompileError {
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			leaf := firstLeaf(ve)
+			return CompileError{Pointer: pointer(leaf.InstanceLocation),
+				Message: "not a valid 2020-12 schema: " + leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))}
+		}
+	}
+	var lue *jsonschema.LoadURLError
+	if errors.As(err, &lue) {
+		return CompileError{Message: fmt.Sprintf("$ref %s cannot be resolved offline: ship the referenced schema in the pack with that $id", lue.URL)}
+	}
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, url, "this schema")
+	return CompileError{Message: msg}
+}
+
+func firstLeaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	return ve
+}

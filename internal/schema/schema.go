@@ -1,0 +1,124 @@
+// Package schema holds the OpenWOP and AgentFormat JSON Schemas embedded in
+// the binary, compiles them once per process, and turns validation errors
+// into one readable finding per real cause.
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+//go:embed spec
+var specFS embed.FS
+
+// Base is the URL prefix of the OpenWOP v1 schemas' $ids.
+const Base = "https://openwop.dev/spec/v1/"
+
+// AgentFormatID is the $id of the embedded AgentFormat 1.0 schema.
+const AgentFormatID = "https://agentformat.org/schema/1.0/agentformat-schema.json"
+
+// KindSchema maps a pack manifest's `kind` to the $id of its schema. A kind
+// absent here is unknown; a kind mapped to "" is known but has no published
+// schema yet (connection), so it cannot be validated.
+var kindSchemas = map[string]string{
+	"node":           Base + "node-pack-manifest.schema.json",
+	"workflow-chain": Base + "workflow-chain-pack-manifest.schema.json",
+	"prompt":         Base + "prompt-pack-manifest.schema.json",
+	"artifact-type":  Base + "artifact-type-pack-manifest.schema.json",
+	"card":           Base + "chat-card-pack-manifest.schema.json",
+	"form-content":   Base + "form-content-pack-manifest.schema.json",
+	"connection":     "",
+}
+
+// ForKind returns the $id of the manifest schema for kind ("" means node).
+// known is false for a kind OpenWOP does not define; id is "" for a known kind
+// with no schema.
+func ForKind(kind string) (id string, known bool) {
+	if kind == "" {
+		kind = "node"
+	}
+	id, known = kindSchemas[kind]
+	return id, known
+}
+
+// Set is the compiled, embedded schemas. The zero value is not usable; call
+// Load. A Set is safe for concurrent use.
+type Set struct {
+	compiler *jsonschema.Compiler
+	docs     map[string]any // $id -> parsed schema document, for readable messages
+	mu       sync.Mutex
+	compiled map[string]*jsonschema.Schema
+}
+
+// Load parses every embedded schema and registers it under its $id, so
+// relative $refs between them resolve without the network.
+func Load() (*Set, error) {
+	s := &Set{compiler: jsonschema.NewCompiler(), docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
+	s.compiler.AssertFormat()
+	err := fs.WalkDir(specFS, "spec", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
+			return err
+		}
+		raw, err := specFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			return fmt.Errorf("embedded schema %s: %w", p, err)
+		}
+		id, _ := doc.(map[string]any)["$id"].(string)
+		if id == "" {
+			return fmt.Errorf("embedded schema %s has no $id", p)
+		}
+		s.docs[id] = doc
+		return s.compiler.AddResource(id, doc)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Default returns the process-wide Set, loaded on first use. The embedded
+// schemas are fixed at build time, so a load error is a bug in wop.
+var Default = sync.OnceValues(Load)
+
+// Compile returns the compiled schema for id, compiling it on first use.
+func (s *Set) Compile(id string) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sch, ok := s.compiled[id]; ok {
+		return sch, nil
+	}
+	sch, err := s.compiler.Compile(id)
+	if err != nil {
+		return nil, err
+	}
+	s.compiled[id] = sch
+	return sch, nil
+}
+
+// Validate validates a decoded instance (see jsonpos.Value.Interface) against
+// the schema id and returns one Problem per cause, sorted by pointer.
+func (s *Set) Validate(id string, instance any) ([]Problem, error) {
+	sch, err := s.Compile(id)
+	if err != nil {
+		return nil, fmt.Errorf("compile %s: this is a bug in wop: %w", id, err)
+	}
+	verr := sch.Validate(instance)
+	if verr == nil {
+		return nil, nil
+	}
+	ve, ok := verr.(*jsonschema.ValidationError)
+	if !ok {
+		return nil, verr
+	}
+	return s.explain(ve), nil
+}

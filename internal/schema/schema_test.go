@@ -1,0 +1,85 @@
+package schema
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+func validate(t *testing.T, id, src string) []Problem {
+	t.Helper()
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := jsonpos.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.Validate(id, d.Root.Interface())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+const nodeHead = `"name":"community.acme.demo","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},`
+
+func TestReadableProblems(t *testing.T) {
+	node, _ := ForKind("")
+	agent := `"agentId":"community.acme.demo.a","persona":"A","modelClass":"general"`
+	tests := []struct {
+		name string
+		src  string
+		want []Problem
+	}{
+		{"valid agent pack", `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agents":[{` + agent + `,"systemPrompt":"x"}]}`, nil},
+		{"neither nodes nor agents", `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"}}`,
+			[]Problem{{Pointer: "", Message: "set at least one of nodes or agents"}}},
+		{"both prompts", `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agents":[{` + agent + `,"systemPrompt":"x","systemPromptRef":"p.md"}]}`,
+			[]Problem{{Pointer: "/agents/0", Message: "set exactly one of systemPrompt or systemPromptRef"}}},
+		{"no prompt", `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agents":[{` + agent + `}]}`,
+			[]Problem{{Pointer: "/agents/0", Message: "set exactly one of systemPrompt or systemPromptRef"}}},
+		{"typo", `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agents":[{` + agent + `,"systemPrompt":"x","toolAllowList":[]}]}`,
+			[]Problem{{Pointer: "/agents/0/toolAllowList", OnName: true, Message: `unknown property "toolAllowList"; did you mean "toolAllowlist"?`}}},
+		{"category flow", `{` + nodeHead + `"runtime":{"language":"javascript","entry":"index.mjs"},"nodes":[{"typeId":"community.acme.x","version":"1.0.0","category":"flow","role":"pure"}]}`,
+			[]Problem{{Pointer: "/nodes/0/category", Message: `"flow" is not allowed here; use one of "chat", "control", "data", "canvas", "coordination", "integration"`}}},
+		{"missing runtime", `{` + nodeHead + `"agents":[{` + agent + `,"systemPrompt":"x"}]}`,
+			[]Problem{{Pointer: "", Message: `missing required property "runtime"`}}},
+		{"bad uri format", `{` + nodeHead + `"homepage":"not a uri","runtime":{"language":"remote","entry":"pack.json"},"agents":[{` + agent + `,"systemPrompt":"x"}]}`,
+			[]Problem{{Pointer: "/homepage", Message: `'not a uri' is not valid uri: invalid URI`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := validate(t, node, tt.src)
+			if tt.name == "bad uri format" {
+				if len(got) != 1 || got[0].Pointer != "/homepage" {
+					t.Fatalf("got %+v", got)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEveryKindSchemaCompiles(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, id := range kindSchemas {
+		if id == "" {
+			continue
+		}
+		if _, err := s.Compile(id); err != nil {
+			t.Errorf("kind %s: %v", k, err)
+		}
+	}
+	if _, err := s.Compile(AgentFormatID); err != nil {
+		t.Errorf("agentformat: %v", err)
+	}
+}

@@ -1,0 +1,41 @@
+// Package suggest finds the nearest known word to a misspelt one, for
+// "did you mean" hints.
+package suggest
+
+import "strings"
+
+// Nearest returns the candidate closest to word (case-insensitive edit
+// distance), if one is within maxDist edits; ties go to the earlier
+// candidate in sorted order.
+func Nearest(word string, candidates []string, maxDist int) (string, bool) {
+	best, bestD := "", maxDist+1
+	w := strings.ToLower(word)
+	for _, c := range candidates {
+		d := distance(w, strings.ToLower(c))
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	return best, best != ""
+}
+
+// distance is the Levenshtein edit distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
