@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 )
@@ -48,7 +49,7 @@ func checkRuntimeFormat(p *Pass) {
 			return
 		}
 	}
-	p.Reportf("/runtime/format", "format %q does not fit language %q; use %v", format, lang, allowed)
+	p.Reportf("/runtime/format", "format %q does not fit language %q; use %s", format, lang, strings.Join(allowed, " or "))
 }
 
 func checkRuntimeRemoteEntry(p *Pass) {

@@ -60,7 +60,6 @@ func (e *FileTooLargeError) Error() string {
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
 // Load opens the pack at p: a directory, a path to its pack.json, or a .tgz.
-// display is how the pack is named in findings (usually p as typed).
 func Load(p string, lim tarball.Limits) (*Pack, error) {
 	info, err := os.Stat(p)
 	if err != nil {
@@ -79,7 +78,7 @@ func Load(p string, lim tarball.Limits) (*Pack, error) {
 func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 	if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w", dir, ErrNoManifest)
+			return nil, ErrNoManifest
 		}
 		return nil, err
 	}
@@ -103,7 +102,7 @@ func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
+		return nil, err
 	}
 	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return pk, nil
@@ -117,7 +116,7 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	defer f.Close()
 	a, err := tarball.Read(f, lim)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, err
 	}
 	pk := &Pack{Display: display(p), Archive: a, limits: lim}
 	for _, e := range a.Entries {
@@ -125,7 +124,7 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	}
 	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	if _, ok := a.Find(ManifestName); !ok {
-		return nil, fmt.Errorf("%s: %w in the archive", p, ErrNoManifest)
+		return nil, fmt.Errorf("%w at the archive's root", ErrNoManifest)
 	}
 	return pk, nil
 }

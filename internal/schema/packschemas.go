@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Document is a schema shipped in a pack, registered under URL (its $id, or
@@ -45,20 +43,20 @@ func (s *Set) CompilePack(docs []Document) map[string]CompileError {
 			continue
 		}
 		if _, err := c.Compile(d.URL); err != nil {
-			failed[d.URL] = describeCompileError(d.URL, err)
+			failed[d.URL] = s.describeCompileError(d.URL, err)
 		}
 	}
 	return failed
 }
 
-func describeCompileError(url string, err error) CompileError {
+func (s *Set) describeCompileError(url string, err error) CompileError {
 	var sve *jsonschema.SchemaValidationError
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			leaf := firstLeaf(ve)
-			return CompileError{Pointer: pointer(leaf.InstanceLocation),
-				Message: "not a valid 2020-12 schema: " + leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))}
+			if ps := s.explain(ve); len(ps) > 0 {
+				return CompileError{Pointer: ps[0].Pointer, Message: "not a valid 2020-12 schema: " + ps[0].Message}
+			}
 		}
 	}
 	var lue *jsonschema.LoadURLError
@@ -68,11 +66,4 @@ func describeCompileError(url string, err error) CompileError {
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, url, "this schema")
 	return CompileError{Message: msg}
-}
-
-func firstLeaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
-	for len(ve.Causes) > 0 {
-		ve = ve.Causes[0]
-	}
-	return ve
 }

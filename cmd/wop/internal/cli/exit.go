@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes. They are part of wop's interface: CI scripts branch on them.
+const (
+	// ExitOK: success, and no finding at or above the failing severity.
+	ExitOK = 0
+	// ExitFindings: lint or verification found errors (or warnings under --strict).
+	ExitFindings = 1
+	// ExitUsage: bad flags or arguments, or input that cannot be read at all.
+	ExitUsage = 2
+)
+
+// ErrFindings is returned after findings were printed; it exits 1 silently.
+var ErrFindings = errors.New("findings reported")
+
+// UsageError is a mistake in how wop was called, or input it cannot read.
+// It exits 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a *UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// Hinter is an error with a next step for the user, printed as "hint: ...".
+type Hinter interface{ Hint() string }
+
+// ExitCode maps an error returned by a command to the process exit code.
+func ExitCode(err error) int {
+	var ue *UsageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, ErrFindings):
+		return ExitFindings
+	case errors.As(err, &ue):
+		return ExitUsage
+	}
+	return ExitFindings
+}

@@ -1,0 +1,150 @@
+package packcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+type lintOptions struct {
+	env     *cli.Env
+	format  string
+	strict  bool
+	explain string
+	paths   []string
+}
+
+func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *cobra.Command {
+	o := &lintOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "lint [PATH...]",
+		Short: "Check packs for the mistakes real published packs have shipped",
+		Long: `Lint each pack: a directory with pack.json, a pack.json path, a built .tgz
+(read in memory), or a folder of packs (every subdirectory with a pack.json).
+
+Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
+2 bad usage or input that cannot be read.`,
+		Example: `  wop pack lint
+  wop pack lint examples/*
+  wop pack lint --format sarif . > wop.sarif
+  wop pack lint --explain ref-missing`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			if len(o.paths) == 0 {
+				o.paths = []string{"."}
+			}
+			if !slices.Contains(report.Formats, o.format) {
+				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			if o.explain != "" {
+				return runExplain(o.env, o.explain)
+			}
+			return runLint(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
+	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
+	return cmd
+}
+
+// target is one pack to lint: where it is and how findings name it.
+type target struct{ path, display string }
+
+func expandTargets(env *cli.Env, args []string) ([]target, error) {
+	var out []target
+	for _, arg := range args {
+		abs := arg
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(env.WorkDir, arg)
+		}
+		found, err := pack.Discover(abs)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, cli.Usagef("%s: no such file or directory", arg)
+			}
+			return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
+		}
+		for _, f := range found {
+			rel, _ := filepath.Rel(abs, f)
+			out = append(out, target{path: f, display: filepath.Join(arg, rel)})
+		}
+	}
+	return out, nil
+}
+
+// withoutPath drops the absolute path an *fs.PathError carries; callers
+// name the file as the user typed it.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	if errors.Is(err, pack.ErrNoManifest) {
+		return errors.New("no pack.json here or in its subdirectories: point at a pack directory, a pack.json or a .tgz")
+	}
+	return err
+}
+
+func runLint(_ context.Context, o *lintOptions) error {
+	targets, err := expandTargets(o.env, o.paths)
+	if err != nil {
+		return err
+	}
+	paths := make([]string, len(targets))
+	for i, t := range targets {
+		paths[i] = t.path
+	}
+	load := func(p string) (*pack.Pack, error) {
+		pk, err := pack.Load(p, tarball.DefaultLimits)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(targets, func(t target) bool { return t.path == p })
+		pk.Display = filepath.ToSlash(filepath.Clean(targets[i].display))
+		if pk.Display == "." {
+			pk.Display = ""
+		}
+		return pk, nil
+	}
+	results := lint.RunAll(paths, lint.Options{}, load)
+	var diags []diag.Diagnostic
+	var loadErrs []error
+	for i, r := range results {
+		if r.Err != nil {
+			loadErrs = append(loadErrs, fmt.Errorf("%s: %w", targets[i].display, withoutPath(r.Err)))
+			continue
+		}
+		diags = append(diags, r.Diags...)
+	}
+	diags = diag.Sort(diags)
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: lint.Infos(), Diags: diags, Color: o.env.Color}
+	if err := report.Print(o.env.Out, o.format, in); err != nil {
+		return err
+	}
+	counts := diag.Count(diags)
+	if o.format == "text" {
+		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)))
+	}
+	if len(loadErrs) > 0 {
+		return &cli.UsageError{Err: errors.Join(loadErrs...)}
+	}
+	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
+		return cli.ErrFindings
+	}
+	return nil
+}

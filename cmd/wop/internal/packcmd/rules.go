@@ -1,0 +1,79 @@
+package packcmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lint"
+)
+
+func newRulesCmd(env *cli.Env) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List every lint rule with its id, default severity and purpose",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text":
+				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
+				for _, r := range lint.Infos() {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary)
+				}
+				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it.\n")
+				return tw.Flush()
+			case "json":
+				type rule struct {
+					ID       string `json:"id"`
+					Severity string `json:"severity"`
+					Summary  string `json:"summary"`
+				}
+				var out []rule
+				for _, r := range lint.Infos() {
+					out = append(out, rule{r.ID, r.Severity.String(), r.Summary})
+				}
+				enc := json.NewEncoder(env.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			return cli.Usagef("--format %q: want text or json", format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runExplain(env *cli.Env, id string) error {
+	r := lint.Lookup(id)
+	if r == nil {
+		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
+	}
+	doc, err := lint.Explain(id)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, strings.TrimSpace(doc.Prose))
+	section := func(title string, files []lint.ExampleFile) {
+		fmt.Fprintf(&b, "\n%s:\n", title)
+		for _, f := range files {
+			fmt.Fprintf(&b, "  -- %s --\n", f.Name)
+			for _, line := range strings.Split(strings.TrimRight(f.Data, "\n"), "\n") {
+				fmt.Fprintf(&b, "  %s\n", line)
+			}
+		}
+	}
+	section("Bad", doc.Bad)
+	fmt.Fprintf(&b, "\nwop says:\n")
+	for _, line := range strings.Split(strings.TrimRight(doc.Want, "\n"), "\n") {
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+	section("Fixed", doc.Good)
+	_, err = fmt.Fprint(env.Out, b.String())
+	return err
+}

@@ -1,0 +1,60 @@
+// Package root assembles the wop command tree and runs it.
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
+)
+
+// NewCmd returns the root command.
+func NewCmd(env *cli.Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:           "wop",
+		Short:         "The pack author's CLI for OpenWOP",
+		Long:          "wop lints, builds, signs, verifies and publishes OpenWOP packs.",
+		Version:       env.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.SetIn(env.In)
+	cmd.SetOut(env.Out)
+	cmd.SetErr(env.ErrOut)
+	cmd.SetVersionTemplate("wop {{.Version}}\n")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
+	})
+	cmd.AddCommand(packcmd.NewCmd(env))
+	return cmd
+}
+
+// Main runs wop with args and returns the exit code. Errors are printed here
+// and nowhere else.
+func Main(ctx context.Context, args []string, env *cli.Env) int {
+	cmd := NewCmd(env)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	if err != nil && !errors.Is(err, cli.ErrFindings) {
+		if isCobraUsage(err) {
+			err = &cli.UsageError{Err: err}
+		}
+		fmt.Fprintf(env.ErrOut, "wop: %v\n", err)
+		var h cli.Hinter
+		if errors.As(err, &h) {
+			fmt.Fprintf(env.ErrOut, "hint: %s\n", h.Hint())
+		}
+	}
+	return cli.ExitCode(err)
+}
+
+// isCobraUsage recognises cobra's own argument errors, which it returns as
+// plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "arg(s)") || strings.HasPrefix(msg, "accepts ")
+}

@@ -1,0 +1,145 @@
+package lint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/golden"
+	"golang.org/x/tools/txtar"
+)
+
+var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+func TestRegistryContract(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range All() {
+		if !kebab.MatchString(r.ID) || seen[r.ID] {
+			t.Errorf("rule id %q is not unique kebab-case", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Summary == "" || strings.Contains(r.Summary, "\n") || r.Check == nil {
+			t.Errorf("rule %s needs a one-line summary and a check", r.ID)
+		}
+		if _, err := catalogFS.ReadFile("catalog/" + r.ID + ".txtar"); err != nil {
+			t.Errorf("rule %s has no catalog/%s.txtar", r.ID, r.ID)
+		}
+	}
+	files, _ := catalogFS.ReadDir("catalog")
+	for _, f := range files {
+		if id := strings.TrimSuffix(f.Name(), ".txtar"); !seen[id] {
+			t.Errorf("catalog/%s has no rule", f.Name())
+		}
+	}
+}
+
+// TestCatalog lints every rule's bad example (it must fire, printing exactly
+// the want section) and its fixed example (it must not fire).
+func TestCatalog(t *testing.T) {
+	for _, r := range All() {
+		t.Run(r.ID, func(t *testing.T) {
+			path := filepath.Join("catalog", r.ID+".txtar")
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := parseRuleDoc(raw)
+			lim := testLimits(t, doc.TestLimits)
+			bad := lintExample(t, doc.Bad, lim, r.ID)
+			if len(bad) == 0 {
+				t.Errorf("bad example does not fire %s", r.ID)
+			}
+			var out bytes.Buffer
+			if err := report.Print(&out, "text", report.Input{Diags: bad}); err != nil {
+				t.Fatal(err)
+			}
+			if golden.Update() {
+				rewriteWant(t, path, raw, out.Bytes())
+			} else if out.String() != doc.Want {
+				t.Errorf("bad example output differs (go test ./internal/lint -update):\n got: %s\nwant: %s", out.String(), doc.Want)
+			}
+			if good := lintExample(t, doc.Good, lim, r.ID); len(good) > 0 {
+				t.Errorf("fixed example still fires: %+v", good)
+			}
+		})
+	}
+}
+
+func testLimits(t *testing.T, spec string) tarball.Limits {
+	lim := tarball.DefaultLimits
+	for _, kv := range strings.Fields(spec) {
+		k, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("test-limits %q: %v", kv, err)
+		}
+		switch k {
+		case "manifest":
+			lim.MaxManifest = n
+		case "entry":
+			lim.MaxEntry = n
+		case "total":
+			lim.MaxTotal = n
+		}
+	}
+	return lim
+}
+
+// lintExample writes files into a temp dir, lints it and keeps rule's findings.
+func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule string) []diag.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		name, isLink := strings.CutSuffix(f.Name, "@symlink")
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if isLink {
+			err := os.Symlink(strings.TrimSpace(f.Data), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(f.Data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pk, err := pack.Load(dir, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk.Display = ""
+	ds, err := Run(pk, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		if d.Rule == rule {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func rewriteWant(t *testing.T, path string, raw, want []byte) {
+	a := txtar.Parse(raw)
+	for i := range a.Files {
+		if a.Files[i].Name == "want" {
+			a.Files[i].Data = want
+		}
+	}
+	if err := os.WriteFile(path, txtar.Format(a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

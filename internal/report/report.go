@@ -1,0 +1,52 @@
+// Package report prints findings in the formats CI systems and people read:
+// text, json, sarif and github. It knows diagnostics and rule metadata, not
+// how they were found.
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+// Formats lists the accepted --format values.
+var Formats = []string{"text", "json", "sarif", "github"}
+
+// Input is everything a printer may need.
+type Input struct {
+	Tool    string // "wop"
+	Version string
+	Rules   []diag.RuleInfo
+	Diags   []diag.Diagnostic // sorted
+	Color   bool              // text only: colour severities
+}
+
+// Print writes in.Diags to w in format.
+func Print(w io.Writer, format string, in Input) error {
+	switch format {
+	case "text", "":
+		return printText(w, in)
+	case "json":
+		return printJSON(w, in)
+	case "sarif":
+		return printSARIF(w, in)
+	case "github":
+		return printGitHub(w, in)
+	}
+	return fmt.Errorf("unknown format %q (want text, json, sarif or github)", format)
+}
+
+// Summary is the one-line tally printed after text output.
+func Summary(c diag.Counts, packs int) string {
+	return fmt.Sprintf("%d %s, %d %s, %d info in %d %s",
+		c.Errors, plural(c.Errors, "error", "errors"), c.Warnings, plural(c.Warnings, "warning", "warnings"),
+		c.Infos, packs, plural(packs, "pack", "packs"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,46 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+// printText writes gcc-style lines grouped by file, a blank line between
+// files: `pack.json:14:7: error ref-missing: message`.
+func printText(w io.Writer, in Input) error {
+	styles := map[diag.Severity]lipgloss.Style{}
+	if in.Color {
+		styles[diag.Error] = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
+		styles[diag.Warning] = lipgloss.NewStyle().Foreground(lipgloss.Color("3")).Bold(true)
+		styles[diag.Info] = lipgloss.NewStyle().Foreground(lipgloss.Color("4"))
+	}
+	var b strings.Builder
+	for i, d := range in.Diags {
+		if i > 0 && d.File != in.Diags[i-1].File {
+			b.WriteByte('\n')
+		}
+		sev := d.Severity.String()
+		if st, ok := styles[d.Severity]; ok {
+			sev = st.Render(sev)
+		}
+		fmt.Fprintf(&b, "%s: %s %s: %s\n", location(d), sev, d.Rule, indentContinuation(d.Message))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func location(d diag.Diagnostic) string {
+	if d.Start.Line == 0 {
+		return d.File
+	}
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Start.Line, d.Start.Column)
+}
+
+// indentContinuation keeps a multi-line message readable under its line.
+func indentContinuation(msg string) string {
+	return strings.ReplaceAll(msg, "\n", "\n    ")
+}
