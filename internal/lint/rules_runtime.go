@@ -22,15 +22,18 @@ func checkRuntimeEntryMissing(p *Pass) {
 	if rt == nil || entry == nil || entry.Kind != jsonpos.String || rt.Get("language").String() == "remote" {
 		return
 	}
-	if rule, msg := refSyntax(entry.Str); rule != "" {
+	// Every published JavaScript pack writes "./index.mjs", the module
+	// import convention, and hosts resolve it; only the rest must be clean.
+	name := strings.TrimPrefix(entry.Str, "./")
+	if rule, msg := refSyntax(name); rule != "" {
 		p.Reportf("/runtime/entry", "runtime.entry: %s", msg)
 		return
 	}
-	if t, _ := resolve(p, entry.Str); t != targetFile {
+	if t, _ := resolve(p, name); t != targetFile {
 		p.Reportf("/runtime/entry", "runtime.entry %q: not in the %s; build the runtime artifact into the pack (a build output path that is not shipped breaks every install)", entry.Str, where(p))
 		return
 	}
-	if p.Pack.Archive == nil && !isDefaultEntry(entry.Str) {
+	if p.Pack.Archive == nil && !isDefaultEntry(name) {
 		p.Reportf("/runtime/entry", "runtime.entry %q: the registry's builder bundles only index.mjs at the top level; name index.mjs or ask your registry to bundle this file", entry.Str)
 	}
 }

@@ -42,5 +42,5 @@ func location(d diag.Diagnostic) string {
 
 // indentContinuation keeps a multi-line message readable under its line.
 func indentContinuation(msg string) string {
-	return strings.ReplaceAll(msg, "\n", "\n    ")
+	return strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\n", "\n    ")
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes. They are part of wop's interface: CI scripts branch on them.
@@ -45,4 +47,13 @@ func ExitCode(err error) int {
 		return ExitUsage
 	}
 	return ExitFindings
+}
+
+// GroupRunE makes a command group refuse an unknown subcommand (cobra would
+// print help and exit 0) and show help when called bare.
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return Usagef("unknown command %q for %q; see '%s --help'", args[0], cmd.CommandPath(), cmd.CommandPath())
+	}
+	return cmd.Help()
 }

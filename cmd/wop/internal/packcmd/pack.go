@@ -12,6 +12,8 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pack",
 		Short: "Lint, build, sign, verify and publish packs",
+		Args:  cobra.ArbitraryArgs,
+		RunE:  cli.GroupRunE,
 	}
 	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env))
 	return cmd
