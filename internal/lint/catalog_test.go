@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,5 +142,33 @@ func rewriteWant(t *testing.T, path string, raw, want []byte) {
 	}
 	if err := os.WriteFile(path, txtar.Format(a), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRulesDoc keeps docs/rules.md in step with the registry and catalog.
+func TestRulesDoc(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Lint rules\n\nGenerated from `internal/lint` (`go test ./internal/lint -update`); `wop pack lint --explain ID` prints the same.\n\n| id | severity | summary |\n|---|---|---|\n")
+	for _, r := range All() {
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", r.ID, r.ID, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
+	}
+	for _, r := range All() {
+		doc, err := Explain(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose))
+		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
+	}
+	path := filepath.Join("..", "..", "docs", "rules.md")
+	if golden.Update() {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != b.String() {
+		t.Errorf("docs/rules.md is stale: go test ./internal/lint -update")
 	}
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Whole-process lint timings. Usage: bench/lint.sh [PACKS_DIR] [RUNS]
+#   PACKS_DIR  a folder of packs (default: ../shared/corpus/packs if present, else examples)
+# Reports: one-pack lint (the pre-commit case), all packs in one run, and the
+# same folder through bench/ajv-lint.mjs (Node + ajv: schema + ref existence
+# only), with the ratio. Needs node and npm for the comparison.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packs=${1:-../shared/corpus/packs}
+[ -d "$packs" ] || packs=examples
+runs=${2:-20}
+spec=internal/schema/spec/v1
+mkdir -p bench/out
+go build -trimpath -o bench/out/wop ./cmd/wop
+one=$(ls -d "$packs"/*/ | head -1)
+
+# mean wall time in ms of running "$@" $runs times
+time_ms() {
+  local start end
+  start=$(date +%s%N)
+  for _ in $(seq "$runs"); do "$@" >/dev/null 2>&1 || true; done
+  end=$(date +%s%N)
+  echo $(( (end - start) / runs / 1000000 ))
+}
+
+n=$(ls -d "$packs"/*/ | wc -l)
+echo "wop --version:              $(time_ms bench/out/wop --version) ms"
+echo "wop pack lint (1 pack):     $(time_ms bench/out/wop pack lint "$one") ms"
+wop_all=$(time_ms bench/out/wop pack lint "$packs")
+echo "wop pack lint ($n packs):   $wop_all ms"
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  (cd bench && [ -d node_modules/ajv ] || npm install --silent --no-audit --no-fund >/dev/null)
+  node_all=$(time_ms node bench/ajv-lint.mjs "$spec" "$packs")
+  echo "node+ajv ($n packs):        $node_all ms"
+  echo "ratio node/wop:             $(awk -v a="$node_all" -v b="$wop_all" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 1) }')"
+fi

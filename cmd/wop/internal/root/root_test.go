@@ -1,0 +1,68 @@
+package root
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+)
+
+func run(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &cli.Env{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" },
+		WorkDir: dir, Now: time.Now, Version: "test"}
+	code := Main(context.Background(), args, env)
+	return code, out.String(), errOut.String()
+}
+
+// TestExitCodes pins the documented exit codes, which scripts only see as
+// "non-zero".
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := `{"name":"community.acme.demo","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"hi"}]}`
+	write("good/pack.json", good)
+	write("warn/pack.json", good)
+	write("warn/keys/pack.json.sig", "stale")
+	write("bad/pack.json", `{"name":`)
+	write("notgz.tgz", "text")
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"pack", "lint", "good"}, cli.ExitOK},
+		{[]string{"pack", "lint", "warn"}, cli.ExitOK},
+		{[]string{"pack", "lint", "--strict", "warn"}, cli.ExitFindings},
+		{[]string{"pack", "lint", "bad"}, cli.ExitFindings},
+		{[]string{"pack", "lint", "bad", "good"}, cli.ExitFindings},
+		{[]string{"pack", "lint", "missing"}, cli.ExitUsage},
+		{[]string{"pack", "lint", "notgz.tgz"}, cli.ExitUsage},
+		{[]string{"pack", "lint", "--format", "xml", "good"}, cli.ExitUsage},
+		{[]string{"pack", "lint", "--no-such-flag"}, cli.ExitUsage},
+		{[]string{"pack", "nope"}, cli.ExitUsage},
+		{[]string{"nope"}, cli.ExitUsage},
+		{[]string{"--version"}, cli.ExitOK},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := run(t, dir, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package tarball
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"testing"
+	"time"
+)
+
+type entry struct {
+	hdr  tar.Header
+	data string
+}
+
+// build makes a .tgz with archive/tar, which can write the legacy and hostile
+// shapes the reader must handle.
+func build(t testing.TB, entries ...entry) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		h := e.hdr
+		if h.Typeflag == 0 {
+			h.Typeflag = tar.TypeReg
+		}
+		if h.Typeflag == tar.TypeReg {
+			h.Size = int64(len(e.data))
+		}
+		if h.Mode == 0 {
+			h.Mode = 0o644
+		}
+		if err := tw.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(e.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tw.Close()
+	zw.Close()
+	return buf.Bytes()
+}
+
+func file(name, data string) entry { return entry{tar.Header{Name: name}, data} }
+
+func TestReadIssues(t *testing.T) {
+	long := "prompts/" + string(bytes.Repeat([]byte("a"), 120)) + ".md"
+	tests := []struct {
+		name     string
+		entries  []entry
+		rule     string
+		refused  bool
+		keptFile string
+	}{
+		{"dot slash", []entry{file("./pack.json", "{}")}, "archive-legacy-entry", false, "pack.json"},
+		{"directory", []entry{{tar.Header{Name: "prompts/", Typeflag: tar.TypeDir}, ""}, file("pack.json", "{}")}, "archive-legacy-entry", false, "pack.json"},
+		{"owner", []entry{{tar.Header{Name: "pack.json", Uid: 501, ModTime: time.Unix(1e9, 0)}, "{}"}}, "archive-legacy-entry", false, "pack.json"},
+		{"dotdot", []entry{file("../evil", "x"), file("pack.json", "{}")}, "archive-unsafe-path", true, "pack.json"},
+		{"absolute", []entry{file("/etc/passwd", "x"), file("pack.json", "{}")}, "archive-unsafe-path", true, "pack.json"},
+		{"symlink", []entry{{tar.Header{Name: "x", Typeflag: tar.TypeSymlink, Linkname: "/etc"}, ""}, file("pack.json", "{}")}, "archive-link", true, "pack.json"},
+		{"device", []entry{{tar.Header{Name: "d", Typeflag: tar.TypeChar}, ""}, file("pack.json", "{}")}, "archive-special-file", true, "pack.json"},
+		{"duplicate", []entry{file("pack.json", `{"a":1}`), file("pack.json", `{"a":2}`)}, "archive-duplicate-entry", true, "pack.json"},
+		{"long name", []entry{file(long, "x"), file("pack.json", "{}")}, "archive-extended-header", true, "pack.json"},
+		{"big manifest", []entry{file("pack.json", string(bytes.Repeat([]byte(" "), 300<<10)))}, "archive-entry-too-large", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := Read(bytes.NewReader(build(t, tt.entries...)), DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found bool
+			for _, is := range a.Issues {
+				if is.Rule == tt.rule && is.Refused == tt.refused {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("issues %+v lack %s (refused=%v)", a.Issues, tt.rule, tt.refused)
+			}
+			if tt.keptFile != "" {
+				e, ok := a.Find(tt.keptFile)
+				if !ok {
+					t.Fatalf("%s not kept", tt.keptFile)
+				}
+				if tt.name == "duplicate" && string(e.Data) != `{"a":1}` {
+					t.Errorf("duplicate kept %s, want the first", e.Data)
+				}
+			}
+		})
+	}
+}
+
+func TestReadRefusesNonGzipAndBombs(t *testing.T) {
+	if _, err := Read(bytes.NewReader([]byte("plain text")), DefaultLimits); !errors.Is(err, ErrNotGzip) {
+		t.Errorf("plain text: %v", err)
+	}
+	lim := Limits{MaxEntry: 1 << 20, MaxManifest: 1 << 20, MaxTotal: 2 << 20}
+	var big []entry
+	for i := range 4 {
+		big = append(big, file(string(rune('a'+i))+".bin", string(make([]byte, 900<<10))))
+	}
+	if _, err := Read(bytes.NewReader(build(t, big...)), lim); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over MaxTotal: %v", err)
+	}
+}
