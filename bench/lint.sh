@@ -24,13 +24,20 @@ time_ms() {
 }
 
 n=$(ls -d "$packs"/*/ | wc -l)
-echo "wop --version:              $(time_ms bench/out/wop --version) ms"
-echo "wop pack lint (1 pack):     $(time_ms bench/out/wop pack lint "$one") ms"
-wop_all=$(time_ms bench/out/wop pack lint "$packs")
-echo "wop pack lint ($n packs):   $wop_all ms"
+export WOP_CACHE_DIR=$PWD/bench/out/cache
+rm -rf "$WOP_CACHE_DIR"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 0.5) }'; }
+echo "wop --version:                        $(time_ms bench/out/wop --version) ms"
+echo "wop pack lint, 1 pack, cold:          $(time_ms bench/out/wop pack lint --no-cache "$one") ms"
+echo "wop pack lint, 1 pack, cached:        $(time_ms bench/out/wop pack lint "$one") ms"
+cold=$(time_ms bench/out/wop pack lint --no-cache "$packs")
+warm=$(time_ms bench/out/wop pack lint "$packs")
+echo "wop pack lint, $n packs, cold:        $cold ms"
+echo "wop pack lint, $n packs, cached:      $warm ms"
 if command -v node >/dev/null && command -v npm >/dev/null; then
   (cd bench && [ -d node_modules/ajv ] || npm install --silent --no-audit --no-fund >/dev/null)
   node_all=$(time_ms node bench/ajv-lint.mjs "$spec" "$packs")
-  echo "node+ajv ($n packs):        $node_all ms"
-  echo "ratio node/wop:             $(awk -v a="$node_all" -v b="$wop_all" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 1) }')"
+  echo "node+ajv, $n packs:                   $node_all ms"
+  echo "ratio node/wop cold:                  $(ratio "$node_all" "$cold")"
+  echo "ratio node/wop cached:                $(ratio "$node_all" "$warm")"
 fi

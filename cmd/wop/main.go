@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
@@ -14,6 +15,9 @@ import (
 var version = "dev"
 
 func main() {
+	// wop is short-lived and its heap small (a pack is capped at 50 MB);
+	// collecting a quarter as often saves about a quarter of a lint run.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := root.Main(ctx, os.Args[1:], cli.System(version))
 	stop()

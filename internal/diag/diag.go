@@ -48,6 +48,13 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText writes the severity's name, so JSON output says "error".
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a severity's name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
+
 // Position is a 1-based line and column (column in code points); 0 means
 // unknown.
 type Position struct {

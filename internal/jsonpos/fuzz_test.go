@@ -27,6 +27,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("value differs from encoding/json")
 			}
 		}
+		if len(src) > 4096 {
+			return // the round trip below is quadratic; long inputs add nothing
+		}
 		lines := lineStarts(src)
 		for off := 0; off <= len(src); off++ {
 			if off < len(src) && !utf8.RuneStart(src[off]) {

@@ -34,6 +34,10 @@ func LineCol(src []byte, lines []int, off int) Position {
 		off = 0
 	}
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
+	// An offset inside a multi-byte character belongs to that character.
+	for off > lines[line] && off < len(src) && !utf8.RuneStart(src[off]) {
+		off--
+	}
 	col := utf8.RuneCount(src[lines[line]:off]) + 1
 	return Position{Line: line + 1, Column: col}
 }

@@ -2,11 +2,13 @@ package lint
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
 )
@@ -27,6 +29,11 @@ var PublicProfile = Profile{Name: "public", SchemaBase: DefaultSchemaBase}
 // Options configure a lint run.
 type Options struct {
 	Profile Profile
+	// Cache, when its Dir is set, skips packs whose files and options are
+	// unchanged since a previous run. CacheSalt must change whenever the
+	// rules may (the wop build).
+	Cache     lintcache.Cache
+	CacheSalt string
 }
 
 // Run lints one pack and returns its findings, sorted.
@@ -78,7 +85,7 @@ func RunAll(paths []string, opt Options, load func(string) (*pack.Pack, error)) 
 				results[i].Err = err
 				return
 			}
-			results[i].Diags, results[i].Err = Run(pk, opt)
+			results[i].Diags, results[i].Err = runCached(pk, opt)
 		}()
 	}
 	wg.Wait()
@@ -90,4 +97,25 @@ func parseError(err error) (*jsonpos.Error, bool) {
 	var pe *jsonpos.Error
 	ok := errors.As(err, &pe)
 	return pe, ok
+}
+
+// runCached lints pk unless the cache holds the result for its exact files.
+// Cache failures only cost speed, never correctness, so they are ignored.
+func runCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
+	if opt.Cache.Dir == "" {
+		return Run(pk, opt)
+	}
+	salt := fmt.Sprintf("%s|%+v", opt.CacheSalt, opt.Profile)
+	key, err := lintcache.Key(pk, salt)
+	if err != nil {
+		return Run(pk, opt)
+	}
+	if ds, ok := opt.Cache.Load(pk, key); ok {
+		return ds, nil
+	}
+	ds, err := Run(pk, opt)
+	if err == nil {
+		_ = opt.Cache.Store(pk, key, ds)
+	}
+	return ds, err
 }

@@ -3,8 +3,10 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"golang.org/x/term"
@@ -20,6 +22,12 @@ type Env struct {
 	WorkDir     string // base for relative paths
 	Now         func() time.Time
 	Version     string
+	// BuildID changes with every build of the binary (its size and mtime),
+	// so caches keyed on it never outlive the rules that filled them.
+	BuildID string
+	// CacheDir is wop's cache root ("" disables caching): $WOP_CACHE_DIR,
+	// or "wop" under the user cache directory; WOP_CACHE_DIR=off disables.
+	CacheDir string
 }
 
 // System returns the Env of the running process. It is the only place that
@@ -34,7 +42,36 @@ func System(version string) *Env {
 		Color:   !noColor && term.IsTerminal(int(os.Stdout.Fd())),
 		Getenv:  os.Getenv,
 		WorkDir: wd,
-		Now:     time.Now,
-		Version: version,
+		Now:      time.Now,
+		Version:  version,
+		BuildID:  buildID(),
+		CacheDir: cacheDir(),
+	}
+}
+
+func buildID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d-%d", info.Size(), info.ModTime().UnixNano())
+}
+
+func cacheDir() string {
+	switch dir := os.Getenv("WOP_CACHE_DIR"); dir {
+	case "off":
+		return ""
+	case "":
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(base, "wop")
+	default:
+		return dir
 	}
 }

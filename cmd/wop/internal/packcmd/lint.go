@@ -22,6 +22,7 @@ type lintOptions struct {
 	format  string
 	strict  bool
 	explain string
+	noCache bool
 	paths   []string
 }
 
@@ -59,6 +60,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
+	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
 
@@ -121,7 +123,11 @@ func runLint(_ context.Context, o *lintOptions) error {
 		}
 		return pk, nil
 	}
-	results := lint.RunAll(paths, lint.Options{}, load)
+	opt := lint.Options{CacheSalt: o.env.Version + "|" + o.env.BuildID}
+	if !o.noCache && o.env.BuildID != "" {
+		opt.Cache.Dir = o.env.CacheDir
+	}
+	results := lint.RunAll(paths, opt, load)
 	var diags []diag.Diagnostic
 	var loadErrs []error
 	for i, r := range results {
