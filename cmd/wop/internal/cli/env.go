@@ -36,12 +36,12 @@ func System(version string) *Env {
 	wd, _ := os.Getwd()
 	_, noColor := os.LookupEnv("NO_COLOR")
 	return &Env{
-		In:      os.Stdin,
-		Out:     os.Stdout,
-		ErrOut:  os.Stderr,
-		Color:   !noColor && term.IsTerminal(int(os.Stdout.Fd())),
-		Getenv:  os.Getenv,
-		WorkDir: wd,
+		In:       os.Stdin,
+		Out:      os.Stdout,
+		ErrOut:   os.Stderr,
+		Color:    !noColor && term.IsTerminal(int(os.Stdout.Fd())),
+		Getenv:   os.Getenv,
+		WorkDir:  wd,
 		Now:      time.Now,
 		Version:  version,
 		BuildID:  buildID(),
