@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -375,4 +376,31 @@ func (v *Value) Interface() any {
 		return out
 	}
 	return nil
+}
+
+// Set replaces the value of member name, or appends the member when v has
+// none. v must be an object.
+func (v *Value) Set(name string, val *Value) {
+	for i := range v.Members {
+		if v.Members[i].Name == name {
+			v.Members[i].Value = val
+			return
+		}
+	}
+	v.Members = append(v.Members, Member{Name: name, Value: val})
+}
+
+// Delete removes member name from object v, if present.
+func (v *Value) Delete(name string) {
+	v.Members = slices.DeleteFunc(v.Members, func(m Member) bool { return m.Name == name })
+}
+
+// StringObject builds an object of string members, in the given order:
+// StringObject("a", "1", "b", "2") is {"a":"1","b":"2"}.
+func StringObject(pairs ...string) *Value {
+	obj := &Value{Kind: Object}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		obj.Members = append(obj.Members, Member{Name: pairs[i], Value: &Value{Kind: String, Str: pairs[i+1]}})
+	}
+	return obj
 }

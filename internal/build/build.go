@@ -1,0 +1,208 @@
+// Package build turns a pack source directory into the archive a registry
+// accepts: the reference builder's file set plus every file a ref names, the
+// canonical (optionally signed) pack.json, deterministic tar and gzip, and
+// the sidecar files, all written atomically.
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// Signing says how the manifest is signed. With neither Key nor Signature
+// the pack is built unsigned.
+type Signing struct {
+	Spec      sign.Spec
+	Key       *sign.PrivateKey // sign with this key
+	KeyID     string           // with Signature: the key id to name in the block
+	Signature []byte           // embed this detached signature instead of signing
+}
+
+// Plan is everything a build writes, computed before any byte hits disk.
+type Plan struct {
+	Name, Version string
+	Manifest      []byte // canonical pack.json, as it goes in the archive
+	Signature     []byte // raw 64 bytes, nil when unsigned
+	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
+	Files         []tarball.File
+}
+
+// Entry is one archive entry, for listings.
+type Entry struct {
+	Name string
+	Size int64
+}
+
+// replaced are source files the build writes itself.
+var replaced = map[string]bool{pack.ManifestName: true, sign.SignatureEntry: true, "pack.json.sigstore": true}
+
+// NewPlan computes the archive for a source pack.
+func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
+	if pk.Archive != nil {
+		return nil, errors.New("build takes a source directory, not an archive")
+	}
+	src, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := canon.Parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("pack.json: %w", err)
+	}
+	root := doc.Root
+	p := &Plan{Name: root.Get("name").String(), Version: root.Get("version").String()}
+	if p.Name == "" || p.Version == "" {
+		return nil, errors.New("pack.json: name and version are required to name the archive")
+	}
+	if err := p.sign(root, s); err != nil {
+		return nil, err
+	}
+	if p.Served, err = canon.Indent(root); err != nil {
+		return nil, err
+	}
+	files, err := fileSet(pk, root)
+	if err != nil {
+		return nil, err
+	}
+	p.Files = append(files, memFile(pack.ManifestName, p.Manifest))
+	if p.Signature != nil {
+		p.Files = append(p.Files, memFile(sign.SignatureEntry, p.Signature))
+	}
+	slices.SortFunc(p.Files, func(a, b tarball.File) int { return strings.Compare(a.Name, b.Name) })
+	return p, nil
+}
+
+func (p *Plan) sign(root *jsonpos.Value, s Signing) error {
+	keyID := s.KeyID
+	if s.Key != nil {
+		keyID = s.Key.KeyID
+	}
+	if s.Key == nil && s.Signature == nil {
+		var err error
+		p.Manifest, err = sign.Manifest(root, nil)
+		return err
+	}
+	if keyID == "" {
+		return errors.New("a key id is required to sign (--key-id)")
+	}
+	if s.Spec == sign.SpecV2 {
+		if err := sign.CheckV2(root); err != nil {
+			return err
+		}
+	}
+	block, err := sign.Block(s.Spec, keyID)
+	if err != nil {
+		return err
+	}
+	if p.Manifest, err = sign.Manifest(root, block); err != nil {
+		return err
+	}
+	if s.Key != nil {
+		p.Signature = s.Key.Sign(p.Manifest)
+		return nil
+	}
+	if len(s.Signature) != 64 {
+		return fmt.Errorf("--signature file is %d bytes; it must be the raw 64-byte Ed25519 signature (<name>-<version>.sig)", len(s.Signature))
+	}
+	p.Signature = s.Signature
+	return nil
+}
+
+// fileSet is the reference builder's set plus every ref target; a ref that
+// names something that cannot be bundled is an error, not a silent drop.
+func fileSet(pk *pack.Pack, root *jsonpos.Value) ([]tarball.File, error) {
+	want := map[string]bool{}
+	for _, f := range pk.Files {
+		if pack.InDefaultSet(f.Name) && !replaced[f.Name] {
+			want[f.Name] = true
+		}
+	}
+	var problems []string
+	for _, r := range pack.Refs(root) {
+		target := r.Target
+		if r.Kind == pack.RefRuntime {
+			target = strings.TrimPrefix(target, "./")
+		}
+		f, ok := pk.Lookup(target)
+		switch {
+		case replaced[target]:
+		case !ok:
+			problems = append(problems, fmt.Sprintf("%s %q: no such file in the pack", r.Field, r.Target))
+		case !f.Mode.IsRegular():
+			problems = append(problems, fmt.Sprintf("%s %q: not a regular file", r.Field, r.Target))
+		default:
+			want[target] = true
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("cannot bundle what the manifest names:\n  %s", strings.Join(problems, "\n  "))
+	}
+	var files []tarball.File
+	for name := range want {
+		f, _ := pk.Lookup(name)
+		if !f.Mode.IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file (links, devices and FIFOs cannot be bundled)", name)
+		}
+		files = append(files, diskFile(pk, f))
+	}
+	return files, nil
+}
+
+func diskFile(pk *pack.Pack, f pack.File) tarball.File {
+	return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
+		return os.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)))
+	}}
+}
+
+func memFile(name string, data []byte) tarball.File {
+	return tarball.File{Name: name, Size: int64(len(data)), Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
+}
+
+// Entries lists the archive's entries in order.
+func (p *Plan) Entries() []Entry {
+	out := make([]Entry, len(p.Files))
+	for i, f := range p.Files {
+		out[i] = Entry{f.Name, f.Size}
+	}
+	return out
+}
+
+// BaseName is "<name>-<version>", the stem of every output file.
+func (p *Plan) BaseName() string { return p.Name + "-" + p.Version }
+
+// Integrity is an archive's SHA-256 in the two forms registries use.
+type Integrity struct {
+	SRI string // sha256-<base64>
+	Hex string // sha256:<hex>
+}
+
+// IntegrityOf formats a SHA-256 sum.
+func IntegrityOf(sum []byte) Integrity {
+	return Integrity{SRI: "sha256-" + base64.StdEncoding.EncodeToString(sum), Hex: "sha256:" + hex.EncodeToString(sum)}
+}
+
+// Hash streams the archive through SHA-256 without writing it anywhere.
+func (p *Plan) Hash() (Integrity, error) {
+	h := sha256.New()
+	if err := tarball.Write(h, p.Files); err != nil {
+		return Integrity{}, err
+	}
+	return IntegrityOf(h.Sum(nil)), nil
+}
