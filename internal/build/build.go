@@ -51,11 +51,9 @@ type Entry struct {
 // replaced are source files the build writes itself.
 var replaced = map[string]bool{pack.ManifestName: true, sign.SignatureEntry: true, "pack.json.sigstore": true}
 
-// NewPlan computes the archive for a source pack.
+// NewPlan computes the archive for a pack: a source directory, or an archive
+// being re-signed.
 func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
-	if pk.Archive != nil {
-		return nil, errors.New("build takes a source directory, not an archive")
-	}
 	src, err := pk.ReadFile(pack.ManifestName)
 	if err != nil {
 		return nil, err
@@ -128,7 +126,8 @@ func (p *Plan) sign(root *jsonpos.Value, s Signing) error {
 func fileSet(pk *pack.Pack, root *jsonpos.Value) ([]tarball.File, error) {
 	want := map[string]bool{}
 	for _, f := range pk.Files {
-		if pack.InDefaultSet(f.Name) && !replaced[f.Name] {
+		// Re-signing an archive keeps every entry it has.
+		if (pk.Archive != nil || pack.InDefaultSet(f.Name)) && !replaced[f.Name] {
 			want[f.Name] = true
 		}
 	}
@@ -163,7 +162,13 @@ func fileSet(pk *pack.Pack, root *jsonpos.Value) ([]tarball.File, error) {
 	return files, nil
 }
 
+// diskFile streams a source file from disk, or from memory for a pack read
+// from an archive (re-signing one).
 func diskFile(pk *pack.Pack, f pack.File) tarball.File {
+	if pk.Archive != nil {
+		e, _ := pk.Archive.Find(f.Name)
+		return memFile(f.Name, e.Data)
+	}
 	return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
 		return os.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)))
 	}}

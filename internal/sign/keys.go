@@ -100,4 +100,3 @@ func Generate() (*KeyPair, error) {
 		PublicB64:  base64.StdEncoding.EncodeToString(pubDER),
 	}, nil
 }
-

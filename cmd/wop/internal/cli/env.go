@@ -5,6 +5,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -25,6 +26,8 @@ type Env struct {
 	// BuildID changes with every build of the binary (its size and mtime),
 	// so caches keyed on it never outlive the rules that filled them.
 	BuildID string
+	// HTTPClient builds the client for registry traffic; lint never calls it.
+	HTTPClient func() *http.Client
 	// CacheDir is wop's cache root ("" disables caching): $WOP_CACHE_DIR,
 	// or "wop" under the user cache directory; WOP_CACHE_DIR=off disables.
 	CacheDir string
@@ -36,15 +39,18 @@ func System(version string) *Env {
 	wd, _ := os.Getwd()
 	_, noColor := os.LookupEnv("NO_COLOR")
 	return &Env{
-		In:       os.Stdin,
-		Out:      os.Stdout,
-		ErrOut:   os.Stderr,
-		Color:    !noColor && term.IsTerminal(int(os.Stdout.Fd())),
-		Getenv:   os.Getenv,
-		WorkDir:  wd,
-		Now:      time.Now,
-		Version:  version,
-		BuildID:  buildID(),
+		In:      os.Stdin,
+		Out:     os.Stdout,
+		ErrOut:  os.Stderr,
+		Color:   !noColor && term.IsTerminal(int(os.Stdout.Fd())),
+		Getenv:  os.Getenv,
+		WorkDir: wd,
+		Now:     time.Now,
+		Version: version,
+		BuildID: buildID(),
+		HTTPClient: func() *http.Client {
+			return &http.Client{Timeout: 60 * time.Second}
+		},
 		CacheDir: cacheDir(),
 	}
 }

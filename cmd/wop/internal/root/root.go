@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
 )
 
@@ -29,7 +30,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
-	cmd.AddCommand(packcmd.NewCmd(env))
+	cmd.AddCommand(packcmd.NewCmd(env), keycmd.NewCmd(env))
 	return cmd
 }
 

@@ -1,0 +1,181 @@
+package packcmd
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+type buildOptions struct {
+	env    *cli.Env
+	outDir string
+	noLint bool
+	list   bool
+	keys   keyFlags
+	dirs   []string
+}
+
+func newBuildCmd(env *cli.Env) *cobra.Command {
+	o := &buildOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "build [DIR...]",
+		Short: "Build <name>-<version>.tgz, byte for byte as the registry expects",
+		Long: `Build each pack directory into <name>-<version>.tgz (with .sig, .json and
+.integrity beside it). The archive holds the registry builder's file set plus
+every file a manifest ref names, with a canonical pack.json, sorted USTAR
+entries, zero owners and times: the same source always gives the same tar.
+
+The pack is linted first; errors stop the build (--no-lint skips this).`,
+		Example: `  wop pack build --key ~/keys/team.pem --key-id openwop-team-1 -o dist
+  wop pack build --list
+  wop pack build --signature 1.0.0.sig --key-id openwop-team-1   # rebuild a published version`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.dirs = args
+			if len(o.dirs) == 0 {
+				o.dirs = []string{"."}
+			}
+			return runBuild(o)
+		},
+	}
+	cmd.Flags().StringVarP(&o.outDir, "output", "o", ".", "directory for the archive and its sidecar files")
+	cmd.Flags().BoolVar(&o.noLint, "no-lint", false, "build even if lint finds errors")
+	cmd.Flags().BoolVar(&o.list, "list", false, "print the entries, sizes and integrity; write nothing")
+	cmd.Flags().BoolVar(&o.list, "dry-run", false, "same as --list")
+	o.keys.addFlags(cmd)
+	return cmd
+}
+
+func runBuild(o *buildOptions) error {
+	failed := false
+	for _, dir := range o.dirs {
+		if err := buildOne(o, dir); err != nil {
+			if len(o.dirs) == 1 {
+				return err
+			}
+			fmt.Fprintf(o.env.ErrOut, "wop: %s: %v\n", dir, err)
+			failed = true
+		}
+	}
+	if failed {
+		return cli.ErrFindings
+	}
+	return nil
+}
+
+func buildOne(o *buildOptions, dir string) error {
+	pk, err := loadPack(o.env, dir)
+	if err != nil {
+		return err
+	}
+	if pk.Archive != nil {
+		return cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
+	}
+	if !o.noLint {
+		if err := lintGate(o.env, pk); err != nil {
+			return err
+		}
+	}
+	plan, err := planFor(o.env, pk, &o.keys)
+	if err != nil {
+		return err
+	}
+	if o.list {
+		return printPlan(o.env, plan)
+	}
+	res, err := plan.Write(absPath(o.env, o.outDir))
+	if err != nil {
+		return err
+	}
+	return printResult(o.env, res)
+}
+
+// planFor reads the manifest name (for the unsigned rule) and plans the build.
+func planFor(env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
+	unsignedPlan, err := build.NewPlan(pk, build.Signing{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := keys.signing(env, unsignedPlan.Name)
+	if err != nil {
+		return nil, err
+	}
+	return build.NewPlan(pk, s)
+}
+
+// lintGate refuses to build a pack with lint errors, printing them.
+func lintGate(env *cli.Env, pk *pack.Pack) error {
+	ds, err := lint.Run(pk, lint.Options{})
+	if err != nil {
+		return err
+	}
+	var errs []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	if err := report.Print(env.ErrOut, "text", report.Input{Diags: errs, Color: env.Color}); err != nil {
+		return err
+	}
+	return &hintError{err: fmt.Errorf("lint found %d errors; not building", len(errs)), hint: "fix them, or pass --no-lint to build anyway"}
+}
+
+func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
+	pk, err := pack.Load(absPath(env, arg), tarball.DefaultLimits)
+	if err != nil {
+		return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
+	}
+	pk.Display = filepath.ToSlash(filepath.Clean(arg))
+	if pk.Display == "." {
+		pk.Display = ""
+	}
+	return pk, nil
+}
+
+func absPath(env *cli.Env, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(env.WorkDir, p)
+}
+
+func printPlan(env *cli.Env, plan *build.Plan) error {
+	sum, err := plan.Hash()
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, e := range plan.Entries() {
+		fmt.Fprintf(env.Out, "%10d  %s\n", e.Size, e.Name)
+		total += e.Size
+	}
+	fmt.Fprintf(env.Out, "%d files, %d bytes: %s.tgz\n%s\n%s\n", len(plan.Files), total, plan.BaseName(), sum.SRI, sum.Hex)
+	return nil
+}
+
+func printResult(env *cli.Env, res *build.Result) error {
+	rel := func(p string) string {
+		if r, err := filepath.Rel(env.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return p
+	}
+	fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Archive))
+	if res.Signature != "" {
+		fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Signature))
+	}
+	fmt.Fprintf(env.Out, "wrote %s\nwrote %s\n%s\n%s\n", rel(res.Manifest), rel(res.Sidecar), res.Integrity.SRI, res.Integrity.Hex)
+	return nil
+}

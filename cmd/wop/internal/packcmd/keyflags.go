@@ -1,0 +1,73 @@
+package packcmd
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/sign"
+)
+
+// keyFlags are the signing flags shared by build, sign and publish.
+type keyFlags struct {
+	key, keyID, spec, signature string
+	unsigned                    bool
+}
+
+func (k *keyFlags) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&k.key, "key", "", "Ed25519 private key, PKCS#8 PEM (openssl genpkey -algorithm ed25519)")
+	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.publicKeyRef)")
+	cmd.Flags().StringVar(&k.spec, "spec", "v1", "signing block shape: v1 (method manual) or v2 (keyId + scheme)")
+	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
+	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
+	_ = cmd.MarkFlagFilename("key", "pem")
+	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
+}
+
+// signing resolves the flags into build.Signing. name is the pack name, for
+// the rule that only private.* packs may go unsigned without saying so.
+func (k *keyFlags) signing(env *cli.Env, name string) (build.Signing, error) {
+	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.keyID}
+	if s.Spec != sign.SpecV1 && s.Spec != sign.SpecV2 {
+		return s, cli.Usagef("--spec %q: want v1 or v2", k.spec)
+	}
+	switch {
+	case k.key != "":
+		if k.keyID == "" {
+			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
+		}
+		pemBytes, err := os.ReadFile(absPath(env, k.key))
+		if err != nil {
+			return s, cli.Usagef("--key: %v", withoutPath(err))
+		}
+		s.Key, err = sign.ParsePrivateKey(pemBytes, k.keyID)
+		if err != nil {
+			return s, cli.Usagef("--key %s: %v", k.key, err)
+		}
+	case k.signature != "":
+		if k.keyID == "" {
+			return s, cli.Usagef("--signature needs --key-id: the key that made the signature")
+		}
+		var err error
+		if s.Signature, err = os.ReadFile(absPath(env, k.signature)); err != nil {
+			return s, cli.Usagef("--signature: %v", withoutPath(err))
+		}
+	case !k.unsigned && !strings.HasPrefix(name, "private."):
+		return s, &hintError{err: fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),
+			hint: "pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build"}
+	}
+	return s, nil
+}
+
+// hintError is an error with a next step.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }

@@ -1,0 +1,54 @@
+package packcmd
+
+import (
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+)
+
+func newSignCmd(env *cli.Env) *cobra.Command {
+	o := &buildOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "sign DIR|TGZ",
+		Short: "Build and sign a pack, or re-sign a built archive",
+		Long: `Sign the canonical pack.json with an Ed25519 key: the signing block is set,
+the manifest canonicalised and signed, and the 64-byte signature stored at
+keys/pack.json.sig in the archive and beside it as <name>-<version>.sig.
+
+Given a directory this is 'wop pack build --key ...'; given a .tgz it rewrites
+that archive's pack.json and signature, keeping its other entries.`,
+		Example: `  wop pack sign . --key team.pem --key-id openwop-team-1 -o dist
+  wop pack sign dist/acme.pack-1.0.0.tgz --key team.pem --key-id acme-1 --spec v2`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.keys.key == "" && o.keys.signature == "" {
+				return cli.Usagef("sign needs --key (or --signature) and --key-id")
+			}
+			pk, err := loadPack(env, args[0])
+			if err != nil {
+				return err
+			}
+			if pk.Archive == nil {
+				o.dirs = args
+				return runBuild(o)
+			}
+			if o.outDir == "" {
+				o.outDir = filepath.Dir(absPath(env, args[0]))
+			}
+			plan, err := planFor(env, pk, &o.keys)
+			if err != nil {
+				return err
+			}
+			res, err := plan.Write(absPath(env, o.outDir))
+			if err != nil {
+				return err
+			}
+			return printResult(env, res)
+		},
+	}
+	cmd.Flags().StringVarP(&o.outDir, "output", "o", "", "directory for the signed archive (default: beside the input)")
+	cmd.Flags().BoolVar(&o.noLint, "no-lint", false, "sign even if lint finds errors")
+	o.keys.addFlags(cmd)
+	return cmd
+}

@@ -1,0 +1,256 @@
+// Package verify checks a built pack archive: its structure, its integrity
+// against what a registry serves, its Ed25519 signature over the exact
+// in-archive pack.json bytes, and whether a source tree rebuilds it.
+package verify
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// Options say what to check the archive against. Checks whose input is
+// missing are skipped, except the signature, which always needs a key.
+type Options struct {
+	Integrity       string                                                  // expected sha256-<base64> or sha256:<hex>
+	VersionManifest []byte                                                  // a registry's <version>.json for this version
+	Key             ed25519.PublicKey                                       // verify with this key
+	ResolveKey      func(keyID, packName string) (ed25519.PublicKey, error) // or look the block's key up
+	Source          *pack.Pack                                              // rebuild this source and compare
+	Limits          tarball.Limits
+}
+
+// Check is the outcome of one verification step.
+type Check struct {
+	Name    string // "archive", "integrity", "signature", "version-manifest", "source"
+	OK      bool
+	Message string
+}
+
+// Report is the outcome of verifying one archive.
+type Report struct {
+	Name, Version string
+	KeyID         string
+	Integrity     build.Integrity
+	Checks        []Check
+}
+
+// OK reports whether every check passed.
+func (r *Report) OK() bool {
+	for _, c := range r.Checks {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Report) add(name string, err error, okMsg string) {
+	if err != nil {
+		r.Checks = append(r.Checks, Check{Name: name, Message: err.Error()})
+		return
+	}
+	r.Checks = append(r.Checks, Check{Name: name, OK: true, Message: okMsg})
+}
+
+// Archive verifies the .tgz bytes. The error is for archives that cannot be
+// read at all; everything else is a failed Check.
+func Archive(tgz []byte, opt Options) (*Report, error) {
+	sum := sha256.Sum256(tgz)
+	r := &Report{Integrity: build.IntegrityOf(sum[:])}
+	a, err := tarball.Read(bytes.NewReader(tgz), opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	r.add("archive", structure(a), "well-formed: regular files only, safe names, no duplicates")
+	entry, ok := a.Find(pack.ManifestName)
+	if !ok {
+		return nil, errors.New("no pack.json in the archive")
+	}
+	doc, err := canon.Parse(entry.Data)
+	if err != nil {
+		r.add("signature", fmt.Errorf("pack.json: %w", err), "")
+		return r, nil
+	}
+	r.Name, r.Version = doc.Root.Get("name").String(), doc.Root.Get("version").String()
+	if opt.Integrity != "" {
+		r.add("integrity", checkIntegrity(r.Integrity, opt.Integrity), "matches "+opt.Integrity)
+	}
+	if opt.VersionManifest != nil {
+		r.add("version-manifest", checkServed(opt.VersionManifest, entry.Data, r.Integrity), "the served manifest matches the signed one")
+	}
+	r.add("signature", r.checkSignature(a, doc, entry.Data, opt), "")
+	if opt.Source != nil {
+		r.add("source", rebuild(opt.Source, a, doc, tgz, opt.Limits), "the source rebuilds to an identical tar")
+	}
+	return r, nil
+}
+
+func structure(a *tarball.Archive) error {
+	var msgs []string
+	for _, is := range a.Refused() {
+		msgs = append(msgs, fmt.Sprintf("%s: %s", is.Entry, is.Message))
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("archive refused: %s", strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+func checkIntegrity(got build.Integrity, want string) error {
+	if want == got.SRI || want == got.Hex {
+		return nil
+	}
+	return fmt.Errorf("integrity is %s, expected %s: the archive is not the one published", got.SRI, want)
+}
+
+// registryFields are what a registry adds to a served version manifest.
+var registryFields = []string{"integrity", "publishedAt", "tarballUrl", "signatureUrl", "manifestUrl", "sbomUrl",
+	"deprecated", "yanked", "yankedReason", "deprecationReason", "supersededBy", "advisoryUrl"}
+
+// checkServed compares a served <version>.json with the signed pack.json:
+// without the registry's own fields it must canonicalise to the same bytes.
+func checkServed(served, signed []byte, got build.Integrity) error {
+	doc, err := canon.Parse(served)
+	if err != nil {
+		return fmt.Errorf("version manifest: %w", err)
+	}
+	if want := doc.Root.Get("integrity").String(); want != "" && want != got.SRI {
+		return fmt.Errorf("version manifest says integrity %s, the archive is %s", want, got.SRI)
+	}
+	for _, f := range registryFields {
+		doc.Root.Delete(f)
+	}
+	canonical, err := canon.Marshal(doc.Root)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(canonical, signed) {
+		return nil
+	}
+	signedDoc, _ := canon.Parse(signed)
+	return fmt.Errorf("the served manifest differs from the signed pack.json in %s: it was edited after signing", strings.Join(diffFields(doc.Root, signedDoc.Root), ", "))
+}
+
+// diffFields names the top-level members whose canonical values differ.
+func diffFields(a, b *jsonpos.Value) []string {
+	names := map[string]bool{}
+	for _, m := range a.Members {
+		names[m.Name] = true
+	}
+	for _, m := range b.Members {
+		names[m.Name] = true
+	}
+	var out []string
+	for n := range names {
+		x, y := a.Get(n), b.Get(n)
+		if x == nil || y == nil {
+			out = append(out, n)
+			continue
+		}
+		cx, _ := canon.Marshal(x)
+		cy, _ := canon.Marshal(y)
+		if !bytes.Equal(cx, cy) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkSignature verifies the Ed25519 signature the signing block names,
+// over the pack.json entry's bytes exactly as they are.
+func (r *Report) checkSignature(a *tarball.Archive, doc *jsonpos.Doc, manifest []byte, opt Options) error {
+	block := doc.Root.Get("signing")
+	if block == nil {
+		return errors.New("unsigned: pack.json has no signing block")
+	}
+	var sigRef string
+	switch {
+	case block.Get("method").String() == "manual":
+		r.KeyID, sigRef = block.Get("publicKeyRef").String(), block.Get("signatureRef").String()
+	case block.Get("scheme").String() == "ed25519-canonical-json":
+		r.KeyID, sigRef = block.Get("keyId").String(), sign.SignatureEntry
+	case block.Get("method").String() == "ed25519" || block.Get("publicKeyUrl") != nil:
+		return errors.New(`legacy signing block (method "ed25519" with keyId/publicKeyUrl): such archives were signed over the tarball, which no host verifies; rebuild and sign with wop`)
+	case block.Get("method").String() == "sigstore":
+		return errors.New("sigstore-signed: this wop build verifies Ed25519 signatures only")
+	default:
+		return errors.New("signing block has neither method \"manual\" nor the v2 scheme")
+	}
+	if canonical, err := canon.Marshal(doc.Root); err != nil || !bytes.Equal(canonical, manifest) {
+		return errors.New("pack.json in the archive is not canonical JSON, so no host can reproduce the signed bytes")
+	}
+	sig, ok := a.Find(sigRef)
+	if !ok {
+		return fmt.Errorf("signature entry %q named by the signing block is missing", sigRef)
+	}
+	key := opt.Key
+	if key == nil {
+		if opt.ResolveKey == nil {
+			return fmt.Errorf("signed with key %q: pass --key PEM or --registry URL to verify it", r.KeyID)
+		}
+		var err error
+		if key, err = opt.ResolveKey(r.KeyID, r.Name); err != nil {
+			return err
+		}
+	}
+	if err := sign.Verify(key, manifest, sig.Data); err != nil {
+		if errors.Is(err, sign.ErrBadSignature) {
+			return fmt.Errorf("signature does not verify with key %q: pack.json was changed after signing, or another key signed it", r.KeyID)
+		}
+		return err
+	}
+	return nil
+}
+
+// ServedManifest verifies a registry's <version>.json without its archive:
+// without the registry's own fields it must canonicalise to bytes that the
+// detached signature sig verifies.
+func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
+	doc, err := canon.Parse(served)
+	if err != nil {
+		return nil, fmt.Errorf("version manifest: %w", err)
+	}
+	r := &Report{Name: doc.Root.Get("name").String(), Version: doc.Root.Get("version").String()}
+	for _, f := range registryFields {
+		doc.Root.Delete(f)
+	}
+	signed, err := canon.Marshal(doc.Root)
+	if err != nil {
+		return nil, err
+	}
+	block := doc.Root.Get("signing")
+	r.KeyID = block.Get("publicKeyRef").String()
+	if r.KeyID == "" {
+		r.KeyID = block.Get("keyId").String()
+	}
+	key := opt.Key
+	if key == nil && opt.ResolveKey != nil && r.KeyID != "" {
+		if key, err = opt.ResolveKey(r.KeyID, r.Name); err != nil {
+			r.add("signature", err, "")
+			return r, nil
+		}
+	}
+	if key == nil {
+		r.add("signature", fmt.Errorf("signed with key %q: pass --key PEM or --registry URL to verify it", r.KeyID), "")
+		return r, nil
+	}
+	err = sign.Verify(key, signed, sig)
+	if errors.Is(err, sign.ErrBadSignature) {
+		err = fmt.Errorf("signature does not verify over the served manifest with key %q: it was edited after signing", r.KeyID)
+	}
+	r.add("signature", err, "")
+	return r, nil
+}

@@ -1,0 +1,257 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+const manifest = `{"name":"community.acme.demo","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+"runtime":{"language":"remote","entry":"pack.json"},
+"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/a.md"}]}`
+
+type fixture struct {
+	dir    string
+	key    *sign.PrivateKey
+	pub    ed25519.PublicKey
+	tgz    []byte
+	served []byte
+	res    *build.Result
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{dir: t.TempDir()}
+	files := map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n", "README.md": "# demo\n"}
+	for name, data := range files {
+		p := filepath.Join(f.dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kp, _ := sign.Generate()
+	f.key, _ = sign.ParsePrivateKey(kp.PrivatePEM, "acme-1")
+	f.pub = f.key.Public()
+	pk, err := pack.Load(f.dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := build.NewPlan(pk, build.Signing{Key: f.key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.res, err = plan.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	f.tgz, _ = os.ReadFile(f.res.Archive)
+	f.served, _ = os.ReadFile(f.res.Manifest)
+	return f
+}
+
+func (f *fixture) source(t *testing.T) *pack.Pack {
+	pk, err := pack.Load(f.dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
+}
+
+// rewrite rebuilds an archive with edit applied to its entries.
+func rewrite(t *testing.T, tgz []byte, edit func(name string, data []byte) []byte) []byte {
+	t.Helper()
+	a, err := tarball.Read(bytes.NewReader(tgz), tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []tarball.File
+	for _, e := range a.Entries {
+		data := edit(e.Name, bytes.Clone(e.Data))
+		files = append(files, tarball.File{Name: e.Name, Size: int64(len(data)), Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}})
+	}
+	var out bytes.Buffer
+	if err := tarball.Write(&out, files); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func failed(r *Report, check string) string {
+	for _, c := range r.Checks {
+		if c.Name == check && !c.OK {
+			return c.Message
+		}
+	}
+	return ""
+}
+
+func TestVerifies(t *testing.T) {
+	f := newFixture(t)
+	r, err := Archive(f.tgz, Options{Key: f.pub, Integrity: f.res.Integrity.SRI, VersionManifest: f.served, Source: f.source(t), Limits: tarball.DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK() || r.KeyID != "acme-1" || len(r.Checks) != 5 {
+		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	f := newFixture(t)
+	other, _ := sign.Generate()
+	otherPub, _ := sign.ParsePublicKey(other.PublicPEM)
+	replace := func(entry string, data string) []byte {
+		return rewrite(t, f.tgz, func(name string, d []byte) []byte {
+			if name == entry {
+				return []byte(data)
+			}
+			return d
+		})
+	}
+	signed, _ := tarball.Read(bytes.NewReader(f.tgz), tarball.DefaultLimits)
+	pj, _ := signed.Find("pack.json")
+	tests := []struct {
+		name, check, want string
+		tgz               []byte
+		opt               Options
+	}{
+		{"wrong key", "signature", "does not verify with key", f.tgz, Options{Key: otherPub}},
+		{"tampered manifest", "signature", "changed after signing", replace("pack.json", strings.Replace(string(pj.Data), `"persona":"A"`, `"persona":"B"`, 1)), Options{Key: f.pub}},
+		{"base64 signature file", "signature", "base64", replace("keys/pack.json.sig", strings.Repeat("A", 88)+"\n"), Options{Key: f.pub}},
+		{"legacy signing", "signature", "legacy", replace("pack.json", strings.Replace(string(pj.Data), `"method":"manual"`, `"method":"ed25519"`, 1)), Options{Key: f.pub}},
+		{"no key given", "signature", "pass --key", f.tgz, Options{}},
+		{"wrong integrity", "integrity", "expected", f.tgz, Options{Key: f.pub, Integrity: "sha256-AAAA"}},
+		{"served manifest edited", "version-manifest", "description", f.tgz, Options{Key: f.pub,
+			VersionManifest: bytes.Replace(f.served, []byte(`"version": "1.0.0",`), []byte(`"version": "1.0.0", "description": "added later",`), 1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.Limits = tarball.DefaultLimits
+			r, err := Archive(tt.tgz, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := failed(r, tt.check); !strings.Contains(msg, tt.want) {
+				t.Errorf("%s check: %q, want it to mention %q (%+v)", tt.check, msg, tt.want, r.Checks)
+			}
+		})
+	}
+	unsigned := replace("pack.json", `{"name":"community.acme.demo","version":"1.0.0"}`)
+	r, _ := Archive(unsigned, Options{Key: f.pub, Limits: tarball.DefaultLimits})
+	if !strings.Contains(failed(r, "signature"), "unsigned") {
+		t.Errorf("unsigned: %+v", r.Checks)
+	}
+}
+
+// TestEveryByteFlipFails flips one byte in each entry and in the signature:
+// with the integrity known, every flip is caught.
+func TestEveryByteFlipFails(t *testing.T) {
+	f := newFixture(t)
+	a, _ := tarball.Read(bytes.NewReader(f.tgz), tarball.DefaultLimits)
+	for _, e := range a.Entries {
+		t.Run(e.Name, func(t *testing.T) {
+			flipped := rewrite(t, f.tgz, func(name string, d []byte) []byte {
+				if name == e.Name {
+					d[len(d)/2] ^= 0x01
+				}
+				return d
+			})
+			r, err := Archive(flipped, Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Limits: tarball.DefaultLimits})
+			if err == nil && r.OK() {
+				t.Fatal("flip not caught")
+			}
+		})
+	}
+}
+
+func TestSourceRebuildNamesDifferingEntries(t *testing.T) {
+	f := newFixture(t)
+	if err := os.WriteFile(filepath.Join(f.dir, "prompts", "a.md"), []byte("Be verbose.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Archive(f.tgz, Options{Key: f.pub, Source: f.source(t), Limits: tarball.DefaultLimits})
+	if msg := failed(r, "source"); !strings.Contains(msg, "prompts/a.md (differs)") {
+		t.Errorf("source check: %q", msg)
+	}
+}
+
+func TestServedManifestOnly(t *testing.T) {
+	f := newFixture(t)
+	sig, _ := os.ReadFile(f.res.Signature)
+	withIntegrity := bytes.Replace(f.served, []byte("\n}\n"), []byte(",\n  \"integrity\": \"sha256-x\",\n  \"publishedAt\": \"2026-01-01T00:00:00Z\"\n}\n"), 1)
+	r, err := ServedManifest(withIntegrity, sig, Options{Key: f.pub})
+	if err != nil || !r.OK() {
+		t.Fatalf("%v %+v", err, r)
+	}
+	edited := bytes.Replace(f.served, []byte(`"persona": "A"`), []byte(`"persona": "Z"`), 1)
+	if r, _ := ServedManifest(edited, sig, Options{Key: f.pub}); r.OK() {
+		t.Error("edited served manifest verified")
+	}
+}
+
+// TestRegistryKeyLookup resolves the block's key from a registry's
+// discovery document, honouring permittedNamespaces and status.
+func TestRegistryKeyLookup(t *testing.T) {
+	f := newFixture(t)
+	kp := mustPEM(t, f.pub)
+	keys := []registry.SigningKey{{KeyID: "acme-1", PublicKeyURL: "/keys/acme-1.pub", PermittedNamespaces: []string{"community.acme.*"}, Status: "active"}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case registry.DiscoveryPath:
+			json.NewEncoder(w).Encode(map[string]any{"signingKeys": keys})
+		case "/keys/acme-1.pub":
+			w.Write(kp)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c := &registry.Client{Base: srv.URL, HTTP: srv.Client()}
+	resolve := func(keyID, name string) (ed25519.PublicKey, error) {
+		d, err := c.Discover(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		return c.Key(context.Background(), d, keyID, name)
+	}
+	r, _ := Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	if !r.OK() {
+		t.Fatalf("%+v", r.Checks)
+	}
+	keys[0].PermittedNamespaces = []string{"community.other.*"}
+	r, _ = Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	if !strings.Contains(failed(r, "signature"), "may sign only community.other.*") {
+		t.Errorf("namespace: %+v", r.Checks)
+	}
+	keys[0].PermittedNamespaces, keys[0].Status = []string{"community.acme.demo"}, "revoked"
+	r, _ = Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	if !strings.Contains(failed(r, "signature"), "revoked") {
+		t.Errorf("status: %+v", r.Checks)
+	}
+}
+
+func mustPEM(t *testing.T, pub ed25519.PublicKey) []byte {
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+}
