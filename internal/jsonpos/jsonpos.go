@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -334,12 +335,22 @@ func (p *parser) checkSurrogates(start int) error {
 const maxSafeInteger = 1<<53 - 1
 
 func (p *parser) checkNumber(n json.Number, start int) error {
-	if !p.opt.SafeIntegers || strings.ContainsAny(string(n), ".eE") {
+	if !p.opt.SafeIntegers {
 		return nil
 	}
-	i, err := strconv.ParseInt(string(n), 10, 64)
-	if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-		return &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("integer %s is beyond ±(2^53-1) and cannot be represented exactly", n)}
+	refuse := &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("number %s is an integer beyond ±(2^53-1), which JavaScript cannot represent exactly", n)}
+	if !strings.ContainsAny(string(n), ".eE") {
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
+			return refuse
+		}
+		return nil
+	}
+	// 1e18 or 1.5e20 are integers too: JSON.stringify writes them as plain
+	// digits, which would then be refused above. From 1e21 on it writes
+	// exponent notation.
+	if f, err := strconv.ParseFloat(string(n), 64); err == nil && math.Abs(f) > maxSafeInteger && math.Abs(f) < 1e21 {
+		return refuse
 	}
 	return nil
 }

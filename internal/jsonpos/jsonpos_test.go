@@ -49,7 +49,7 @@ func TestParseKeepsPairsAndEscapes(t *testing.T) {
 }
 
 func TestSafeIntegers(t *testing.T) {
-	for _, src := range []string{`9007199254740992`, `-9007199254740992`, `123456789012345678901234`} {
+	for _, src := range []string{`9007199254740992`, `-9007199254740992`, `123456789012345678901234`, `1e18`, `-1.5e20`} {
 		if _, err := ParseWith([]byte(src), Options{SafeIntegers: true}); err == nil {
 			t.Errorf("%s accepted", src)
 		}

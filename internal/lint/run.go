@@ -85,7 +85,7 @@ func RunAll(paths []string, opt Options, load func(string) (*pack.Pack, error)) 
 				results[i].Err = err
 				return
 			}
-			results[i].Diags, results[i].Err = runCached(pk, opt)
+			results[i].Diags, results[i].Err = RunCached(pk, opt)
 		}()
 	}
 	wg.Wait()
@@ -99,9 +99,9 @@ func parseError(err error) (*jsonpos.Error, bool) {
 	return pe, ok
 }
 
-// runCached lints pk unless the cache holds the result for its exact files.
+// RunCached lints pk unless opt.Cache holds the result for its exact files.
 // Cache failures only cost speed, never correctness, so they are ignored.
-func runCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
+func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 	if opt.Cache.Dir == "" {
 		return Run(pk, opt)
 	}

@@ -37,6 +37,9 @@ under ID. Existing files are never overwritten.`,
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(env.WorkDir, dir)
 			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
 			kp, err := sign.Generate()
 			if err != nil {
 				return err

@@ -113,7 +113,7 @@ func planFor(env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
 
 // lintGate refuses to build a pack with lint errors, printing them.
 func lintGate(env *cli.Env, pk *pack.Pack) error {
-	ds, err := lint.Run(pk, lint.Options{})
+	ds, err := lint.RunCached(pk, lintOpts(env, false))
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,11 @@ func lintGate(env *cli.Env, pk *pack.Pack) error {
 	if err := report.Print(env.ErrOut, "text", report.Input{Diags: errs, Color: env.Color}); err != nil {
 		return err
 	}
-	return &hintError{err: fmt.Errorf("lint found %d errors; not building", len(errs)), hint: "fix them, or pass --no-lint to build anyway"}
+	noun := "errors"
+	if len(errs) == 1 {
+		noun = "error"
+	}
+	return &hintError{err: fmt.Errorf("lint found %d %s; not building", len(errs), noun), hint: "fix them, or pass --no-lint to build anyway"}
 }
 
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {

@@ -123,11 +123,7 @@ func runLint(_ context.Context, o *lintOptions) error {
 		}
 		return pk, nil
 	}
-	opt := lint.Options{CacheSalt: o.env.Version + "|" + o.env.BuildID}
-	if !o.noCache && o.env.BuildID != "" {
-		opt.Cache.Dir = o.env.CacheDir
-	}
-	results := lint.RunAll(paths, opt, load)
+	results := lint.RunAll(paths, lintOpts(o.env, o.noCache), load)
 	var diags []diag.Diagnostic
 	var loadErrs []error
 	for i, r := range results {
@@ -153,4 +149,14 @@ func runLint(_ context.Context, o *lintOptions) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// lintOpts are the lint options every command uses: the public profile and
+// the result cache (unless disabled, or the binary cannot be identified).
+func lintOpts(env *cli.Env, noCache bool) lint.Options {
+	opt := lint.Options{CacheSalt: env.Version + "|" + env.BuildID}
+	if !noCache && env.BuildID != "" {
+		opt.Cache.Dir = env.CacheDir
+	}
+	return opt
 }
