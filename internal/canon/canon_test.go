@@ -29,8 +29,8 @@ func TestMarshal(t *testing.T) {
 		{`"\u007f"`, "\"\x7f\""},
 		// UTF-16 order: U+1F600 (D83D DE00) sorts before U+FF61 (FF61).
 		{`{"｡":1,"😀":2,"z":3,"Z":4}`, `{"Z":4,"z":3,"😀":2,"｡":1}`},
-		{`[-0, 0.0, 1.0, 1e21, 1e20, 123e-9, 1.5e-7, 0.000001, 1e-7, 2.50, -1E+2, 5e-324, 1.7976931348623157e308]`,
-			`[0,0,1,1e+21,100000000000000000000,1.23e-7,1.5e-7,0.000001,1e-7,2.5,-100,5e-324,1.7976931348623157e+308]`},
+		{`[-0, 0.0, 1.0, 1e21, 123e-9, 1.5e-7, 0.000001, 1e-7, 2.50, -1E+2, 5e-324, 1.7976931348623157e308]`,
+			`[0,0,1,1e+21,1.23e-7,1.5e-7,0.000001,1e-7,2.5,-100,5e-324,1.7976931348623157e+308]`},
 		{`[9007199254740991, 0.1, 100, 1234.5678]`, `[9007199254740991,0.1,100,1234.5678]`},
 	}
 	for _, tt := range tests {
@@ -40,8 +40,17 @@ func TestMarshal(t *testing.T) {
 	}
 }
 
+// Number::toString cases Parse itself refuses as unsafe integers.
+func TestNumberFormatsLikeJavaScript(t *testing.T) {
+	for lit, want := range map[string]string{"1e20": "100000000000000000000", "9007199254740993": "9007199254740992", "-0.0": "0", "1e-6": "0.000001", "1.5e300": "1.5e+300"} {
+		if got, err := Number(lit); err != nil || got != want {
+			t.Errorf("Number(%s) = %s, %v; want %s", lit, got, err, want)
+		}
+	}
+}
+
 func TestRefusals(t *testing.T) {
-	for _, src := range []string{`{"a":1,"a":2}`, `"\ud800"`, `9007199254740992`, `1e400`} {
+	for _, src := range []string{`{"a":1,"a":2}`, `"\ud800"`, `9007199254740992`, `1e400`, `1e18`} {
 		doc, err := Parse([]byte(src))
 		if err == nil {
 			_, err = Marshal(doc.Root)
