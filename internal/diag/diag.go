@@ -30,6 +30,9 @@ func (s Severity) String() string {
 	return severityNames[s]
 }
 
+// Raise returns the next severity up (Error stays Error).
+func (s Severity) Raise() Severity { return min(s+1, Error) }
+
 // ParseSeverity accepts "off", "info", "warning" (or "warn") and "error".
 func ParseSeverity(s string) (Severity, error) {
 	switch strings.ToLower(s) {

@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,11 +96,21 @@ func testLimits(t *testing.T, spec string) tarball.Limits {
 	return lim
 }
 
-// lintExample writes files into a temp dir, lints it and keeps rule's findings.
+// lintExample writes files into a temp dir named like the examples' pack
+// (or, for an "@archive" spec, builds a .tgz), lints it and keeps rule's
+// findings.
 func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule string) []diag.Diagnostic {
 	t.Helper()
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "community.acme.demo")
+	target := dir
 	for _, f := range files {
+		if f.Name == "@archive" {
+			target = filepath.Join(t.TempDir(), "pack.tgz")
+			if err := os.WriteFile(target, buildArchive(t, f.Data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		name, isLink := strings.CutSuffix(f.Name, "@symlink")
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -115,7 +127,7 @@ func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule str
 			t.Fatal(err)
 		}
 	}
-	pk, err := pack.Load(dir, lim)
+	pk, err := pack.Load(target, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,4 +183,39 @@ func TestRulesDoc(t *testing.T) {
 	if err != nil || string(got) != b.String() {
 		t.Errorf("docs/rules.md is stale: go test ./internal/lint -update")
 	}
+}
+
+// buildArchive makes a .tgz from lines "name=data", "name@symlink=target"
+// and "name@char=", writing names verbatim (legacy "./" included) with
+// archive/tar, which can produce the shapes wop's own writer refuses.
+func buildArchive(t *testing.T, spec string) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, line := range strings.Split(strings.TrimSpace(spec), "\n") {
+		name, data, _ := strings.Cut(line, "=")
+		hdr := &tar.Header{Name: name, Mode: 0o644, Typeflag: tar.TypeReg, Size: int64(len(data)), Format: tar.FormatGNU}
+		if n, ok := strings.CutSuffix(name, "@symlink"); ok {
+			hdr = &tar.Header{Name: n, Typeflag: tar.TypeSymlink, Linkname: data, Format: tar.FormatGNU}
+			data = ""
+		} else if n, ok := strings.CutSuffix(name, "@char"); ok {
+			hdr = &tar.Header{Name: n, Typeflag: tar.TypeChar, Format: tar.FormatGNU}
+		}
+		if strings.HasPrefix(name, "./") {
+			hdr.Uid, hdr.Uname = 501, "dev"
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

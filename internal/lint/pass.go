@@ -15,6 +15,7 @@ type Pass struct {
 	Manifest *jsonpos.Doc // nil when pack.json did not parse
 	Schemas  *schema.Set
 	Profile  Profile
+	Catalog  *PackCatalog // nil unless --catalog
 
 	rule  *Rule
 	diags *[]diag.Diagnostic
@@ -56,7 +57,11 @@ func (p *Pass) ReportPos(file, ptr string, pos jsonpos.Position, msg string) {
 
 // ReportAt reports a finding at a pointer into any parsed JSON file.
 func (p *Pass) ReportAt(file string, doc *jsonpos.Doc, ptr string, onName bool, msg string) {
-	d := diag.Diagnostic{File: p.Pack.Path(file), Pointer: ptr, Message: msg}
+	p.reportAt(diag.Off, file, doc, ptr, onName, msg)
+}
+
+func (p *Pass) reportAt(sev diag.Severity, file string, doc *jsonpos.Doc, ptr string, onName bool, msg string) {
+	d := diag.Diagnostic{File: p.Pack.Path(file), Pointer: ptr, Message: msg, Severity: sev}
 	if doc != nil {
 		pos := doc.Locate(ptr)
 		if onName {
@@ -67,9 +72,18 @@ func (p *Pass) ReportAt(file string, doc *jsonpos.Doc, ptr string, onName bool, 
 	p.report(d)
 }
 
+// ReportSeverity reports at a pointer into pack.json with a severity other
+// than the rule's default, for rules whose weight depends on context (a
+// catalog, the target registry).
+func (p *Pass) ReportSeverity(sev diag.Severity, ptr string, format string, args ...any) {
+	p.reportAt(sev, pack.ManifestName, p.Manifest, ptr, false, fmt.Sprintf(format, args...))
+}
+
 func (p *Pass) report(d diag.Diagnostic) {
 	d.Rule = p.rule.ID
-	d.Severity = p.rule.Severity
+	if d.Severity == diag.Off {
+		d.Severity = p.rule.Severity
+	}
 	*p.diags = append(*p.diags, d)
 }
 

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -65,15 +66,48 @@ func checkManifestSchema(p *Pass) {
 // claimedElsewhere drops schema problems that a more specific rule explains
 // better, so one mistake gives one finding.
 func claimedElsewhere(p *Pass, pr schema.Problem) bool {
+	root := p.Root()
 	switch {
 	case pr.Pointer == "/runtime" && pr.OnName && slices.Contains(declarativeKinds, manifestKind(p)):
 		return true // declarative-kind-has-runtime
-	case pr.Pointer == "/name" && strings.HasPrefix(p.Root().Get("name").String(), "local."):
+	case pr.Pointer == "/name" && strings.HasPrefix(root.Get("name").String(), "local."):
 		return true // name-scope-local
 	case pr.Pointer == "/kind" && !pr.OnName:
-		return true // kind-unknown / the kind selected the schema
+		return true // kind-unknown; the kind selected the schema
+	case pr.Pointer == "/version" && strings.Contains(pr.Message, "does not match pattern"):
+		return true // semver-invalid
+	case strings.Contains(pr.Message, `"engines"`) || strings.HasPrefix(pr.Pointer, "/engines"):
+		return true // engines-range-invalid
+	case strings.Contains(pr.Message, "systemPrompt or systemPromptRef"):
+		return true // system-prompt-xor
+	}
+	if i, rest, ok := agentPointer(pr.Pointer); ok {
+		agent := root.Get("agents").Items[i]
+		switch {
+		case rest == "/agentId" && strings.HasPrefix(agent.Get("agentId").String(), "host:"):
+			return true // agent-id-host-namespace
+		case agent.Get("role").String() == "skill" && (rest == "" && strings.Contains(pr.Message, `"handoff"`) || strings.HasPrefix(rest, "/memoryShape/")):
+			return true // skill-profile-violation
+		}
 	}
 	return false
+}
+
+// agentPointer splits "/agents/3/x" into 3 and "/x".
+func agentPointer(ptr string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(ptr, "/agents/")
+	if !ok {
+		return 0, "", false
+	}
+	idx, tail, _ := strings.Cut(rest, "/")
+	i, err := strconv.Atoi(idx)
+	if err != nil {
+		return 0, "", false
+	}
+	if tail != "" {
+		tail = "/" + tail
+	}
+	return i, tail, true
 }
 
 func checkPackKindMixed(p *Pass) {

@@ -19,16 +19,16 @@ const DefaultSchemaBase = "https://packs.openwop.dev"
 
 // Profile describes the registry the pack is meant for.
 type Profile struct {
-	Name       string // "public" or a private registry's name
+	// Public is set when configuration names the public registry as the
+	// target; unset, wop does not assume where the pack goes.
+	Public     bool
 	SchemaBase string // prefix of pack schema $ids, without trailing slash
 }
-
-// PublicProfile is the default target: the public registry.
-var PublicProfile = Profile{Name: "public", SchemaBase: DefaultSchemaBase}
 
 // Options configure a lint run.
 type Options struct {
 	Profile Profile
+	Catalog *PackCatalog
 	// Cache, when its Dir is set, skips packs whose files and options are
 	// unchanged since a previous run. CacheSalt must change whenever the
 	// rules may (the wop build).
@@ -43,10 +43,10 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	if opt.Profile.SchemaBase == "" {
-		opt.Profile = PublicProfile
+		opt.Profile.SchemaBase = DefaultSchemaBase
 	}
 	var diags []diag.Diagnostic
-	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, diags: &diags, json: map[string]*jsonFile{}}
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, diags: &diags, json: map[string]*jsonFile{}}
 	doc, _, err := p.JSON(pack.ManifestName)
 	if err == nil {
 		p.Manifest = doc

@@ -19,6 +19,9 @@ import (
 // ManifestName is the manifest's file name at the pack root.
 const ManifestName = "pack.json"
 
+// SignatureEntry is where a pack's raw 64-byte Ed25519 signature lives.
+const SignatureEntry = "keys/pack.json.sig"
+
 // File is one file of a pack, named by its slash path from the pack root.
 type File struct {
 	Name string

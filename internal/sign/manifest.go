@@ -9,6 +9,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 // Spec is the registry tree whose signing block a build writes.
@@ -21,7 +22,7 @@ const (
 )
 
 // SignatureEntry is where the raw 64-byte signature lives in the archive.
-const SignatureEntry = "keys/pack.json.sig"
+const SignatureEntry = pack.SignatureEntry
 
 // ErrBadSignature means the signature does not verify over the bytes.
 var ErrBadSignature = errors.New("signature does not verify")

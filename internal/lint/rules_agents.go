@@ -1,0 +1,281 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+)
+
+func eachAgent(p *Pass, fn func(ptr string, a *jsonpos.Value)) {
+	eachObject(p.Root().Get("agents"), "/agents", fn)
+}
+
+func checkDuplicateAgentID(p *Pass) {
+	seen := map[string]string{}
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		id := a.Get("agentId").String()
+		if first, dup := seen[id]; dup && id != "" {
+			p.Reportf(ptr+"/agentId", "agentId %q is already used at %s; agent ids are global and must be unique", id, first)
+		}
+		seen[id] = ptr
+	})
+}
+
+func checkAgentIDUnderPack(p *Pass) {
+	name := packName(p)
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		id := a.Get("agentId").String()
+		if id == "" || strings.HasPrefix(id, "host:") || strings.HasPrefix(id, "local.") {
+			return // other rules say why
+		}
+		if !strings.HasPrefix(id, name+".") || strings.Contains(strings.TrimPrefix(id, name+"."), ".") {
+			p.Reportf(ptr+"/agentId", "agentId %q must be <pack name>.<segment>; write %q", id, name+"."+lastSegment(id))
+		}
+	})
+}
+
+func lastSegment(id string) string { return id[strings.LastIndexByte(id, '.')+1:] }
+
+func checkAgentIDHost(p *Pass) {
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		if id := a.Get("agentId").String(); strings.HasPrefix(id, "host:") {
+			p.Reportf(ptr+"/agentId", "agentId %q uses the host: form, which names host-internal agents at run time and never appears in a manifest; write %q", id, packName(p)+"."+strings.TrimPrefix(id, "host:"))
+		}
+	})
+}
+
+func checkAgentIDLocal(p *Pass) {
+	if strings.HasPrefix(packName(p), "local.") {
+		return
+	}
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		if id := a.Get("agentId").String(); strings.HasPrefix(id, "local.") {
+			p.Reportf(ptr+"/agentId", "agentId %q is in the local.* namespace, which no published pack may use; write %q", id, packName(p)+"."+lastSegment(id))
+		}
+	})
+}
+
+func checkPureAgentRuntime(p *Pass) {
+	root := p.Root()
+	if root.Get("agents") == nil || root.Get("nodes") != nil {
+		return
+	}
+	if lang := root.Get("runtime").Get("language").String(); lang != "remote" && root.Get("runtime") != nil {
+		p.Reportf("/runtime/language", "a pack with agents and no nodes is interpreted by the host: set runtime.language to \"remote\" (entry \"pack.json\"), not %q", lang)
+	}
+}
+
+func checkSystemPromptXor(p *Pass) {
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		inline, ref := a.Get("systemPrompt") != nil, a.Get("systemPromptRef") != nil
+		switch {
+		case inline && ref:
+			p.Reportf(ptr+"/systemPrompt", "agent %q sets both systemPrompt and systemPromptRef; keep exactly one (the file, for long prompts)", a.Get("agentId").String())
+		case !inline && !ref:
+			p.Reportf(ptr, "agent %q has no system prompt; set systemPromptRef (a prompts/*.md file) or systemPrompt", a.Get("agentId").String())
+		}
+	})
+}
+
+func checkSkillProfile(p *Pass) {
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		if a.Get("role").String() != "skill" {
+			return
+		}
+		if a.Get("handoff") == nil {
+			p.Reportf(ptr+"/role", "a role \"skill\" agent must declare handoff (taskSchemaRef/returnSchemaRef): skills are invoked task→return")
+		}
+		for _, m := range []string{"conversation", "longTerm"} {
+			if v := a.Get("memoryShape").Get(m); v != nil && v.Kind == jsonpos.Bool && v.Bool {
+				p.Reportf(ptr+"/memoryShape/"+m, "a role \"skill\" agent is stateless: memoryShape.%s must be false (persistent memory belongs to the assistant that composes it)", m)
+			}
+		}
+	})
+}
+
+var toolRE = regexp.MustCompile(`^(openwop|mcp|[a-z][a-z0-9-]*\.[a-z][a-z0-9.-]*):[^\s:]+$`)
+
+func eachTool(p *Pass, fn func(agentPtr, ptr, tool string, a *jsonpos.Value)) {
+	eachAgent(p, func(aptr string, a *jsonpos.Value) {
+		if tl := a.Get("toolAllowlist"); tl != nil && tl.Kind == jsonpos.Array {
+			for i, t := range tl.Items {
+				fn(aptr, fmt.Sprintf("%s/toolAllowlist/%d", aptr, i), t.String(), a)
+			}
+		}
+	})
+}
+
+func checkToolAllowlistMalformed(p *Pass) {
+	eachTool(p, func(_, ptr, tool string, _ *jsonpos.Value) {
+		if !toolRE.MatchString(tool) {
+			p.Reportf(ptr, "tool %q is not <scope>:<tool-id> with scope openwop, mcp or <vendor>.<host> (e.g. \"openwop:core.openwop.http.fetch\")", tool)
+		}
+	})
+}
+
+// knownTypeIDs are the typeIds this pack defines plus the catalog's.
+func knownTypeIDs(p *Pass) map[string]bool {
+	ids := nodeTypeIDs(p)
+	if p.Catalog != nil {
+		for id := range p.Catalog.TypeIDs {
+			ids[id] = true
+		}
+	}
+	return ids
+}
+
+// fromDependency reports whether id lies under a declared dependency's name:
+// without a catalog that is the best wop can know.
+func fromDependency(p *Pass, id string) bool {
+	deps := p.Root().Get("dependencies")
+	if deps == nil {
+		return false
+	}
+	for _, m := range deps.Members {
+		if strings.HasPrefix(id, m.Name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func checkToolAllowlistUnresolved(p *Pass) {
+	known := knownTypeIDs(p)
+	eachTool(p, func(_, ptr, tool string, _ *jsonpos.Value) {
+		id, ok := strings.CutPrefix(tool, "openwop:")
+		if !ok || known[id] || p.Catalog == nil && fromDependency(p, id) {
+			return
+		}
+		if p.Catalog != nil {
+			p.ReportSeverity(p.rule.Severity.Raise(), ptr, "tool %q: no pack in the catalog defines typeId %q", tool, id)
+			return
+		}
+		p.Reportf(ptr, "tool %q: typeId %q is not defined by this pack or under a declared dependency; add the providing pack to dependencies (or lint with --catalog to check every pack)", tool, id)
+	})
+}
+
+var toolMention = regexp.MustCompile(`openwop:[a-zA-Z0-9._-]*[a-zA-Z0-9]`)
+
+func checkPromptToolIDs(p *Pass) {
+	eachAgent(p, func(aptr string, a *jsonpos.Value) {
+		allowed := map[string]bool{}
+		if tl := a.Get("toolAllowlist"); tl != nil && tl.Kind == jsonpos.Array {
+			for _, t := range tl.Items {
+				allowed[t.String()] = true
+			}
+		}
+		report := func(where, ptr, file string, text string) {
+			seen := map[string]bool{}
+			for _, m := range toolMention.FindAllString(text, -1) {
+				if allowed[m] || seen[m] {
+					continue
+				}
+				seen[m] = true
+				msg := fmt.Sprintf("%s names tool %q, which is not in agent %q's toolAllowlist%s; the model will call a tool the host refuses", where, m, a.Get("agentId").String(), nearestTool(m, allowed))
+				if file == "" {
+					p.Reportf(ptr, "%s", msg)
+				} else {
+					p.ReportFilef(file, "%s", msg)
+				}
+			}
+		}
+		report("the description", aptr+"/description", "", a.Get("description").String())
+		report("the inline system prompt", aptr+"/systemPrompt", "", a.Get("systemPrompt").String())
+		if ref := a.Get("systemPromptRef").String(); ref != "" {
+			if src, err := p.Pack.ReadFile(ref); err == nil {
+				report("the prompt", "", ref, string(src))
+			}
+		}
+	})
+}
+
+// nearestTool suggests the allowlisted tool that ends like the mention:
+// "openwop:core.http.fetch" vs "openwop:core.openwop.http.fetch".
+func nearestTool(mention string, allowed map[string]bool) string {
+	tail := mention[strings.LastIndexByte(mention, '.')+1:]
+	var cands []string
+	for t := range allowed {
+		if strings.HasSuffix(t, "."+tail) {
+			cands = append(cands, t)
+		}
+	}
+	slices.Sort(cands)
+	if len(cands) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", cands[0])
+}
+
+func checkMemoryPeerDep(p *Pass) {
+	const key = "openwop.agents.memoryBackends"
+	peer := p.Root().Get("peerDependencies").Get(key)
+	uses := false
+	eachAgent(p, func(_ string, a *jsonpos.Value) {
+		if v := a.Get("memoryShape").Get("longTerm"); v != nil && v.Kind == jsonpos.Bool && v.Bool {
+			uses = true
+		}
+	})
+	switch {
+	case peer != nil && !uses:
+		p.Reportf("/peerDependencies/"+jsonpos.EscapeToken(key), "the pack requires long-term memory backends but no agent sets memoryShape.longTerm: hosts without them refuse the install for nothing; delete the peer dependency")
+	case peer == nil && uses && p.Root().Get("agents") != nil:
+		p.Reportf("/peerDependencies", "an agent sets memoryShape.longTerm but the pack does not declare \"%s\": \">=longTerm\"; hosts cannot tell it needs them", key)
+	}
+}
+
+func checkPromptOverrideShadowed(p *Pass) {
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		if a.Get("promptOverrides").Get("system") != nil && (a.Get("systemPrompt") != nil || a.Get("systemPromptRef") != nil) {
+			p.Reportf(ptr+"/promptOverrides/system", "promptOverrides.system never applies: the agent's own systemPrompt/systemPromptRef wins; delete one of them")
+		}
+	})
+}
+
+// agentRefClasses are the AgentRef modelClass values hosts route on.
+var agentRefClasses = []string{"reasoning", "classification"}
+
+func checkModelClassHosts(p *Pass) {
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		if mc := a.Get("modelClass").String(); mc != "" && !slices.Contains(agentRefClasses, mc) {
+			p.Reportf(ptr+"/modelClass", "modelClass %q has no AgentRef equivalent (they share only reasoning and classification); hosts route it by their own mapping", mc)
+		}
+	})
+}
+
+func checkSigningInSource(p *Pass) {
+	if p.Pack.Archive == nil && p.Root().Get("signing") != nil {
+		p.ReportNamef("/signing", "a hand-written signing block goes stale (and may name a key nobody holds); delete it: wop pack build --key writes the right one")
+	}
+}
+
+func checkSigningLegacy(p *Pass) {
+	s := p.Root().Get("signing")
+	if s == nil || s.Get("scheme") != nil {
+		return
+	}
+	for _, f := range []string{"keyId", "publicKeyUrl"} {
+		if s.Get(f) != nil {
+			p.ReportNamef("/signing/"+f, "signing.%s is a legacy field (archives signed over the tarball); v1 manifests use {\"method\":\"manual\",\"publicKeyRef\":ID,\"signatureRef\":\"keys/pack.json.sig\"}", f)
+		}
+	}
+	if s.Get("method").String() == "ed25519" {
+		p.Reportf("/signing/method", "signing.method \"ed25519\" is the legacy tarball signature no host verifies; rebuild with wop pack build --key (method \"manual\")")
+	}
+}
+
+func checkUnsignedPublic(p *Pass) {
+	if p.Pack.Archive == nil || strings.HasPrefix(packName(p), "private.") {
+		return
+	}
+	if p.Root().Get("signing") == nil {
+		p.ReportNamef("", "this archive is unsigned; registries refuse unsigned packs outside private.*: build it with --key")
+		return
+	}
+	if _, ok := p.Pack.Lookup(pack.SignatureEntry); !ok && p.Root().Get("signing").Get("method").String() == "manual" {
+		p.Reportf("/signing", "the signing block names %s, which is not in the archive", pack.SignatureEntry)
+	}
+}

@@ -1,0 +1,202 @@
+package lint
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+func packName(p *Pass) string { return p.Root().Get("name").String() }
+
+func checkNameScopeLocal(p *Pass) {
+	if strings.HasPrefix(packName(p), "local.") {
+		p.Reportf("/name", "local.* packs are for in-repo use and never publishable; rename it under community.<you>.*, vendor.<org>.* or private.<host>.*")
+	}
+}
+
+func checkNameScopePrivate(p *Pass) {
+	if !strings.HasPrefix(packName(p), "private.") {
+		return
+	}
+	msg := "private.* packs belong on a private registry"
+	if p.Profile.Public {
+		p.ReportSeverity(diag.Error, "/name", "%s; the target registry in .wop.yaml is public, which refuses them", msg)
+		return
+	}
+	p.Reportf("/name", "%s; the public registry refuses them (set registry: private in .wop.yaml to silence this)", msg)
+}
+
+func checkNameScopeCore(p *Pass) {
+	if strings.HasPrefix(packName(p), "core.") {
+		p.Reportf("/name", "core.* is reserved for the OpenWOP working group; other authors publish under community.<you>.* or vendor.<org>.*")
+	}
+}
+
+func checkNameDirMismatch(p *Pass) {
+	if p.Pack.Dir == "" {
+		return
+	}
+	abs, err := filepath.Abs(p.Pack.Dir)
+	if err != nil {
+		return
+	}
+	if dir, name := filepath.Base(abs), packName(p); name != "" && dir != name {
+		p.Reportf("/name", "name %q differs from the directory %q; registries lay packs out by name, so rename one", name, dir)
+	}
+}
+
+func checkSemver(p *Pass) {
+	check := func(v *jsonpos.Value, ptr, what string) {
+		if v == nil || v.Kind != jsonpos.String {
+			return
+		}
+		if _, err := semver.StrictNewVersion(v.Str); err != nil {
+			p.Reportf(ptr, "%s %q is not strict SemVer 2.0.0 (MAJOR.MINOR.PATCH, no leading zeros or \"v\"): %v", what, v.Str, err)
+		}
+	}
+	check(p.Root().Get("version"), "/version", "version")
+	eachObject(p.Root().Get("nodes"), "/nodes", func(ptr string, n *jsonpos.Value) {
+		check(n.Get("version"), ptr+"/version", "node version")
+	})
+}
+
+// eachObject calls fn for each object item of an array value.
+func eachObject(arr *jsonpos.Value, ptr string, fn func(ptr string, v *jsonpos.Value)) {
+	if arr == nil || arr.Kind != jsonpos.Array {
+		return
+	}
+	for i, it := range arr.Items {
+		if it.Kind == jsonpos.Object {
+			fn(fmt.Sprintf("%s/%d", ptr, i), it)
+		}
+	}
+}
+
+func enginesRange(p *Pass) (*jsonpos.Value, *semver.Constraints) {
+	v := p.Root().Get("engines").Get("openwop")
+	if v == nil || v.Kind != jsonpos.String {
+		return v, nil
+	}
+	c, err := semver.NewConstraint(v.Str)
+	if err != nil {
+		return v, nil
+	}
+	return v, c
+}
+
+func checkEnginesRange(p *Pass) {
+	v, c := enginesRange(p)
+	switch {
+	case v == nil:
+		p.Reportf("/engines", "engines.openwop is missing; write the protocol range the pack works with, e.g. \">=1.1.0 <2.0.0\"")
+	case c == nil:
+		p.Reportf("/engines/openwop", "engines.openwop %s is not a semver range; write e.g. \">=1.1.0 <2.0.0\"", quoteValue(v))
+	}
+}
+
+func quoteValue(v *jsonpos.Value) string {
+	if v.Kind == jsonpos.String {
+		return fmt.Sprintf("%q", v.Str)
+	}
+	return "(not a string)"
+}
+
+var upperBound = regexp.MustCompile(`<|\^|~|\s-\s|^=?\s*v?\d+(\.\d+){0,2}(-[\w.]+)?$|\.(x|X|\*)`)
+
+func checkEnginesUnbounded(p *Pass) {
+	v, c := enginesRange(p)
+	if c == nil {
+		return
+	}
+	for _, alt := range strings.Split(v.Str, "||") {
+		if !upperBound.MatchString(strings.TrimSpace(alt)) {
+			p.Reportf("/engines/openwop", "engines.openwop %q has no upper bound; a future major protocol may break the pack and v2 hosts refuse unbounded ranges: add \"<%d.0.0\"", v.Str, lowestMajor(alt)+1)
+			return
+		}
+	}
+}
+
+func lowestMajor(r string) uint64 {
+	m := regexp.MustCompile(`\d+`).FindString(r)
+	v, err := semver.NewVersion(m)
+	if err != nil {
+		return 1
+	}
+	return v.Major()
+}
+
+// agentsSince is the first protocol version with agents[] in pack manifests.
+var agentsSince = semver.MustParse("1.1.0")
+
+func checkAgentsEngine(p *Pass) {
+	if p.Root().Get("agents") == nil {
+		return
+	}
+	v, c := enginesRange(p)
+	if c == nil {
+		return
+	}
+	if c.Check(semver.MustParse("1.0.99")) {
+		p.Reportf("/engines/openwop", "engines.openwop %q admits 1.0.x hosts, which predate agents[] (protocol 1.1.0); write \">=%s <2.0.0\"", v.Str, agentsSince)
+	}
+}
+
+var packNameRE = regexp.MustCompile(`^(core|vendor|community|private|local)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+
+func checkDependencies(p *Pass) {
+	deps := p.Root().Get("dependencies")
+	if deps == nil || deps.Kind != jsonpos.Object {
+		return
+	}
+	for _, m := range deps.Members {
+		ptr := "/dependencies/" + jsonpos.EscapeToken(m.Name)
+		if !packNameRE.MatchString(m.Name) {
+			p.ReportNamef(ptr, "dependency %q is not a pack name (<scope>.<org>.<name>); capabilities a host provides go in peerDependencies", m.Name)
+			continue
+		}
+		if _, err := semver.NewConstraint(m.Value.String()); err != nil {
+			p.Reportf(ptr, "dependency %q: %s is not a semver range; write e.g. \"^1.2.0\"", m.Name, quoteValue(m.Value))
+		}
+	}
+}
+
+func checkDependencySelf(p *Pass) {
+	deps := p.Root().Get("dependencies")
+	if deps != nil && deps.Get(packName(p)) != nil {
+		p.ReportNamef("/dependencies/"+jsonpos.EscapeToken(packName(p)), "the pack depends on itself; delete this entry")
+	}
+}
+
+// notARange are values that say whether a peer is needed, not which version:
+// that belongs in peerDependenciesMeta.
+var notARange = []string{"optional", "required", "true", "false", "yes", "no", ""}
+
+func checkPeerDepValues(p *Pass) {
+	peers := p.Root().Get("peerDependencies")
+	if peers == nil || peers.Kind != jsonpos.Object {
+		return
+	}
+	for _, m := range peers.Members {
+		if slices.Contains(notARange, strings.ToLower(m.Value.String())) {
+			p.Reportf("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peerDependencies[%q] is %s, which hosts read as a version requirement; write \"supported\" here and mark it optional with \"peerDependenciesMeta\": {%q: {\"optional\": true}}", m.Name, quoteValue(m.Value), m.Name)
+		}
+	}
+}
+
+func checkPeerDepMetaOrphan(p *Pass) {
+	meta, peers := p.Root().Get("peerDependenciesMeta"), p.Root().Get("peerDependencies")
+	if meta == nil || meta.Kind != jsonpos.Object {
+		return
+	}
+	for _, m := range meta.Members {
+		if peers.Get(m.Name) == nil {
+			p.ReportNamef("/peerDependenciesMeta/"+jsonpos.EscapeToken(m.Name), "peerDependenciesMeta names %q, which is not in peerDependencies: the metadata applies to nothing", m.Name)
+		}
+	}
+}

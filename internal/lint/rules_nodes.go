@@ -1,0 +1,176 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+var nodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate"}
+
+// coreBuiltins are typeIds the OpenWOP core reserves for its primitives.
+var coreBuiltins = []string{"start", "end", "if", "switch", "loop", "merge", "delay", "wait", "subflow"}
+
+func eachNode(p *Pass, fn func(ptr string, n *jsonpos.Value)) {
+	eachObject(p.Root().Get("nodes"), "/nodes", fn)
+}
+
+func checkDuplicateTypeID(p *Pass) {
+	seen := map[string]string{}
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		id := n.Get("typeId").String()
+		if first, dup := seen[id]; dup && id != "" {
+			p.Reportf(ptr+"/typeId", "typeId %q is defined twice (first at %s); hosts register one of them at random", id, first)
+		}
+		seen[id] = ptr
+	})
+}
+
+func checkTypeIDLocal(p *Pass) {
+	if strings.HasPrefix(packName(p), "local.") {
+		return // a local pack may use local typeIds; name-scope-local covers it
+	}
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if id := n.Get("typeId").String(); strings.HasPrefix(id, "local.") {
+			p.Reportf(ptr+"/typeId", "typeId %q is in the local.* namespace, which no published pack may use; name it under the pack's name", id)
+		}
+	})
+	walkTypeIDs(p.Root().Get("chains"), "/chains", func(ptr, id string) {
+		if strings.HasPrefix(id, "local.") {
+			p.Reportf(ptr, "the chain uses typeId %q from the local.* namespace, which exists only in one developer's host; use the published node's typeId", id)
+		}
+	})
+}
+
+// walkTypeIDs calls fn for every "typeId" string member below v.
+func walkTypeIDs(v *jsonpos.Value, ptr string, fn func(ptr, id string)) {
+	if v == nil {
+		return
+	}
+	walkObjects(v, ptr, func(at string, m jsonpos.Member) {
+		if m.Name == "typeId" && m.Value.Kind == jsonpos.String {
+			fn(at+"/typeId", m.Value.Str)
+		}
+	})
+}
+
+func checkTypeIDReservedCore(p *Pass) {
+	if strings.HasPrefix(packName(p), "core.") {
+		return
+	}
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		id := n.Get("typeId").String()
+		switch {
+		case strings.HasPrefix(id, "core."):
+			p.Reportf(ptr+"/typeId", "typeId %q is in core.*, reserved for the working group; prefix it with the pack name %q", id, packName(p))
+		case slices.Contains(coreBuiltins, id):
+			p.Reportf(ptr+"/typeId", "typeId %q redefines a core primitive; prefix it with the pack name %q", id, packName(p))
+		}
+	})
+}
+
+func checkRoleUnknown(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if r := n.Get("role"); r != nil && r.Kind == jsonpos.String && !slices.Contains(nodeRoles, r.Str) {
+			hint := ""
+			if r.Str == "action" || r.Str == "transform" {
+				hint = fmt.Sprintf(" (%q is not a NodeRole: an action with effects is side-effect, a transform is pure)", r.Str)
+			}
+			p.Reportf(ptr+"/role", "role %q is not one of %s; engines schedule unknown roles conservatively%s", r.Str, strings.Join(nodeRoles, ", "), hint)
+		}
+	})
+}
+
+func capabilities(n *jsonpos.Value) []string {
+	var out []string
+	if c := n.Get("capabilities"); c != nil && c.Kind == jsonpos.Array {
+		for _, it := range c.Items {
+			out = append(out, it.String())
+		}
+	}
+	return out
+}
+
+func checkRolePureSideEffectful(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if n.Get("role").String() == "pure" && slices.Contains(capabilities(n), "side-effectful") {
+			p.Reportf(ptr+"/role", "role \"pure\" contradicts capability \"side-effectful\": engines cache and replay pure nodes; use role \"side-effect\"")
+		}
+	})
+}
+
+// impureHint finds words that betray a node whose output is not a function
+// of its input: ids, randomness, clocks, fresh tokens.
+var impureHint = regexp.MustCompile(`(?i)\b(uuid|guid|random|nonce|now|clock|timestamp|current (time|date)|generates? (a |an )?(id|token|key|password))\b`)
+
+func checkPureNondeterministic(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if n.Get("role").String() != "pure" || slices.Contains(capabilities(n), "side-effectful") {
+			return
+		}
+		text := n.Get("typeId").String() + " " + n.Get("label").String() + " " + n.Get("description").String()
+		if m := impureHint.FindString(strings.ReplaceAll(text, ".", " ")); m != "" {
+			p.Reportf(ptr+"/role", "role \"pure\" but the node mentions %q: a node that mints ids, reads the clock or draws randomness returns different output for the same input, and caching or replay would repeat one value; use role \"side-effect\" (and drop \"cacheable\")", m)
+		}
+	})
+}
+
+func checkNodeSchemaRefs(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if n.Get("configSchemaRef") == nil && n.Get("inputSchemaRef") == nil && n.Get("outputSchemaRef") == nil {
+			p.Reportf(ptr, "node %q declares no config, input or output schema; hosts cannot validate its wiring: add configSchemaRef/inputSchemaRef/outputSchemaRef", n.Get("typeId").String())
+		}
+	})
+}
+
+func nodeTypeIDs(p *Pass) map[string]bool {
+	ids := map[string]bool{}
+	eachNode(p, func(_ string, n *jsonpos.Value) { ids[n.Get("typeId").String()] = true })
+	return ids
+}
+
+func checkConnectorActions(p *Pass) {
+	conn := p.Root().Get("connector")
+	if conn == nil {
+		return
+	}
+	ids := nodeTypeIDs(p)
+	eachObject(conn.Get("actions"), "/connector/actions", func(ptr string, a *jsonpos.Value) {
+		if id := a.Get("typeId").String(); !ids[id] {
+			p.Reportf(ptr+"/typeId", "connector action %q is not a typeId in nodes[]; add the node or fix the id", id)
+		}
+	})
+	if tr := conn.Get("triggers"); tr != nil && tr.Kind == jsonpos.Array {
+		for i, t := range tr.Items {
+			if !ids[t.String()] {
+				p.Reportf(fmt.Sprintf("/connector/triggers/%d", i), "connector trigger %q is not a typeId in nodes[]; add the node or fix the id", t.String())
+			}
+		}
+	}
+}
+
+func checkSecretProvider(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		eachObject(n.Get("requiresSecrets"), ptr+"/requiresSecrets", func(sp string, s *jsonpos.Value) {
+			if s.Get("kind").String() == "ai-provider" && s.Get("provider") == nil {
+				p.Reportf(sp, "secret %q of kind ai-provider names no provider; add \"provider\": \"anthropic\" (or openai, gemini, ...) so hosts know which key to resolve", s.Get("id").String())
+			}
+		})
+	})
+}
+
+func checkDuplicateSecretID(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		seen := map[string]bool{}
+		eachObject(n.Get("requiresSecrets"), ptr+"/requiresSecrets", func(sp string, s *jsonpos.Value) {
+			id := s.Get("id").String()
+			if seen[id] {
+				p.Reportf(sp+"/id", "secret id %q is declared twice for this node", id)
+			}
+			seen[id] = true
+		})
+	})
+}
