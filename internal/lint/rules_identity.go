@@ -38,6 +38,9 @@ func checkNameScopeCore(p *Pass) {
 	}
 }
 
+// checkNameDirMismatch applies to registry-style layouts only: a directory
+// already named like a pack, or one among sibling packs. A single-pack repo's
+// root is named after the repo, and that is fine.
 func checkNameDirMismatch(p *Pass) {
 	if p.Pack.Dir == "" {
 		return
@@ -46,9 +49,16 @@ func checkNameDirMismatch(p *Pass) {
 	if err != nil {
 		return
 	}
-	if dir, name := filepath.Base(abs), packName(p); name != "" && dir != name {
-		p.Reportf("/name", "name %q differs from the directory %q; registries lay packs out by name, so rename one", name, dir)
+	dir, name := filepath.Base(abs), packName(p)
+	if name == "" || dir == name || !strings.Contains(dir, ".") && !hasSiblingPacks(abs) {
+		return
 	}
+	p.Reportf("/name", "name %q differs from the directory %q; registries lay packs out by name, so rename one", name, dir)
+}
+
+func hasSiblingPacks(dir string) bool {
+	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "*", "pack.json"))
+	return len(siblings) > 1
 }
 
 func checkSemver(p *Pass) {

@@ -23,6 +23,7 @@ type lintOptions struct {
 	strict  bool
 	explain string
 	noCache bool
+	info    bool
 	paths   []string
 }
 
@@ -60,6 +61,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
+	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -132,6 +134,9 @@ func runLint(_ context.Context, o *lintOptions) error {
 			continue
 		}
 		diags = append(diags, r.Diags...)
+	}
+	if !o.info {
+		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
 	diags = diag.Sort(diags)
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: lint.Infos(), Diags: diags, Color: o.env.Color}
