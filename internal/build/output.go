@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -29,7 +30,7 @@ func (p *Plan) Write(dir string) (*Result, error) {
 	base := filepath.Join(dir, p.BaseName())
 	res := &Result{Archive: base + ".tgz", Manifest: base + ".json", Sidecar: base + ".integrity"}
 	var sum []byte
-	err := atomicWrite(res.Archive, func(w io.Writer) error {
+	err := atomicfile.WriteFrom(res.Archive, 0o644, func(w io.Writer) error {
 		h := sha256.New()
 		if err := tarball.Write(io.MultiWriter(w, h), p.Files); err != nil {
 			return err
@@ -43,48 +44,16 @@ func (p *Plan) Write(dir string) (*Result, error) {
 	res.Integrity = IntegrityOf(sum)
 	if p.Signature != nil {
 		res.Signature = base + ".sig"
-		if err := atomicWriteBytes(res.Signature, p.Signature); err != nil {
+		if err := atomicfile.Write(res.Signature, p.Signature, 0o644); err != nil {
 			return nil, err
 		}
 	}
-	if err := atomicWriteBytes(res.Manifest, p.Served); err != nil {
+	if err := atomicfile.Write(res.Manifest, p.Served, 0o644); err != nil {
 		return nil, err
 	}
 	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
-	if err := atomicWriteBytes(res.Sidecar, []byte(sidecar)); err != nil {
+	if err := atomicfile.Write(res.Sidecar, []byte(sidecar), 0o644); err != nil {
 		return nil, err
 	}
 	return res, nil
-}
-
-func atomicWriteBytes(path string, data []byte) error {
-	return atomicWrite(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// atomicWrite writes path through fill via a temporary file in the same
-// directory and a rename.
-func atomicWrite(path string, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = fill(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

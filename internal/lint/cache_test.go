@@ -23,8 +23,8 @@ func TestCacheHitsOnlyUnchangedPacks(t *testing.T) {
 	}
 	opt := Options{Cache: lintcache.Cache{Dir: t.TempDir()}, CacheSalt: "v1"}
 	lintOnce := func(o Options) Result {
-		r := RunAll([]string{dir}, o, func(p string) (*pack.Pack, error) {
-			pk, err := pack.Load(p, tarball.DefaultLimits)
+		r := RunAll([]Job{{Path: dir, Opt: o}}, func(j Job) (*pack.Pack, error) {
+			pk, err := pack.Load(j.Path, tarball.DefaultLimits)
 			if err == nil {
 				pk.Display = "p"
 			}

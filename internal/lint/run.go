@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
+	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lintcache"
@@ -29,6 +31,11 @@ type Profile struct {
 type Options struct {
 	Profile Profile
 	Catalog *PackCatalog
+	// Severities overrides rules' default severities; Off drops a rule.
+	Severities map[string]diag.Severity
+	// Ignores lists, per rule, globs of files whose findings are dropped,
+	// matched against the path as printed and relative to the pack root.
+	Ignores map[string][]string
 	// Cache, when its Dir is set, skips packs whose files and options are
 	// unchanged since a previous run. CacheSalt must change whenever the
 	// rules may (the wop build).
@@ -55,10 +62,45 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
 			continue
 		}
+		if sev, ok := opt.Severities[r.ID]; ok && sev == diag.Off {
+			continue
+		}
 		p.rule = r
 		r.Check(p)
 	}
-	return diag.Sort(diags), nil
+	return diag.Sort(applyConfig(pk, diags, opt)), nil
+}
+
+// applyConfig raises or lowers severities and drops ignored findings.
+func applyConfig(pk *pack.Pack, diags []diag.Diagnostic, opt Options) []diag.Diagnostic {
+	out := diags[:0]
+	for _, d := range diags {
+		if sev, ok := opt.Severities[d.Rule]; ok && d.Severity != sev {
+			d.Severity = sev
+		}
+		if ignored(pk, d, opt.Ignores[d.Rule]) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func ignored(pk *pack.Pack, d diag.Diagnostic, globs []string) bool {
+	rel := strings.TrimPrefix(d.File, pk.Path(""))
+	for _, g := range globs {
+		if config.Match(g, d.File) || config.Match(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// Job is one pack to lint with its options (each pack may find its own
+// .wop.yaml).
+type Job struct {
+	Path string
+	Opt  Options
 }
 
 // Result is the outcome of linting one pack.
@@ -68,24 +110,24 @@ type Result struct {
 	Err   error // the pack could not be loaded
 }
 
-// RunAll loads and lints the packs at paths concurrently, returning results
-// in the order of paths.
-func RunAll(paths []string, opt Options, load func(string) (*pack.Pack, error)) []Result {
-	results := make([]Result, len(paths))
+// RunAll loads and lints packs concurrently, returning results in the order
+// of jobs.
+func RunAll(jobs []Job, load func(Job) (*pack.Pack, error)) []Result {
+	results := make([]Result, len(jobs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for i, path := range paths {
+	for i, job := range jobs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i].Path = path
-			pk, err := load(path)
+			results[i].Path = job.Path
+			pk, err := load(job)
 			if err != nil {
 				results[i].Err = err
 				return
 			}
-			results[i].Diags, results[i].Err = RunCached(pk, opt)
+			results[i].Diags, results[i].Err = RunCached(pk, job.Opt)
 		}()
 	}
 	wg.Wait()
@@ -102,10 +144,10 @@ func parseError(err error) (*jsonpos.Error, bool) {
 // RunCached lints pk unless opt.Cache holds the result for its exact files.
 // Cache failures only cost speed, never correctness, so they are ignored.
 func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	if opt.Cache.Dir == "" {
+	if opt.Cache.Dir == "" || opt.Catalog != nil { // a catalog is other packs' contents: not keyed
 		return Run(pk, opt)
 	}
-	salt := fmt.Sprintf("%s|%+v", opt.CacheSalt, opt.Profile)
+	salt := fmt.Sprintf("%s|%+v|%v|%v", opt.CacheSalt, opt.Profile, opt.Severities, opt.Ignores)
 	key, err := lintcache.Key(pk, salt)
 	if err != nil {
 		return Run(pk, opt)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
 )
@@ -72,8 +73,8 @@ func (c Cache) Load(pk *pack.Pack, key string) ([]diag.Diagnostic, bool) {
 	return e.Diags, true
 }
 
-// Store saves findings under key atomically (temp file + rename), so a
-// concurrent or interrupted run never reads half an entry.
+// Store saves findings under key atomically, so a concurrent or
+// interrupted run never reads half an entry.
 func (c Cache) Store(pk *pack.Pack, key string, diags []diag.Diagnostic) error {
 	if c.Dir == "" {
 		return nil
@@ -91,18 +92,5 @@ func (c Cache) Store(pk *pack.Pack, key string, diags []diag.Diagnostic) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return atomicfile.Write(p, raw, 0o644)
 }

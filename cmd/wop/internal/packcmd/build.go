@@ -72,7 +72,11 @@ func runBuild(o *buildOptions) error {
 }
 
 func buildOne(o *buildOptions, dir string) error {
-	pk, err := loadPack(o.env, dir)
+	settings, err := settingsFor(o.env, "", absPath(o.env, dir), lintOpts(o.env, false), map[string]*packSettings{})
+	if err != nil {
+		return err
+	}
+	pk, err := loadPackWith(o.env, dir, settings.limits)
 	if err != nil {
 		return err
 	}
@@ -80,7 +84,7 @@ func buildOne(o *buildOptions, dir string) error {
 		return cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
 	}
 	if !o.noLint {
-		if err := lintGate(o.env, pk); err != nil {
+		if err := lintGate(o.env, pk, settings.opt); err != nil {
 			return err
 		}
 	}
@@ -112,8 +116,8 @@ func planFor(env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
 }
 
 // lintGate refuses to build a pack with lint errors, printing them.
-func lintGate(env *cli.Env, pk *pack.Pack) error {
-	ds, err := lint.RunCached(pk, lintOpts(env, false))
+func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options) error {
+	ds, err := lint.RunCached(pk, opt)
 	if err != nil {
 		return err
 	}
@@ -137,7 +141,11 @@ func lintGate(env *cli.Env, pk *pack.Pack) error {
 }
 
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
-	pk, err := pack.Load(absPath(env, arg), tarball.DefaultLimits)
+	return loadPackWith(env, arg, tarball.DefaultLimits)
+}
+
+func loadPackWith(env *cli.Env, arg string, lim tarball.Limits) (*pack.Pack, error) {
+	pk, err := pack.Load(absPath(env, arg), lim)
 	if err != nil {
 		return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
 	}

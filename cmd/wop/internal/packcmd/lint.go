@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
@@ -18,13 +19,17 @@ import (
 )
 
 type lintOptions struct {
-	env     *cli.Env
-	format  string
-	strict  bool
-	explain string
-	noCache bool
-	info    bool
-	paths   []string
+	env           *cli.Env
+	format        string
+	strict        bool
+	explain       string
+	noCache       bool
+	info          bool
+	config        string
+	catalog       string
+	baseline      string
+	writeBaseline string
+	paths         []string
 }
 
 func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *cobra.Command {
@@ -62,6 +67,10 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
+	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
+	cmd.Flags().StringVar(&o.catalog, "catalog", "", "folder of packs or registry index file defining the typeIds and agentIds other packs provide")
+	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
+	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -109,26 +118,31 @@ func runLint(_ context.Context, o *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	paths := make([]string, len(targets))
-	for i, t := range targets {
-		paths[i] = t.path
+	base := lintOpts(o.env, o.noCache)
+	if o.catalog != "" {
+		if base.Catalog, err = lint.LoadCatalog(absPath(o.env, o.catalog)); err != nil {
+			return cli.Usagef("--catalog: %v", withoutPath(err))
+		}
 	}
-	load := func(p string) (*pack.Pack, error) {
-		pk, err := pack.Load(p, tarball.DefaultLimits)
+	jobs, limits, err := lintJobs(o, targets, base)
+	if err != nil {
+		return err
+	}
+	load := func(j lint.Job) (*pack.Pack, error) {
+		i := slices.IndexFunc(targets, func(t target) bool { return t.path == j.Path })
+		pk, err := pack.Load(j.Path, limits[i])
 		if err != nil {
 			return nil, err
 		}
-		i := slices.IndexFunc(targets, func(t target) bool { return t.path == p })
 		pk.Display = filepath.ToSlash(filepath.Clean(targets[i].display))
 		if pk.Display == "." {
 			pk.Display = ""
 		}
 		return pk, nil
 	}
-	results := lint.RunAll(paths, lintOpts(o.env, o.noCache), load)
 	var diags []diag.Diagnostic
 	var loadErrs []error
-	for i, r := range results {
+	for i, r := range lint.RunAll(jobs, load) {
 		if r.Err != nil {
 			loadErrs = append(loadErrs, fmt.Errorf("%s: %w", targets[i].display, withoutPath(r.Err)))
 			continue
@@ -139,6 +153,12 @@ func runLint(_ context.Context, o *lintOptions) error {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
 	diags = diag.Sort(diags)
+	if o.writeBaseline != "" {
+		return writeBaseline(o, diags)
+	}
+	if diags, err = applyBaseline(o, diags); err != nil {
+		return err
+	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: lint.Infos(), Diags: diags, Color: o.env.Color}
 	if err := report.Print(o.env.Out, o.format, in); err != nil {
 		return err
@@ -154,6 +174,48 @@ func runLint(_ context.Context, o *lintOptions) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// lintJobs gives each target the options and limits of its configuration.
+func lintJobs(o *lintOptions, targets []target, base lint.Options) ([]lint.Job, []tarball.Limits, error) {
+	jobs := make([]lint.Job, len(targets))
+	limits := make([]tarball.Limits, len(targets))
+	seen := map[string]*packSettings{}
+	for i, t := range targets {
+		s, err := settingsFor(o.env, o.config, t.path, base, seen)
+		if err != nil {
+			return nil, nil, err
+		}
+		jobs[i], limits[i] = lint.Job{Path: t.path, Opt: s.opt}, s.limits
+	}
+	return jobs, limits, nil
+}
+
+func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
+	out, err := lint.NewBaseline(diags).MarshalIndent()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(absPath(o.env, o.writeBaseline), out, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
+	return nil
+}
+
+func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, error) {
+	if o.baseline == "" {
+		return diags, nil
+	}
+	b, err := lint.LoadBaseline(absPath(o.env, o.baseline))
+	if err != nil {
+		return nil, cli.Usagef("--baseline: %v", withoutPath(err))
+	}
+	diags, n := b.Filter(diags)
+	if n > 0 && o.format == "text" {
+		fmt.Fprintf(o.env.ErrOut, "%d findings accepted by the baseline %s\n", n, o.baseline)
+	}
+	return diags, nil
 }
 
 // lintOpts are the lint options every command uses: the public profile and

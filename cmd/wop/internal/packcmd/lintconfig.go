@@ -1,0 +1,91 @@
+package packcmd
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/suggest"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// packSettings are what a pack's configuration decides: lint options and
+// the size ceilings the pack is read with.
+type packSettings struct {
+	opt    lint.Options
+	limits tarball.Limits
+}
+
+// settingsFor finds the configuration for a pack (--config, or .wop.yaml
+// upward from it) and turns it into lint options. Configs are read once.
+func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cache map[string]*packSettings) (*packSettings, error) {
+	path := explicit
+	if path == "" {
+		start := packPath
+		if filepath.Ext(packPath) != "" {
+			start = filepath.Dir(packPath)
+		}
+		var err error
+		if path, err = config.Find(start); err != nil {
+			return nil, err
+		}
+	} else {
+		path = absPath(env, path)
+	}
+	if s, ok := cache[path]; ok {
+		return s, nil
+	}
+	s := &packSettings{opt: base, limits: tarball.DefaultLimits}
+	if path != "" {
+		c, err := config.Load(path)
+		if err != nil {
+			return nil, cli.Usagef("%v", err)
+		}
+		if err := apply(c, s); err != nil {
+			return nil, cli.Usagef("%s: %v", path, err)
+		}
+	}
+	cache[path] = s
+	return s, nil
+}
+
+func apply(c *config.Config, s *packSettings) error {
+	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
+	s.opt.Severities = map[string]diag.Severity{}
+	s.opt.Ignores = map[string][]string{}
+	ids := make([]string, 0, len(lint.All()))
+	for _, r := range lint.All() {
+		ids = append(ids, r.ID)
+	}
+	for id, rc := range c.Rules {
+		if lint.Lookup(id) == nil {
+			hint := ""
+			if near, ok := suggest.Nearest(id, ids, 3); ok {
+				hint = fmt.Sprintf("; did you mean %q?", near)
+			}
+			return fmt.Errorf("line %d: no rule %q%s ('wop pack rules' lists them)", rc.Line, id, hint)
+		}
+		if rc.Severity != "" {
+			sev, err := diag.ParseSeverity(rc.Severity)
+			if err != nil {
+				return fmt.Errorf("line %d: rule %s: %w", rc.Line, id, err)
+			}
+			s.opt.Severities[id] = sev
+		}
+		s.opt.Ignores[id] = rc.Ignore
+	}
+	m, f, p, _ := c.Limits.Bytes()
+	if m > 0 {
+		s.limits.MaxManifest = m
+	}
+	if f > 0 {
+		s.limits.MaxEntry = f
+	}
+	if p > 0 {
+		s.limits.MaxTotal = p
+	}
+	return nil
+}
