@@ -1,0 +1,55 @@
+package packcmd
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/scaffold"
+)
+
+func newInitCmd(env *cli.Env) *cobra.Command {
+	var name string
+	var node, agent bool
+	cmd := &cobra.Command{
+		Use:   "init [DIR] --name NAME [--agent|--node]",
+		Short: "Create a new pack that passes lint",
+		Long: `Create a pack in DIR (default: a new directory named NAME): an agent pack
+(prompt, handoff schemas, remote runtime; the default) or a node pack
+(index.mjs and config/input/output schemas), with README and LICENSE
+placeholders. Existing files are never overwritten.`,
+		Example: `  wop pack init --name community.alice.summaries
+  wop pack init tools --name vendor.acme.tools --node`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if name == "" {
+				return cli.Usagef("--name is required, e.g. --name community.<you>.<pack>")
+			}
+			dir := name
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			kind := scaffold.Agent
+			if node {
+				kind = scaffold.Node
+			}
+			files, err := scaffold.Create(scaffold.Options{Dir: absPath(env, dir), Name: name, Kind: kind})
+			if err != nil {
+				return cli.Usagef("%v", err)
+			}
+			slices.Sort(files)
+			for _, f := range files {
+				fmt.Fprintf(env.Out, "created %s\n", filepath.Join(dir, f))
+			}
+			fmt.Fprintf(env.ErrOut, "next: edit the TODOs, then run 'wop pack lint %s'\n", dir)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "pack name: community.<you>.<pack>, vendor.<org>.<pack> or private.<host>.<pack>")
+	cmd.Flags().BoolVar(&agent, "agent", false, "an agent pack (the default)")
+	cmd.Flags().BoolVar(&node, "node", false, "a node pack with a JavaScript executor")
+	cmd.MarkFlagsMutuallyExclusive("agent", "node")
+	return cmd
+}

@@ -1,0 +1,127 @@
+// Package scaffold writes a new pack that passes lint: an agent pack
+// (prompt, handoff schemas, remote runtime) or a node pack (executor and
+// config/input/output schemas), with README and LICENSE placeholders.
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/canon"
+)
+
+// Kind is what the new pack contributes.
+type Kind int
+
+// The scaffolds.
+const (
+	Agent Kind = iota
+	Node
+)
+
+// Options describe the pack to create.
+type Options struct {
+	Dir  string // created if missing; must not already hold a pack.json
+	Name string // e.g. community.alice.summaries
+	Kind Kind
+}
+
+var nameRE = regexp.MustCompile(`^(vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+
+// Create writes the scaffold and returns the files it wrote, relative to Dir.
+func Create(o Options) ([]string, error) {
+	if !nameRE.MatchString(o.Name) {
+		return nil, fmt.Errorf("name %q: use community.<you>.<pack>, vendor.<org>.<pack> or private.<host>.<pack> (lower case, dots between parts)", o.Name)
+	}
+	if _, err := os.Stat(filepath.Join(o.Dir, "pack.json")); err == nil {
+		return nil, fmt.Errorf("%s already holds a pack.json; init never overwrites", o.Dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	files := agentFiles(o.Name)
+	if o.Kind == Node {
+		files = nodeFiles(o.Name)
+	}
+	files["README.md"] = fmt.Sprintf("# %s\n\nTODO: what this pack does, and how to use it.\n\nLint it with `wop pack lint`, build it with `wop pack build --key KEY.pem --key-id ID`.\n", o.Name)
+	files["LICENSE"] = "TODO: put the full text of your license here (the manifest says Apache-2.0).\n"
+	var written []string
+	for name, data := range files {
+		p := filepath.Join(o.Dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(p); err == nil {
+			return nil, fmt.Errorf("%s exists; init never overwrites", p)
+		}
+		if err := atomicfile.Write(p, []byte(data), 0o644); err != nil {
+			return nil, err
+		}
+		written = append(written, name)
+	}
+	return written, nil
+}
+
+func last(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
+
+func schemaDoc(name, file string, props string, required string) string {
+	return fmt.Sprintf(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://packs.openwop.dev/%s/0.1.0/%s",
+  "type": "object",
+  "properties": %s,
+  "required": %s,
+  "additionalProperties": false
+}
+`, name, file, props, required)
+}
+
+func agentFiles(name string) map[string]string {
+	a := last(name)
+	return map[string]string{
+		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
+"license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},"peerDependencies":{"aiProviders":"supported"},
+"agents":[{"agentId":%q,"persona":"TODO persona","description":"TODO: what the agent does.","modelClass":"reasoning",
+"role":"skill","systemPromptRef":"prompts/%s.md","toolAllowlist":[],"memoryShape":{"scratchpad":true,"conversation":false,"longTerm":false},
+"handoff":{"taskSchemaRef":"schemas/%s.task.json","returnSchemaRef":"schemas/%s.return.json"}}],
+"runtime":{"language":"remote","entry":"pack.json"}}`, name, name+"."+a, a, a, a)),
+		"prompts/" + a + ".md":        "You are TODO. Describe the task, the input you receive and the output you must return.\n",
+		"schemas/" + a + ".task.json":   schemaDoc(name, a+".task.json", `{"input": {"type": "string"}}`, `["input"]`),
+		"schemas/" + a + ".return.json": schemaDoc(name, a+".return.json", `{"output": {"type": "string"}}`, `["output"]`),
+	}
+}
+
+func nodeFiles(name string) map[string]string {
+	n := last(name)
+	typeID := name + "." + n
+	return map[string]string{
+		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
+"license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+"nodes":[{"typeId":%q,"version":"0.1.0","label":"TODO label","description":"TODO: what the node does.","category":"data","role":"pure",
+"configSchemaRef":"schemas/%s.config.json","inputSchemaRef":"schemas/%s.input.json","outputSchemaRef":"schemas/%s.output.json"}],
+"runtime":{"language":"javascript","format":"esm","entry":"index.mjs"}}`, name, typeID, n, n, n)),
+		"index.mjs": fmt.Sprintf("// Executor for %s.\nexport const nodes = {\n  '%s': async ({ input, config }) => ({ result: input.value }),\n};\n", typeID, typeID),
+		"schemas/" + n + ".config.json": schemaDoc(name, n+".config.json", `{}`, `[]`),
+		"schemas/" + n + ".input.json":  schemaDoc(name, n+".input.json", `{"value": {"type": "string"}}`, `["value"]`),
+		"schemas/" + n + ".output.json": schemaDoc(name, n+".output.json", `{"result": {"type": "string"}}`, `["result"]`),
+	}
+}
+
+// indent pretty-prints a compact manifest in source order.
+func indent(src string) string {
+	doc, err := jsonpos.Parse([]byte(src))
+	if err != nil {
+		panic("scaffold template is not JSON: " + err.Error()) // a bug in wop, caught by the tests
+	}
+	out, err := canon.Indent(doc.Root)
+	if err != nil {
+		panic("scaffold template: " + err.Error())
+	}
+	return string(out)
+}
