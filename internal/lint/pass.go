@@ -19,7 +19,39 @@ type Pass struct {
 
 	rule  *Rule
 	diags *[]diag.Diagnostic
-	json  map[string]*jsonFile // parsed JSON files, shared by the rules of one pass
+
+	// Computed once per pass and shared by the rules: the rules ask the same
+	// questions about the same files.
+	json      map[string]*jsonFile // parsed JSON files
+	files     map[string]fileRead  // file contents
+	refs      []pack.Ref
+	refsDone  bool
+	bundle    []pack.File
+	bundleSet bool
+	jsonNames []string
+}
+
+type fileRead struct {
+	data []byte
+	err  error
+}
+
+// ReadFile returns a pack file's contents, read once per pass.
+func (p *Pass) ReadFile(name string) ([]byte, error) {
+	if f, ok := p.files[name]; ok {
+		return f.data, f.err
+	}
+	data, err := p.Pack.ReadFile(name)
+	p.files[name] = fileRead{data, err}
+	return data, err
+}
+
+// Refs returns the manifest's file refs (nil when it did not parse).
+func (p *Pass) Refs() []pack.Ref {
+	if !p.refsDone && p.Root() != nil {
+		p.refs, p.refsDone = pack.Refs(p.Root()), true
+	}
+	return p.refs
 }
 
 // Root is the manifest's top-level value (nil when it did not parse).
@@ -101,7 +133,7 @@ func (p *Pass) JSON(name string) (*jsonpos.Doc, []byte, error) {
 		return f.doc, f.src, f.err
 	}
 	f := &jsonFile{}
-	f.src, f.err = p.Pack.ReadFile(name)
+	f.src, f.err = p.ReadFile(name)
 	if f.err == nil {
 		f.doc, f.err = jsonpos.Parse(f.src)
 	}

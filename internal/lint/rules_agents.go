@@ -186,7 +186,7 @@ func checkPromptToolIDs(p *Pass) {
 		report("the description", aptr+"/description", "", a.Get("description").String())
 		report("the inline system prompt", aptr+"/systemPrompt", "", a.Get("systemPrompt").String())
 		if ref := a.Get("systemPromptRef").String(); ref != "" {
-			if src, err := p.Pack.ReadFile(ref); err == nil {
+			if src, err := p.ReadFile(ref); err == nil {
 				report("the prompt", "", ref, string(src))
 			}
 		}

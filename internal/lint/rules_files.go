@@ -19,38 +19,43 @@ func bundled(p *Pass) []pack.File {
 	if p.Pack.Archive != nil {
 		return p.Pack.Files
 	}
-	refd := map[string]bool{}
-	if root := p.Root(); root != nil {
-		for _, r := range pack.Refs(root) {
-			refd[r.Target] = true
-		}
+	if p.bundleSet {
+		return p.bundle
 	}
-	var out []pack.File
+	refd := map[string]bool{}
+	for _, r := range p.Refs() {
+		refd[r.Target] = true
+	}
 	for _, f := range p.Pack.Files {
 		if pack.InDefaultSet(f.Name) || refd[f.Name] {
-			out = append(out, f)
+			p.bundle = append(p.bundle, f)
 		}
 	}
-	return out
+	p.bundleSet = true
+	return p.bundle
 }
 
 // jsonFiles lists the bundled JSON documents: pack.json first, then every
 // bundled .json file and every JSON ref target.
 func jsonFiles(p *Pass) []string {
+	if p.jsonNames != nil {
+		return p.jsonNames
+	}
 	names := []string{pack.ManifestName}
 	for _, f := range bundled(p) {
 		if strings.HasSuffix(f.Name, ".json") && f.Name != pack.ManifestName && f.Mode.IsRegular() {
 			names = append(names, f.Name)
 		}
 	}
-	if root := p.Root(); root != nil {
-		for _, r := range pack.Refs(root) {
-			if r.Kind != pack.RefPrompt && r.Kind != pack.RefRuntime && !slices.Contains(names, r.Target) {
-				if f, ok := p.Pack.Lookup(r.Target); ok && f.Mode.IsRegular() {
-					names = append(names, r.Target)
-				}
+	for _, r := range p.Refs() {
+		if r.Kind != pack.RefPrompt && r.Kind != pack.RefRuntime && !slices.Contains(names, r.Target) {
+			if f, ok := p.Pack.Lookup(r.Target); ok && f.Mode.IsRegular() {
+				names = append(names, r.Target)
 			}
 		}
+	}
+	if p.Root() != nil { // the ref targets are only known once the manifest parsed
+		p.jsonNames = names
 	}
 	return names
 }
@@ -75,7 +80,7 @@ func checkEncoding(p *Pass) {
 		if !isText(f.Name) || strings.HasSuffix(f.Name, ".json") {
 			continue
 		}
-		src, err := p.Pack.ReadFile(f.Name)
+		src, err := p.ReadFile(f.Name)
 		if err != nil {
 			continue
 		}
@@ -230,7 +235,7 @@ func checkPrivateKey(p *Pass) {
 		if !f.Mode.IsRegular() {
 			continue
 		}
-		src, err := p.Pack.ReadFile(f.Name)
+		src, err := p.ReadFile(f.Name)
 		if err == nil && (bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY"))) {
 			p.ReportFilef(f.Name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
 		}

@@ -49,7 +49,7 @@ func canonicalRef(target string) string {
 // runtime.entry has rules of its own.
 func fileRefs(p *Pass) []pack.Ref {
 	var out []pack.Ref
-	for _, r := range pack.Refs(p.Root()) {
+	for _, r := range p.Refs() {
 		if r.Kind != pack.RefRuntime {
 			out = append(out, r)
 		}
@@ -150,7 +150,7 @@ func promptFiles(p *Pass, fn func(r pack.Ref, src []byte)) {
 		if t, _ := resolve(p, r.Target); t != targetFile {
 			continue
 		}
-		if src, err := p.Pack.ReadFile(r.Target); err == nil {
+		if src, err := p.ReadFile(r.Target); err == nil {
 			fn(r, src)
 		}
 	}

@@ -53,7 +53,7 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		opt.Profile.SchemaBase = DefaultSchemaBase
 	}
 	var diags []diag.Diagnostic
-	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, diags: &diags, json: map[string]*jsonFile{}}
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
 	doc, _, err := p.JSON(pack.ManifestName)
 	if err == nil {
 		p.Manifest = doc
