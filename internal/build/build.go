@@ -166,8 +166,10 @@ func fileSet(pk *pack.Pack, root *jsonpos.Value) ([]tarball.File, error) {
 // from an archive (re-signing one).
 func diskFile(pk *pack.Pack, f pack.File) tarball.File {
 	if pk.Archive != nil {
-		e, _ := pk.Archive.Find(f.Name)
-		return memFile(f.Name, e.Data)
+		return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
+			data, err := pk.ReadFile(f.Name)
+			return io.NopCloser(bytes.NewReader(data)), err
+		}}
 	}
 	return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
 		return os.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)))

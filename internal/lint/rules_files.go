@@ -76,18 +76,22 @@ func checkEncoding(p *Pass) {
 			p.ReportOffset(name, src, pe.Offset, pe.Msg)
 		}
 	}
-	for _, f := range bundled(p) {
-		if !isText(f.Name) || strings.HasSuffix(f.Name, ".json") {
-			continue
-		}
-		src, err := p.ReadFile(f.Name)
-		if err != nil {
-			continue
-		}
+	names := bundledNames(p)
+	_ = p.Pack.Each(func(n string) bool { return names[n] && isText(n) && !strings.HasSuffix(n, ".json") }, func(name string, src []byte) error {
 		if pe, ok := parseError(jsonpos.CheckEncoding(src)); ok {
-			p.ReportOffset(f.Name, src, pe.Offset, pe.Msg)
+			p.ReportOffset(name, src, pe.Offset, pe.Msg)
 		}
+		return nil
+	})
+}
+
+// bundledNames is the bundled set as a lookup.
+func bundledNames(p *Pass) map[string]bool {
+	names := map[string]bool{}
+	for _, f := range bundled(p) {
+		names[f.Name] = true
 	}
+	return names
 }
 
 func isText(name string) bool {
@@ -226,20 +230,18 @@ func unsafeChar(name string) string {
 }
 
 func checkPrivateKey(p *Pass) {
+	names := bundledNames(p)
 	for _, f := range bundled(p) {
-		base := path.Base(f.Name)
-		if base == ".env" || strings.HasPrefix(base, ".env.") {
+		if base := path.Base(f.Name); base == ".env" || strings.HasPrefix(base, ".env.") {
 			p.ReportFilef(f.Name, "an environment file with secrets would be bundled; remove it from the pack")
-			continue
-		}
-		if !f.Mode.IsRegular() {
-			continue
-		}
-		src, err := p.ReadFile(f.Name)
-		if err == nil && (bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY"))) {
-			p.ReportFilef(f.Name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
 		}
 	}
+	_ = p.Pack.Each(func(n string) bool { return names[n] }, func(name string, src []byte) error {
+		if bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY")) {
+			p.ReportFilef(name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
+		}
+		return nil
+	})
 }
 
 func checkStraySignature(p *Pass) {

@@ -29,17 +29,18 @@ type Cache struct {
 func Key(pk *pack.Pack, salt string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "wop-lint-cache v1\x00%s\x00", salt)
+	sums := map[string][sha256.Size]byte{}
+	err := pk.Each(func(string) bool { return true }, func(name string, data []byte) error {
+		sums[name] = sha256.Sum256(data)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
 	for _, f := range pk.Files {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", f.Name, f.Mode, f.Size)
-		if !f.Mode.IsRegular() && pk.Archive == nil {
-			continue
-		}
-		data, err := pk.ReadFile(f.Name)
-		if err != nil {
-			continue // too large or unreadable: size and mode stand for it
-		}
-		sum := sha256.Sum256(data)
-		h.Write(sum[:])
+		// Files too large to read are digested by size and mode alone.
+		sum := sums[f.Name]
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%x\x00", f.Name, f.Mode, f.Size, sum)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -44,7 +44,15 @@ type Pack struct {
 	// a build would bundle.
 	Files  []File
 	limits tarball.Limits
+	// archivePath is the .tgz on disk, re-read for entries the load did
+	// not keep in memory.
+	archivePath string
 }
+
+// keepInMemory is the largest archive entry a load holds (JSON and keys are
+// always held): lint reads few big files, and publishing a 50 MB archive
+// must not cost 50 MB.
+const keepInMemory = 64 << 10
 
 // ErrNoManifest means a directory holds no pack.json.
 var ErrNoManifest = errors.New("no pack.json")
@@ -117,13 +125,13 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 		return nil, err
 	}
 	defer f.Close()
-	a, err := tarball.Read(f, lim)
+	a, err := tarball.Scan(f, lim, keepEntry)
 	if err != nil {
 		return nil, err
 	}
-	pk := &Pack{Display: display(p), Archive: a, limits: lim}
+	pk := &Pack{Display: display(p), Archive: a, limits: lim, archivePath: p}
 	for _, e := range a.Entries {
-		pk.Files = append(pk.Files, File{Name: e.Name, Size: int64(len(e.Data))})
+		pk.Files = append(pk.Files, File{Name: e.Name, Size: e.Size})
 	}
 	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	if _, ok := a.Find(ManifestName); !ok {
@@ -174,8 +182,15 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 		return nil, &FileTooLargeError{Name: name, Size: f.Size, Max: max}
 	}
 	if pk.Archive != nil {
-		e, _ := pk.Archive.Find(name)
-		return e.Data, nil
+		if e, _ := pk.Archive.Find(name); e.Data != nil || e.Size == 0 {
+			return e.Data, nil
+		}
+		var data []byte
+		err := pk.Each(func(n string) bool { return n == name }, func(_ string, d []byte) error {
+			data = d
+			return nil
+		})
+		return data, err
 	}
 	if !f.Mode.IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
@@ -198,3 +213,44 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 
 // Limits returns the size ceilings the pack was loaded with.
 func (pk *Pack) Limits() tarball.Limits { return pk.limits }
+
+func keepEntry(e tarball.Entry) bool {
+	return e.Size <= keepInMemory || strings.HasSuffix(e.Name, ".json") || strings.HasPrefix(e.Name, "keys/")
+}
+
+// Each calls fn with the contents of every regular file want accepts, in
+// name order for a directory and archive order for an archive, reading each
+// once and holding none: the way to look at every file of a large pack.
+func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []byte) error) error {
+	if pk.Archive == nil {
+		for _, f := range pk.Files {
+			if !f.Mode.IsRegular() || !want(f.Name) {
+				continue
+			}
+			data, err := pk.ReadFile(f.Name)
+			if err != nil {
+				continue // too large: reported by the size rules
+			}
+			if err := fn(f.Name, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var ferr error
+	visit := func(e tarball.Entry) bool {
+		if ferr == nil && want(e.Name) {
+			ferr = fn(e.Name, e.Data)
+		}
+		return false
+	}
+	f, err := os.Open(pk.archivePath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := tarball.Scan(f, pk.limits, visit); err != nil {
+		return err
+	}
+	return ferr
+}

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/jsonpos"
 )
 
 // Kind is what the new pack contributes.
@@ -91,7 +91,7 @@ func agentFiles(name string) map[string]string {
 "role":"skill","systemPromptRef":"prompts/%s.md","toolAllowlist":[],"memoryShape":{"scratchpad":true,"conversation":false,"longTerm":false},
 "handoff":{"taskSchemaRef":"schemas/%s.task.json","returnSchemaRef":"schemas/%s.return.json"}}],
 "runtime":{"language":"remote","entry":"pack.json"}}`, name, name+"."+a, a, a, a)),
-		"prompts/" + a + ".md":        "You are TODO. Describe the task, the input you receive and the output you must return.\n",
+		"prompts/" + a + ".md":          "You are TODO. Describe the task, the input you receive and the output you must return.\n",
 		"schemas/" + a + ".task.json":   schemaDoc(name, a+".task.json", `{"input": {"type": "string"}}`, `["input"]`),
 		"schemas/" + a + ".return.json": schemaDoc(name, a+".return.json", `{"output": {"type": "string"}}`, `["output"]`),
 	}
@@ -106,7 +106,7 @@ func nodeFiles(name string) map[string]string {
 "nodes":[{"typeId":%q,"version":"0.1.0","label":"TODO label","description":"TODO: what the node does.","category":"data","role":"pure",
 "configSchemaRef":"schemas/%s.config.json","inputSchemaRef":"schemas/%s.input.json","outputSchemaRef":"schemas/%s.output.json"}],
 "runtime":{"language":"javascript","format":"esm","entry":"index.mjs"}}`, name, typeID, n, n, n)),
-		"index.mjs": fmt.Sprintf("// Executor for %s.\nexport const nodes = {\n  '%s': async ({ input, config }) => ({ result: input.value }),\n};\n", typeID, typeID),
+		"index.mjs":                     fmt.Sprintf("// Executor for %s.\nexport const nodes = {\n  '%s': async ({ input, config }) => ({ result: input.value }),\n};\n", typeID, typeID),
 		"schemas/" + n + ".config.json": schemaDoc(name, n+".config.json", `{}`, `[]`),
 		"schemas/" + n + ".input.json":  schemaDoc(name, n+".input.json", `{"value": {"type": "string"}}`, `["value"]`),
 		"schemas/" + n + ".output.json": schemaDoc(name, n+".output.json", `{"result": {"type": "string"}}`, `["result"]`),

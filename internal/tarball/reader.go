@@ -22,10 +22,11 @@ type Limits struct {
 // DefaultLimits are the public registry's ceilings (FORMAT.md §2).
 var DefaultLimits = Limits{MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxTotal: 50 << 20}
 
-// Entry is one regular file of an archive, held in memory.
+// Entry is one regular file of an archive.
 type Entry struct {
 	Name string // normalised: a legacy "./" prefix removed
-	Data []byte
+	Data []byte // nil when a Scan did not keep it
+	Size int64
 }
 
 // Issue is something about the archive's structure that a reader tolerates
@@ -77,6 +78,14 @@ func (a *Archive) Find(name string) (Entry, bool) {
 // corrupt, too large); structural problems are Issues, and refused entries
 // are left out of Entries.
 func Read(r io.Reader, lim Limits) (*Archive, error) {
+	return Scan(r, lim, func(Entry) bool { return true })
+}
+
+// Scan reads an archive like Read, but holds only the entries keep accepts;
+// the others are listed with their Size and nil Data. keep sees each entry
+// whole (at most lim.MaxEntry bytes), so memory stays bounded by what is
+// kept plus one entry.
+func Scan(r io.Reader, lim Limits, keep func(Entry) bool) (*Archive, error) {
 	br := bufio.NewReader(r)
 	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
 		return nil, ErrNotGzip
@@ -122,7 +131,11 @@ func Read(r io.Reader, lim Limits) (*Archive, error) {
 			}
 			return nil, fmt.Errorf("tar entry %s: %w", hdr.Name, err)
 		}
-		a.Entries = append(a.Entries, Entry{Name: name, Data: data})
+		e := Entry{Name: name, Data: data, Size: int64(len(data))}
+		if !keep(e) {
+			e.Data = nil
+		}
+		a.Entries = append(a.Entries, e)
 	}
 }
 
