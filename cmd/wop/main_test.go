@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/registry/registrytest"
+	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
 
@@ -38,10 +41,18 @@ func TestScript(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
+			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
 			e.Setenv("EXAMPLES", examples)
+			srv := registrytest.New(testToken)
+			e.Defer(srv.Close)
+			e.Values[registryKey{}] = srv
+			e.Setenv("WOP_REGISTRY", srv.URL)
+			e.Setenv("TEST_TOKEN", testToken)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"registry":   registryCmd,
 			"gen-bomb":   genBomb,
 			"gen-deep":   genDeep,
 			"gen-sparse": genSparse,
@@ -90,4 +101,70 @@ func genSparse(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(f.Truncate(size))
 	ts.Check(f.Close())
+}
+
+const testToken = "s3cret-token-never-printed"
+
+type registryKey struct{}
+
+// registryCmd drives the script's fake registry:
+//
+//	registry key ID PUBLIC.pem NAMESPACE...   accept a signing key
+//	registry revoke ID                        mark a key revoked
+//	registry fault drop|503|429|html413 N     misbehave on the next N PUTs
+//	registry writeapi off                     no write API (pull requests)
+//	registry grant NAMESPACE...               limit the token's rights
+//	registry puts N                           assert N PUT requests so far
+//	registry versions NAME V...               assert the published versions
+func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
+	srv := ts.Value(registryKey{}).(*registrytest.Server)
+	if len(args) == 0 {
+		ts.Fatalf("usage: registry key|revoke|fault|writeapi|grant|puts|versions ...")
+	}
+	switch args[0] {
+	case "key", "revoke":
+		pub := srv.KeyOf(args[1])
+		status := "active"
+		if args[0] == "key" {
+			raw, err := os.ReadFile(ts.MkAbs(args[2]))
+			ts.Check(err)
+			pub.Public, err = sign.ParsePublicKey(raw)
+			ts.Check(err)
+			pub.Namespaces = args[3:]
+		} else {
+			status = "revoked"
+		}
+		pub.Status = status
+		srv.AddKey(args[1], pub)
+	case "fault":
+		n, _ := strconv.Atoi(args[2])
+		f := registrytest.Faults{}
+		switch args[1] {
+		case "drop":
+			f.DropMidBody = n
+		case "503":
+			f.Unavailable = n
+		case "429":
+			f.TooMany = n
+		case "html413":
+			f.HTML413 = true
+		}
+		srv.SetFaults(f)
+	case "writeapi":
+		srv.SetWriteAPI(args[1] == "on")
+	case "grant":
+		srv.Grant(args[1:]...)
+	case "puts":
+		if got := strconv.Itoa(srv.Puts()); got != args[1] {
+			ts.Fatalf("registry received %s PUTs, want %s", got, args[1])
+		}
+	case "versions":
+		got := srv.Versions(args[1])
+		slices.Sort(got)
+		if strings.Join(got, " ") != strings.Join(args[2:], " ") {
+			ts.Fatalf("registry has %s versions %v, want %v", args[1], got, args[2:])
+		}
+	default:
+		ts.Fatalf("unknown registry command %q", args[0])
+	}
 }

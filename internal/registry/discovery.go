@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/sign"
@@ -21,11 +20,12 @@ const DiscoveryPath = "/.well-known/openwop-registry.json"
 
 // Discovery is the part of the discovery document wop uses.
 type Discovery struct {
-	Name        string         `json:"name"`
-	URL         string         `json:"url"`
-	Endpoints   map[string]any `json:"endpoints"` // templates; "v2" may hold a nested map
-	SigningKeys []SigningKey   `json:"signingKeys"`
-	WriteAPI    WriteAPI       `json:"writeApi"`
+	Name                string         `json:"name"`
+	URL                 string         `json:"url"`
+	RawEndpoints        map[string]any `json:"endpoints"` // templates; "v2" may hold a nested map: use Endpoints()
+	SupportedNamespaces []string       `json:"supportedNamespaces"`
+	SigningKeys         []SigningKey   `json:"signingKeys"`
+	WriteAPI            WriteAPI       `json:"writeApi"`
 }
 
 // SigningKey is one key a registry accepts.
@@ -95,7 +95,7 @@ func (c *Client) Key(ctx context.Context, d *Discovery, keyID, packName string) 
 	}
 	keyURL := sk.PublicKeyURL
 	if keyURL == "" {
-		keyURL = "/keys/" + url.PathEscape(keyID) + ".pub"
+		keyURL = Expand(d.Endpoints().PublicKey, map[string]string{"keyId": keyID})
 	}
 	raw, err := c.get(ctx, keyURL)
 	if err != nil {

@@ -19,6 +19,7 @@ type Env struct {
 	In          io.Reader
 	Out, ErrOut io.Writer // Out: results; ErrOut: summaries, progress, errors
 	Color       bool      // colour output: Out is a terminal and NO_COLOR is unset
+	ErrTerminal bool      // ErrOut is a terminal: progress bars may be drawn
 	Getenv      func(string) string
 	WorkDir     string // base for relative paths
 	Now         func() time.Time
@@ -28,6 +29,8 @@ type Env struct {
 	BuildID string
 	// HTTPClient builds the client for registry traffic; lint never calls it.
 	HTTPClient func() *http.Client
+	// ConfigDir is where wop keeps user settings (credentials).
+	ConfigDir string
 	// CacheDir is wop's cache root ("" disables caching): $WOP_CACHE_DIR,
 	// or "wop" under the user cache directory; WOP_CACHE_DIR=off disables.
 	CacheDir string
@@ -39,19 +42,21 @@ func System(version string) *Env {
 	wd, _ := os.Getwd()
 	_, noColor := os.LookupEnv("NO_COLOR")
 	return &Env{
-		In:      os.Stdin,
-		Out:     os.Stdout,
-		ErrOut:  os.Stderr,
-		Color:   !noColor && term.IsTerminal(int(os.Stdout.Fd())),
-		Getenv:  os.Getenv,
-		WorkDir: wd,
-		Now:     time.Now,
-		Version: version,
-		BuildID: buildID(),
+		In:          os.Stdin,
+		Out:         os.Stdout,
+		ErrOut:      os.Stderr,
+		Color:       !noColor && term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		Getenv:      os.Getenv,
+		WorkDir:     wd,
+		Now:         time.Now,
+		Version:     version,
+		BuildID:     buildID(),
 		HTTPClient: func() *http.Client {
 			return &http.Client{Timeout: 60 * time.Second}
 		},
-		CacheDir: cacheDir(),
+		CacheDir:  cacheDir(),
+		ConfigDir: configDir(),
 	}
 }
 
@@ -80,4 +85,12 @@ func cacheDir() string {
 	default:
 		return dir
 	}
+}
+
+func configDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return dir
 }

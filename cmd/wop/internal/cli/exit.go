@@ -15,7 +15,25 @@ const (
 	ExitFindings = 1
 	// ExitUsage: bad flags or arguments, or input that cannot be read at all.
 	ExitUsage = 2
+	// ExitNetwork: the registry could not be reached, or kept failing, after retries.
+	ExitNetwork = 3
+	// ExitAuth: the registry refused the token (missing, wrong, or without rights).
+	ExitAuth = 4
+	// ExitConflict: the version is already published with other bytes.
+	ExitConflict = 5
+	// ExitInterrupted: stopped by Ctrl-C.
+	ExitInterrupted = 130
 )
+
+// ExitError carries a specific exit code chosen by the command that knows
+// what went wrong.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
 
 // ErrFindings is returned after findings were printed; it exits 1 silently.
 var ErrFindings = errors.New("findings reported")
@@ -38,6 +56,7 @@ type Hinter interface{ Hint() string }
 // ExitCode maps an error returned by a command to the process exit code.
 func ExitCode(err error) int {
 	var ue *UsageError
+	var xe *ExitError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -45,6 +64,8 @@ func ExitCode(err error) int {
 		return ExitFindings
 	case errors.As(err, &ue):
 		return ExitUsage
+	case errors.As(err, &xe):
+		return xe.Code
 	}
 	return ExitFindings
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
+	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
 )
 
@@ -30,7 +31,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
-	cmd.AddCommand(packcmd.NewCmd(env), keycmd.NewCmd(env))
+	cmd.AddCommand(packcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env))
 	return cmd
 }
 
@@ -46,7 +47,7 @@ func Main(ctx context.Context, args []string, env *cli.Env) int {
 		}
 		fmt.Fprintf(env.ErrOut, "wop: %v\n", err)
 		var h cli.Hinter
-		if errors.As(err, &h) {
+		if errors.As(err, &h) && h.Hint() != "" {
 			fmt.Fprintf(env.ErrOut, "hint: %s\n", h.Hint())
 		}
 	}

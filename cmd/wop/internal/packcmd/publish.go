@@ -1,0 +1,347 @@
+package packcmd
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/credentials"
+	"github.com/wop-cli/wop/internal/publish"
+	"github.com/wop-cli/wop/internal/registry"
+)
+
+type publishOptions struct {
+	env        *cli.Env
+	registry   string
+	tokenStdin bool
+	retries    int
+	timeout    time.Duration
+	dryRun     bool
+	quiet      bool
+	verbose    bool
+	format     string
+	stage      string
+	tree       string
+	noLint     bool
+	outDir     string
+	keys       keyFlags
+	target     string
+}
+
+// progressThreshold is the size from which an upload shows a progress bar.
+const progressThreshold = 4 << 20
+
+func newPublishCmd(env *cli.Env) *cobra.Command {
+	o := &publishOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "publish [DIR|TGZ] --registry URL",
+		Short: "Publish a pack to a registry, after the checks the registry would make",
+		Long: `Publish a pack. Given a source directory, build and sign it first (same
+flags as build); given a .tgz, publish exactly those bytes.
+
+Before any byte is sent, wop checks what the registry would: lint, the
+archive's structure, the namespace (local.* never; private.* not to a public
+registry), that the signing key is listed by the registry as active for the
+namespace, that the signature verifies, and whether the version exists
+(same bytes: already published, exit 0; other bytes: conflict, exit 5).
+
+Uploads are retried on connection errors, timeouts, 429 and 5xx with capped
+exponential backoff, honouring Retry-After: a PUT of the same bytes is safe to
+repeat. Registries without a write API take a pull request instead: --stage
+CHECKOUT writes the files into a checkout of the registry repository.
+
+Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes. It is never
+printed (--verbose shows requests with it redacted).
+
+Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
+3 network; 4 token refused; 5 version conflict; 130 interrupted.`,
+		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
+  wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
+  wop pack publish dist/acme.tools-1.0.0.tgz --registry https://packs.openwop.dev --stage ~/src/openwop-registry`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.target = "."
+			if len(args) == 1 {
+				o.target = args[0]
+			}
+			if o.registry == "" {
+				o.registry = env.Getenv("WOP_REGISTRY")
+			}
+			if o.registry == "" {
+				return cli.Usagef("--registry URL is required (or set WOP_REGISTRY)")
+			}
+			if u, err := url.Parse(o.registry); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				return cli.Usagef("--registry %q: want an http(s) URL", o.registry)
+			}
+			if o.format != "text" && o.format != "json" {
+				return cli.Usagef("--format %q: want text or json", o.format)
+			}
+			return runPublish(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.registry, "registry", "", "registry URL (default $WOP_REGISTRY)")
+	f.BoolVar(&o.tokenStdin, "token-stdin", false, "read the registry token from standard input")
+	f.IntVar(&o.retries, "retries", 4, "retries after the first attempt, on network errors, 429 and 5xx")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
+	f.BoolVar(&o.dryRun, "dry-run", false, "run every check and print what would be sent; send nothing")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
+	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.StringVar(&o.stage, "stage", "", "registry repository checkout to stage the version in (registries without a write API)")
+	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into")
+	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
+	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
+	o.keys.addFlags(cmd)
+	return cmd
+}
+
+// result is the --format json shape.
+type result struct {
+	Status    string `json:"status"` // published, already-published, dry-run, staged
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	Integrity string `json:"integrity"`
+	Registry  string `json:"registry"`
+	Archive   string `json:"archive"`
+	Staged    string `json:"staged,omitempty"`
+}
+
+func runPublish(ctx context.Context, o *publishOptions) error {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	archivePath, err := o.archive()
+	if err != nil {
+		return err
+	}
+	settings, err := settingsFor(o.env, "", archivePath, lintOpts(o.env, false), map[string]*packSettings{})
+	if err != nil {
+		return err
+	}
+	a, err := publish.ReadArchive(archivePath, settings.limits)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.target, err)
+	}
+	if !o.noLint {
+		pk, err := loadPackWith(o.env, archivePath, settings.limits)
+		if err != nil {
+			return err
+		}
+		if err := lintGate(o.env, pk, settings.opt); err != nil {
+			return err
+		}
+	}
+	client := &registry.Client{Base: strings.TrimSuffix(o.registry, "/"), HTTP: o.env.HTTPClient()}
+	d, err := client.Discover(ctx)
+	if err != nil {
+		return networkError(ctx, err)
+	}
+	if err := publish.Gates(ctx, client, d, a); err != nil {
+		return networkError(ctx, err)
+	}
+	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base, Archive: archivePath}
+	if o.stage != "" {
+		return o.stageIn(a, res)
+	}
+	if !d.WriteAPI.Supported {
+		return &hintError{err: fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, orDefault(d.WriteAPI.PublishMethod, "pull requests")),
+			hint: "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request"}
+	}
+	var token registry.Token
+	if !o.dryRun { // a broken credentials setup fails before any traffic
+		if token, err = o.token(); err != nil {
+			return err
+		}
+	}
+	e := d.Endpoints()
+	existing, theirs, err := publish.Check(ctx, client, e, a)
+	if err != nil {
+		return networkError(ctx, err)
+	}
+	switch existing {
+	case publish.Identical:
+		res.Status = "already-published"
+		return o.report(res)
+	case publish.Different:
+		return &cli.ExitError{Code: cli.ExitConflict, Err: &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}}
+	}
+	if o.dryRun {
+		res.Status = "dry-run"
+		fmt.Fprintf(o.env.ErrOut, "would PUT %s (%d bytes, %s, signing %s)\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningMethod())
+		return o.report(res)
+	}
+	up := &registry.Uploader{Client: client, Token: token, MaxAttempts: o.retries + 1, Backoff: registry.DefaultBackoff}
+	if o.verbose {
+		up.Trace = o.env.ErrOut
+	}
+	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
+		up.Body = o.progress
+	}
+	outcome, err := up.Put(ctx, e, registry.Upload{Name: a.Name, Version: a.Version, Path: a.Path, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()})
+	if err != nil {
+		return uploadError(ctx, err)
+	}
+	res.Status = map[registry.Outcome]string{registry.Published: "published", registry.AlreadyThere: "already-published"}[outcome]
+	return o.report(res)
+}
+
+// archive returns the .tgz to publish, building a source directory first.
+func (o *publishOptions) archive() (string, error) {
+	info, err := os.Stat(absPath(o.env, o.target))
+	if err != nil {
+		return "", cli.Usagef("%s: %v", o.target, withoutPath(err))
+	}
+	if !info.IsDir() {
+		return absPath(o.env, o.target), nil
+	}
+	settings, err := settingsFor(o.env, "", absPath(o.env, o.target), lintOpts(o.env, false), map[string]*packSettings{})
+	if err != nil {
+		return "", err
+	}
+	pk, err := loadPackWith(o.env, o.target, settings.limits)
+	if err != nil {
+		return "", err
+	}
+	if !o.noLint {
+		if err := lintGate(o.env, pk, settings.opt); err != nil {
+			return "", err
+		}
+	}
+	plan, err := planFor(o.env, pk, &o.keys)
+	if err != nil {
+		return "", err
+	}
+	built, err := plan.Write(absPath(o.env, o.outDir))
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(o.env.ErrOut, "built %s\n", built.Archive)
+	o.noLint = true // just linted
+	return built.Archive, nil
+}
+
+func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
+	staged, err := publish.Stage(absPath(o.env, o.stage), o.tree, a)
+	if err != nil {
+		if errors.Is(err, registry.ErrConflict) {
+			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
+		}
+		return err
+	}
+	res.Status, res.Staged = "staged", staged.Dir
+	if err := o.report(res); err != nil {
+		return err
+	}
+	if o.format == "text" {
+		branch := "publish/" + a.Name + "-" + a.Version
+		fmt.Fprintf(o.env.ErrOut, `next, in %s:
+  git checkout -b %s
+  git add %s
+  git commit -m "Publish %s@%s"
+  git push -u origin %s
+then open a pull request for the branch.
+`, o.stage, branch, staged.Dir, a.Name, a.Version, branch)
+	}
+	return nil
+}
+
+func (o *publishOptions) report(r result) error {
+	if o.format == "json" {
+		enc := json.NewEncoder(o.env.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	switch r.Status {
+	case "published":
+		fmt.Fprintf(o.env.Out, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
+	case "already-published":
+		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same bytes (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
+	case "dry-run":
+		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
+	case "staged":
+		fmt.Fprintf(o.env.Out, "staged %s@%s in %s (%s)\n", r.Name, r.Version, r.Staged, r.Integrity)
+	}
+	return nil
+}
+
+// token finds the registry token: --token-stdin, WOP_TOKEN, or wop login's file.
+func (o *publishOptions) token() (registry.Token, error) {
+	if o.tokenStdin {
+		line, err := bufio.NewReader(o.env.In).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		if line = strings.TrimSpace(line); line == "" {
+			return "", cli.Usagef("--token-stdin: standard input was empty")
+		}
+		return registry.Token(line), nil
+	}
+	if t := o.env.Getenv("WOP_TOKEN"); t != "" {
+		return registry.Token(t), nil
+	}
+	t, err := credentials.Token(credentials.Path(o.env.ConfigDir), o.registry)
+	if err != nil {
+		return "", cli.Usagef("%v", err)
+	}
+	return t, nil
+}
+
+func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
+	bar := progressbar.DefaultBytes(size, "uploading")
+	progressbar.OptionSetWriter(o.env.ErrOut)(bar)
+	reader := progressbar.NewReader(r, bar)
+	return &reader
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// networkError gives transport failures and a cancelled context their exit
+// codes; registry answers keep theirs.
+func networkError(ctx context.Context, err error) error {
+	var ne net.Error
+	var ue *url.Error
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted; nothing was published: run the same command again")}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
+	case errors.As(err, &ne), errors.As(err, &ue):
+		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
+	}
+	return err
+}
+
+func uploadError(ctx context.Context, err error) error {
+	var se *registry.StatusError
+	if errors.As(err, &se) {
+		switch {
+		case se.StatusCode == 401 || se.StatusCode == 403:
+			return &cli.ExitError{Code: cli.ExitAuth, Err: err}
+		case se.StatusCode == 409:
+			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
+		case se.StatusCode == 429 || se.StatusCode >= 500:
+			return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
+		}
+		return err
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
+	}
+	return networkError(ctx, err)
+}

@@ -1,0 +1,87 @@
+// Package credentials stores registry tokens for `wop login` in a file only
+// its owner can read, and refuses to use one that others can.
+package credentials
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/registry"
+)
+
+// File is the credentials file: registry URL -> token.
+type File struct {
+	Registries map[string]entry `json:"registries"`
+}
+
+type entry struct {
+	Token string `json:"token"`
+}
+
+// Path is the credentials file under the user's config directory.
+func Path(configDir string) string { return filepath.Join(configDir, "wop", "credentials.json") }
+
+// ErrTooOpen means group or others can read the file.
+var ErrTooOpen = errors.New("is readable by other users")
+
+func key(registryURL string) string { return strings.TrimSuffix(registryURL, "/") }
+
+// Token returns the stored token for a registry ("" if none).
+func Token(path, registryURL string) (registry.Token, error) {
+	f, err := load(path)
+	if err != nil || f == nil {
+		return "", err
+	}
+	return registry.Token(f.Registries[key(registryURL)].Token), nil
+}
+
+func load(path string) (*File, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%s %w (mode %o); run 'chmod 600 %s'", path, ErrTooOpen, info.Mode().Perm(), path)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: not a wop credentials file: %w", path, err)
+	}
+	return &f, nil
+}
+
+// Save stores token for a registry, creating the file with mode 0600.
+func Save(path, registryURL string, token registry.Token) error {
+	f, err := load(path)
+	if err != nil {
+		return err
+	}
+	if f == nil {
+		f = &File{}
+	}
+	if f.Registries == nil {
+		f.Registries = map[string]entry{}
+	}
+	f.Registries[key(registryURL)] = entry{Token: string(token)}
+	raw, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(raw, '\n'), 0o600)
+}

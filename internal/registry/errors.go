@@ -1,0 +1,127 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// StatusError is a registry's refusal, with its machine-readable code.
+type StatusError struct {
+	Method, URL string
+	StatusCode  int
+	Code        string         // the body's error code, e.g. "tarball_too_large"
+	Message     string         // the body's message
+	Details     map[string]any // the body's details
+	HTML        bool           // the body was an HTML page (a proxy's, not the registry's)
+	Snippet     string         // start of a non-JSON body
+}
+
+func (e *StatusError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	switch {
+	case e.Code != "":
+		fmt.Fprintf(&b, ": %s", e.Code)
+		if e.Message != "" {
+			fmt.Fprintf(&b, ": %s", e.Message)
+		}
+	case e.HTML:
+		b.WriteString(" (an HTML error page: a proxy or gateway in front of the registry answered, not the registry itself)")
+	case e.Snippet != "":
+		fmt.Fprintf(&b, ": %q", e.Snippet)
+	}
+	return b.String()
+}
+
+// ErrConflict: the version exists with other bytes.
+var ErrConflict = errors.New("version already published with other bytes")
+
+// Is makes errors.Is(err, ErrConflict) true for 409 answers.
+func (e *StatusError) Is(target error) bool {
+	return target == ErrConflict && e.StatusCode == http.StatusConflict
+}
+
+// hints tell the author what to change for each error code of FORMAT.md §5.
+var hints = map[string]string{
+	"invalid_pack_scope":         "the registry does not accept this namespace; publish under one it lists in supportedNamespaces",
+	"invalid_pack_name":          "the pack name is not valid: <scope>.<org>.<name>, lower case",
+	"invalid_version":            "the version is not strict SemVer (MAJOR.MINOR.PATCH)",
+	"invalid_body":               "the upload was not a raw .tgz body; publish the archive wop built",
+	"tarball_gunzip_failed":      "the archive is not valid gzip; rebuild it with wop pack build",
+	"tarball_too_large":          "the archive is over the registry's size ceiling; remove what the pack does not need",
+	"tarball_manifest_missing":   "the archive has no pack.json at its root; rebuild it with wop pack build",
+	"tarball_manifest_too_large": "pack.json is over the registry's ceiling (256 KB by default); move prompt bodies into prompts/*.md",
+	"tarball_manifest_not_json":  "pack.json in the archive is not JSON; run wop pack lint",
+	"tarball_entry_missing":      "a file the manifest names is not in the archive; run wop pack lint on the source",
+	"tarball_entry_too_large":    "an entry is over the per-file ceiling (5 MB by default)",
+	"tarball_path_traversal":     "an entry name is unsafe (.., absolute); rebuild with wop pack build",
+	"tarball_tar_parse_failed":   "the tar inside the archive is corrupt; rebuild with wop pack build",
+	"invalid_manifest":           "pack.json does not validate; run wop pack lint and fix the errors",
+	"manifest_name_mismatch":     "pack.json's name differs from the name in the upload URL",
+	"manifest_version_mismatch":  "pack.json's version differs from the version in the upload URL",
+	"pack_integrity_failure":     "the bytes the registry received do not match the integrity header; the upload was corrupted, retry",
+	"unsupported_runtime":        "the registry does not host this runtime.language",
+	"signature_required":         "the registry needs a signed pack: build with --key KEY.pem --key-id ID",
+	"pack_signature_invalid":     "the signature does not verify with the registry's copy of the key: sign with the key registered for this namespace",
+	"pack_validation_failed":     "the registry's validation refused the pack",
+}
+
+// Hint returns the next step for the author.
+func (e *StatusError) Hint() string {
+	switch e.StatusCode {
+	case http.StatusUnauthorized:
+		return "the token is missing or not accepted: set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'"
+	case http.StatusForbidden:
+		return "the token is valid but has no rights on this namespace; ask the registry operator to grant it"
+	case http.StatusConflict:
+		return "versions are immutable: bump the version and publish again"
+	case http.StatusRequestEntityTooLarge:
+		return "the archive is over the registry's upload limit; private registries may raise it"
+	}
+	if e.Code == "pack_validation_failed" {
+		if r, ok := e.Details["reason"].(string); ok {
+			return "the registry refused the pack: " + r
+		}
+	}
+	return hints[e.Code]
+}
+
+// parseError builds a StatusError from a response body in either shape:
+// {"error":"code","message":..,"details":..} or {"error":{"code":..,"message":..}}.
+func parseError(method, url string, status int, contentType string, body []byte) *StatusError {
+	e := &StatusError{Method: method, URL: url, StatusCode: status}
+	var flat struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Details map[string]any  `json:"details"`
+	}
+	if json.Unmarshal(body, &flat) == nil && flat.Error != nil {
+		var code string
+		var nested struct {
+			Code    string         `json:"code"`
+			Message string         `json:"message"`
+			Details map[string]any `json:"details"`
+		}
+		switch {
+		case json.Unmarshal(flat.Error, &code) == nil:
+			e.Code, e.Message, e.Details = code, flat.Message, flat.Details
+		case json.Unmarshal(flat.Error, &nested) == nil:
+			e.Code, e.Message, e.Details = nested.Code, nested.Message, nested.Details
+		}
+		return e
+	}
+	trimmed := strings.TrimSpace(string(body))
+	lower := strings.ToLower(trimmed)
+	if strings.Contains(contentType, "text/html") || strings.HasPrefix(lower, "<!doctype html") || strings.HasPrefix(lower, "<html") {
+		e.HTML = true
+		return e
+	}
+	if len(trimmed) > 200 {
+		trimmed = trimmed[:200] + "…"
+	}
+	e.Snippet = trimmed
+	return e
+}
