@@ -220,10 +220,12 @@ func (s *Server) getManifest(w http.ResponseWriter, name, version string) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
 		return
 	}
-	a, _ := tarball.Read(bytes.NewReader(tgz), tarball.DefaultLimits)
-	e, _ := a.Find("pack.json")
-	var m map[string]any
-	json.Unmarshal(e.Data, &m)
+	m := map[string]any{"name": name, "version": version}
+	if a, err := tarball.Read(bytes.NewReader(tgz), tarball.DefaultLimits); err == nil {
+		if e, ok := a.Find("pack.json"); ok {
+			json.Unmarshal(e.Data, &m)
+		}
+	}
 	m["integrity"] = integrity(tgz)
 	writeJSON(w, http.StatusOK, m)
 }

@@ -3,6 +3,7 @@ package root
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,16 @@ import (
 
 func run(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	return runWith(t, context.Background(), dir, nil, args...)
+}
+
+// runWith runs wop in-process with its own environment variables.
+func runWith(t *testing.T, ctx context.Context, dir string, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	env := &cli.Env{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" },
-		WorkDir: dir, Now: time.Now, Version: "test"}
-	code := Main(context.Background(), args, env)
+	env := &cli.Env{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Getenv: func(k string) string { return vars[k] },
+		WorkDir: dir, Now: time.Now, Version: "test", HTTPClient: func() *http.Client { return &http.Client{} }}
+	code := Main(ctx, args, env)
 	return code, out.String(), errOut.String()
 }
 
