@@ -1,0 +1,142 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEndpointsPreferCompleteV2(t *testing.T) {
+	var d Discovery
+	raw := `{"endpoints":{"versionManifest":"/v1/packs/{name}/-/{version}.json","versionTarball":"/v1/packs/{name}/-/{version}.tgz",
+	  "v2":{"versionManifest":"/v2/p/{name}/{version}/manifest","versionTarball":"/v2/p/{name}/{version}/archive"}}}`
+	if err := json.Unmarshal([]byte(raw), &d); err != nil {
+		t.Fatal(err)
+	}
+	e := d.Endpoints()
+	if !e.V2 || e.VersionTarball != "/v2/p/{name}/{version}/archive" || e.PublicKey != "/keys/{keyId}.pub" {
+		t.Errorf("complete v2 not chosen: %+v", e)
+	}
+	json.Unmarshal([]byte(`{"endpoints":{"versionManifest":"/m/{name}","v2":{"versionManifest":"/v2/only"}}}`), &d)
+	if e := d.Endpoints(); e.V2 || e.VersionManifest != "/m/{name}" || e.VersionTarball != "/v1/packs/{name}/-/{version}.tgz" {
+		t.Errorf("incomplete v2 chosen or defaults missing: %+v", e)
+	}
+}
+
+func TestExpandEscapesSegments(t *testing.T) {
+	got := Expand("/v1/packs/{name}/-/{version}.tgz", map[string]string{"name": "a/../b?x", "version": "1.0.0+build"})
+	if got != "/v1/packs/a%2F..%2Fb%3Fx/-/1.0.0+build.tgz" {
+		t.Errorf("Expand = %s", got)
+	}
+}
+
+func TestCovers(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"core.openwop.*", "core.openwop.http", true},
+		{"core.openwop.*", "core.openwopx.http", false},
+		{"community.openwop-team.demo", "community.openwop-team.demo", true},
+		{"community.openwop-team.demo", "community.openwop-team.demo2", false},
+	} {
+		if got := Covers(tt.pattern, tt.name); got != tt.want {
+			t.Errorf("Covers(%q, %q) = %v", tt.pattern, tt.name, got)
+		}
+	}
+}
+
+func TestParseErrorShapes(t *testing.T) {
+	flat := parseError("PUT", "u", 400, "application/json", []byte(`{"error":"tarball_too_large","message":"big","details":{"max":1}}`))
+	nested := parseError("PUT", "u", 400, "application/json", []byte(`{"error":{"code":"invalid_version","message":"bad"}}`))
+	html := parseError("PUT", "u", 502, "text/html", []byte(`<html><body>Bad Gateway</body></html>`))
+	text := parseError("PUT", "u", 500, "text/plain", []byte("oops"))
+	v2 := parseError("PUT", "u", 400, "application/json", []byte(`{"error":"pack_validation_failed","details":{"reason":"nodes[0] has no executor"}}`))
+	switch {
+	case flat.Code != "tarball_too_large" || flat.Message != "big" || flat.Details["max"] == nil:
+		t.Errorf("flat: %+v", flat)
+	case nested.Code != "invalid_version" || nested.Message != "bad":
+		t.Errorf("nested: %+v", nested)
+	case !html.HTML || !strings.Contains(html.Error(), "HTML error page"):
+		t.Errorf("html: %+v", html)
+	case text.Snippet != "oops":
+		t.Errorf("text: %+v", text)
+	case !strings.Contains(v2.Hint(), "nodes[0] has no executor"):
+		t.Errorf("v2 reason: %q", v2.Hint())
+	}
+}
+
+// Every 400 code of FORMAT.md §5 tells the author what to change.
+func TestEveryErrorCodeHasAHint(t *testing.T) {
+	codes := strings.Fields(`invalid_pack_scope invalid_pack_name invalid_version invalid_body tarball_gunzip_failed
+		tarball_too_large tarball_manifest_missing tarball_manifest_too_large tarball_manifest_not_json tarball_entry_missing
+		tarball_entry_too_large tarball_path_traversal tarball_tar_parse_failed invalid_manifest manifest_name_mismatch
+		manifest_version_mismatch pack_integrity_failure unsupported_runtime signature_required pack_signature_invalid
+		pack_validation_failed`)
+	for _, c := range codes {
+		if (&StatusError{StatusCode: 400, Code: c}).Hint() == "" {
+			t.Errorf("no hint for %s", c)
+		}
+	}
+	for _, s := range []int{401, 403, 409, 413} {
+		if (&StatusError{StatusCode: s}).Hint() == "" {
+			t.Errorf("no hint for %d", s)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for n := 1; n < 20; n++ {
+		if d := DefaultBackoff(n, 0); d <= 0 || d > 10*time.Second {
+			t.Errorf("attempt %d: %s", n, d)
+		}
+	}
+	if d := DefaultBackoff(1, 3*time.Second); d < 3*time.Second {
+		t.Errorf("Retry-After not honoured: %s", d)
+	}
+	if d := DefaultBackoff(1, time.Hour); d > time.Minute {
+		t.Errorf("Retry-After not capped: %s", d)
+	}
+}
+
+func TestTokenNeverFormats(t *testing.T) {
+	tok := Token("secret-value")
+	for _, s := range []string{fmt.Sprint(tok), fmt.Sprintf("%v %s %+v %#v", tok, tok, tok, tok)} {
+		if strings.Contains(s, "secret") {
+			t.Errorf("token printed: %s", s)
+		}
+	}
+}
+
+// TestPutHeadersAndV2 checks what goes on the wire: a raw streamed body and
+// the headers, with the v2 integrity header name.
+func TestPutHeadersAndV2(t *testing.T) {
+	var got *http.Request
+	var body int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Clone(context.Background())
+		n, _ := r.Body.Read(make([]byte, 1<<20))
+		body = int64(n)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "a.tgz")
+	os.WriteFile(path, []byte("0123456789"), 0o644)
+	up := &Uploader{Client: &Client{Base: srv.URL, HTTP: srv.Client()}, Token: "t", MaxAttempts: 1, Backoff: func(int, time.Duration) time.Duration { return 0 }}
+	out, err := up.Put(context.Background(), Endpoints{VersionTarball: "/v2/{name}/{version}", V2: true},
+		Upload{Name: "a.b.c", Version: "1.0.0", Path: path, Size: 10, Integrity: "sha256-x", SigningMethod: "manual"})
+	if err != nil || out != Published {
+		t.Fatal(out, err)
+	}
+	if got.URL.Path != "/v2/a.b.c/1.0.0" || got.Header.Get("OpenWOP-Pack-Sha256") != "sha256-x" || got.Header.Get("Content-Type") != "application/gzip" ||
+		got.Header.Get("Authorization") != "Bearer t" || got.Header.Get("X-Pack-Signing-Method") != "manual" || got.ContentLength != 10 || body != 10 {
+		t.Errorf("request %s %v len %d body %d", got.URL, got.Header, got.ContentLength, body)
+	}
+}
