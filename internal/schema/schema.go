@@ -122,3 +122,7 @@ func (s *Set) Validate(id string, instance any) ([]Problem, error) {
 	}
 	return s.explain(ve), nil
 }
+
+// Document returns the embedded schema document registered as id (nil if
+// none), for callers that walk a schema's structure themselves.
+func (s *Set) Document(id string) any { return s.docs[id] }

@@ -1,0 +1,193 @@
+// Package agf reads AgentFormat (*.agf.yaml) agent definitions with line and
+// column positions, lints them against the embedded AgentFormat 1.0 schema
+// and the rules of LINT-RULES.md, and imports them into OpenWOP packs.
+package agf
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxDepth bounds nesting, as for JSON.
+const maxDepth = 256
+
+// Doc is a parsed AgentFormat file: its JSON-shaped value (for the schema)
+// and the YAML nodes behind each JSON pointer (for positions).
+type Doc struct {
+	Value any
+	nodes map[string]*yaml.Node
+	count int // values converted, to stop alias bombs
+}
+
+// maxValues bounds how many values anchors and aliases may expand to.
+const maxValues = 200_000
+
+// Pos is a 1-based line and column.
+type Pos struct{ Line, Column int }
+
+// ParseError is a YAML syntax error with its position.
+type ParseError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg) }
+
+// Parse reads one YAML document. Duplicate keys, anchors that expand beyond
+// reason and nesting deeper than 256 levels are errors.
+func Parse(src []byte) (*Doc, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, yamlError(err)
+	}
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return nil, &ParseError{Pos: Pos{1, 1}, Msg: "empty document"}
+	}
+	d := &Doc{nodes: map[string]*yaml.Node{}}
+	v, err := d.convert(root.Content[0], "", 0)
+	if err != nil {
+		return nil, err
+	}
+	d.Value = v
+	return d, nil
+}
+
+var lineRE = strings.NewReplacer("yaml: ", "")
+
+func yamlError(err error) error {
+	msg := lineRE.Replace(err.Error())
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	// yaml.v3 says "line N: ..."; lift the line into the position.
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, tail, ok := strings.Cut(rest, ":"); ok {
+			if line, err := strconv.Atoi(n); err == nil {
+				return &ParseError{Pos: Pos{line, 1}, Msg: strings.TrimSpace(tail)}
+			}
+		}
+	}
+	return &ParseError{Pos: Pos{1, 1}, Msg: msg}
+}
+
+// convert turns a node into the JSON data model (map[string]any, []any,
+// string, json.Number, bool, nil), recording each node's pointer.
+func (d *Doc) convert(n *yaml.Node, ptr string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, &ParseError{Pos: Pos{n.Line, n.Column}, Msg: fmt.Sprintf("nesting deeper than %d levels", maxDepth)}
+	}
+	d.nodes[ptr] = n
+	if d.count++; d.count > maxValues {
+		return nil, &ParseError{Pos: Pos{n.Line, n.Column}, Msg: fmt.Sprintf("the document expands to more than %d values (anchors and aliases?)", maxValues)}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return d.convert(n.Alias, ptr, depth+1)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "mapping keys must be plain strings"}
+			}
+			if _, dup := m[k.Value]; dup {
+				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: fmt.Sprintf("key %q appears twice in one mapping; YAML readers keep one silently, delete the other", k.Value)}
+			}
+			if k.Value == "<<" {
+				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "merge keys (<<) are not supported in AgentFormat files; write the fields out"}
+			}
+			child := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k.Value, "~", "~0"), "/", "~1")
+			d.nodes[child+"#key"] = k
+			val, err := d.convert(v, child, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m[k.Value] = val
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			val, err := d.convert(c, ptr+"/"+strconv.Itoa(i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = val
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		return scalar(n)
+	}
+	return nil, &ParseError{Pos: Pos{n.Line, n.Column}, Msg: "unsupported YAML node"}
+}
+
+func scalar(n *yaml.Node) (any, error) {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil, nil
+	case "!!bool":
+		var b bool
+		err := n.Decode(&b)
+		return b, err
+	case "!!int", "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	}
+	return n.Value, nil
+}
+
+// Position returns where the value at a JSON pointer is (or, for a missing
+// member, its nearest ancestor).
+func (d *Doc) Position(ptr string) Pos {
+	for {
+		if n, ok := d.nodes[ptr]; ok {
+			return Pos{n.Line, n.Column}
+		}
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return Pos{1, 1}
+		}
+		ptr = ptr[:i]
+	}
+}
+
+// KeyPosition returns where the key of the member at ptr is.
+func (d *Doc) KeyPosition(ptr string) Pos {
+	if n, ok := d.nodes[ptr+"#key"]; ok {
+		return Pos{n.Line, n.Column}
+	}
+	return d.Position(ptr)
+}
+
+// Get walks a JSON pointer through the value; nil when absent.
+func (d *Doc) Get(ptr string) any {
+	v := d.Value
+	if ptr == "" {
+		return v
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}

@@ -1,0 +1,112 @@
+package agf
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+func lintFile(t *testing.T, src string, strict bool) []diag.Diagnostic {
+	t.Helper()
+	siblings := map[string]bool{"drafter.agf.yaml": true, "checker.agf.yaml": true}
+	ds, err := Lint("a.agf.yaml", []byte(src), Options{Strict: strict, ReadFile: func(name string) ([]byte, error) {
+		if siblings[name] {
+			return []byte("x"), nil
+		}
+		return nil, fs.ErrNotExist
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func base(t *testing.T, name string) string {
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestValidFilesAreClean(t *testing.T) {
+	for _, f := range []string{"react.agf.yaml", "team.agf.yaml"} {
+		if ds := lintFile(t, base(t, f), true); len(ds) != 0 {
+			t.Errorf("%s: %+v", f, ds)
+		}
+	}
+}
+
+// Each case edits a valid file and must fire its rule at the given line.
+func TestRules(t *testing.T) {
+	react, team := base(t, "react.agf.yaml"), base(t, "team.agf.yaml")
+	tests := []struct {
+		rule, file, old, new string
+		line                 int
+		sev                  diag.Severity
+	}{
+		{"agf-yaml-invalid", react, "  id: ticket_triager\n", "  id: ticket_triager\n  id: again\n", 4, diag.Error},
+		{"agf-schema", react, "    model: gpt-4o\n", "", 32, diag.Error},
+		{"agf-alias-duplicate", react, "  mcp_servers:\n    - alias: kb", "  mcp_servers:\n    - alias: kb\n      server_ref: x\n    - alias: kb", 28, diag.Error},
+		{"agf-step-unknown-agent", team, "      - agent: checker\n", "      - agent: chekcer\n", 23, diag.Error},
+		{"agf-step-unknown-agent", team, "    output_from: checker\n", "    output_from: reviewer\n", 26, diag.Error},
+		{"agf-path-invalid", team, "drafter.output.text", "drafter.result.text", 25, diag.Error},
+		{"agf-path-invalid", team, "drafter.output.text", "editor.output.text", 25, diag.Error},
+		{"agf-batch-no-iteration", team, "  id: agf.sequential\n  config:\n    steps:\n      - agent: drafter\n        input_mapping:\n          text: parent.input.text\n      - agent: checker\n        input_mapping:\n          draft: drafter.output.text\n    output_from: checker\n",
+			"  id: agf.batch\n  config:\n    agent: drafter\n    input_mapping:\n      text: parent.input.text\n", 21, diag.Error},
+		{"agf-policy-unknown", react, "  id: agf.react", "  id: agf.reactive", 30, diag.Error},
+		{"agf-policy-unknown", react, "  id: agf.react\n  config:\n", "  id: mycorp.react\n  config:\n", 30, diag.Error},
+		{"agf-source-missing", team, "source: checker.agf.yaml", "source: missing.agf.yaml", 15, diag.Error},
+		{"agf-conditional-no-default", team, "  id: agf.sequential\n  config:\n    steps:\n      - agent: drafter\n        input_mapping:\n          text: parent.input.text\n      - agent: checker\n        input_mapping:\n          draft: drafter.output.text\n    output_from: checker\n",
+			"  id: agf.conditional\n  config:\n    routes:\n      - when: {args_match: {parent.input.text: {pattern: \"^draft\"}}}\n        agent: drafter\n", 19, diag.Warning},
+		{"agf-pattern-invalid", team, "  id: agf.sequential\n  config:\n    steps:\n      - agent: drafter\n        input_mapping:\n          text: parent.input.text\n      - agent: checker\n        input_mapping:\n          draft: drafter.output.text\n    output_from: checker\n",
+			"  id: agf.conditional\n  config:\n    default_agent: checker\n    routes:\n      - when: {args_match: {parent.input.text: {pattern: \"(unclosed\"}}}\n        agent: drafter\n", 21, diag.Error},
+		{"agf-unknown-field", react, "    max_steps: 5\n", "    max_step: 5\n", 37, diag.Warning},
+		{"agf-renamed-key", react, "allowed_tools: [search]", "allow_tools: [search]", 28, diag.Error},
+		{"agf-version-not-semver", react, "version: \"1.2.0\"", "version: \"v1.2\"", 5, diag.Warning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			if !strings.Contains(tt.file, tt.old) {
+				t.Fatalf("fixture lacks %q", tt.old)
+			}
+			ds := lintFile(t, strings.Replace(tt.file, tt.old, tt.new, 1), false)
+			var hit *diag.Diagnostic
+			for i := range ds {
+				if ds[i].Rule == tt.rule {
+					hit = &ds[i]
+				}
+			}
+			if hit == nil {
+				t.Fatalf("%s did not fire: %+v", tt.rule, ds)
+			}
+			if hit.Start.Line != tt.line || hit.Severity != tt.sev {
+				t.Errorf("%s at line %d (%s), want line %d (%s): %s", tt.rule, hit.Start.Line, hit.Severity, tt.line, tt.sev, hit.Message)
+			}
+		})
+	}
+}
+
+func TestStrictMakesUnknownFieldsErrors(t *testing.T) {
+	ds := lintFile(t, strings.Replace(base(t, "react.agf.yaml"), "    max_steps: 5\n", "    max_step: 5\n", 1), true)
+	if len(ds) != 1 || ds[0].Severity != diag.Error || !strings.Contains(ds[0].Message, `did you mean "max_steps"`) {
+		t.Errorf("%+v", ds)
+	}
+}
+
+func TestParseRefusesBombsAndDepth(t *testing.T) {
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+	_, err := Parse([]byte(bomb))
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Errorf("alias bomb: %v", err)
+	}
+	deep := strings.Repeat("[", 300) + strings.Repeat("]", 300)
+	if _, err := Parse([]byte(deep)); err == nil {
+		t.Error("300-deep nesting accepted")
+	}
+}
