@@ -32,6 +32,7 @@ func Rules() []*Rule {
 		{ID: "agf-path-invalid", Severity: diag.Error, Summary: "a path expression is malformed or names an unknown alias", check: checkPaths},
 		{ID: "agf-policy-unknown", Severity: diag.Error, Summary: "an agf.* policy outside the six standard ones, or a vendor id not x-<vendor>.*", check: checkPolicy},
 		{ID: "agf-source-missing", Severity: diag.Error, Summary: "a source_type file sub-agent's file does not exist", check: checkSources},
+		{ID: "agf-source-cycle", Severity: diag.Error, Summary: "source_type file sub-agents lead back to a file already on the chain"},
 		{ID: "agf-conditional-no-default", Severity: diag.Warning, Summary: "an agf.conditional policy without default_agent fails when no route matches", check: checkConditionalDefault},
 		{ID: "agf-pattern-invalid", Severity: diag.Error, Summary: "a pattern matcher is not a valid regular expression", check: checkPatterns},
 		{ID: "agf-unknown-field", Severity: diag.Warning, Summary: "a field AgentFormat does not define (error with --strict)", check: checkUnknownFields},

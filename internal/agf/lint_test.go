@@ -110,3 +110,33 @@ func TestParseRefusesBombsAndDepth(t *testing.T) {
 		t.Error("300-deep nesting accepted")
 	}
 }
+
+func TestLintTreeFollowsSourcesAndFindsCycles(t *testing.T) {
+	files := map[string]string{
+		"team.agf.yaml":    base(t, "team.agf.yaml"),
+		"drafter.agf.yaml": strings.Replace(base(t, "react.agf.yaml"), "version: \"1.2.0\"", "version: \"one\"", 1),
+		"checker.agf.yaml": strings.Replace(base(t, "team.agf.yaml"), "source: drafter.agf.yaml", "source: team.agf.yaml", 1),
+	}
+	src := Source{
+		Read: func(name string) ([]byte, error) {
+			if d, ok := files[name]; ok {
+				return []byte(d), nil
+			}
+			return nil, fs.ErrNotExist
+		},
+		Display: func(name string) string { return "agents/" + name },
+	}
+	ds, err := LintTree([]string{"team.agf.yaml"}, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.File+" "+d.Rule)
+	}
+	// checker leads back to team (its drafter) and to itself (its checker).
+	want := "agents/checker.agf.yaml agf-source-cycle,agents/checker.agf.yaml agf-source-cycle,agents/drafter.agf.yaml agf-version-not-semver"
+	if strings.Join(got, ",") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
@@ -171,6 +172,10 @@ func TestRulesDoc(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose))
 		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
+	}
+	b.WriteString("\n## AgentFormat\n\nApplied by `wop agf lint` and, to `*.agf.yaml` files in a pack, by `wop pack lint`.\n\n| id | severity | summary |\n|---|---|---|\n")
+	for _, r := range agf.Rules() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
 	}
 	path := filepath.Join("..", "..", "docs", "rules.md")
 	if golden.Update() {

@@ -4,6 +4,7 @@
 package lint
 
 import (
+	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
 )
 
@@ -35,12 +36,15 @@ func Lookup(id string) *Rule {
 	return nil
 }
 
-// Infos returns every rule's metadata, in registry order.
+// Infos returns every rule's metadata, in registry order, followed by the
+// AgentFormat rules that pack lint also applies to *.agf.yaml files.
 func Infos() []diag.RuleInfo {
-	all := All()
-	out := make([]diag.RuleInfo, len(all))
-	for i, r := range all {
-		out[i] = r.Info()
+	var out []diag.RuleInfo
+	for _, r := range All() {
+		out = append(out, r.Info())
+	}
+	for _, r := range agf.Rules() {
+		out = append(out, diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -68,7 +69,27 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		p.rule = r
 		r.Check(p)
 	}
+	agfDiags, err := lintAgentFormat(p)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, agfDiags...)
 	return diag.Sort(applyConfig(pk, diags, opt)), nil
+}
+
+// lintAgentFormat lints the pack's *.agf.yaml files (and the sub-agent
+// files they pull in) with the AgentFormat rules.
+func lintAgentFormat(p *Pass) ([]diag.Diagnostic, error) {
+	var names []string
+	for _, f := range p.Pack.Files {
+		if agf.IsFile(f.Name) && f.Mode.IsRegular() {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	return agf.LintTree(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path}, agf.Options{})
 }
 
 // applyConfig raises or lowers severities and drops ignored findings.

@@ -51,6 +51,12 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 func runExplain(env *cli.Env, id string) error {
 	r := lint.Lookup(id)
 	if r == nil {
+		for _, info := range lint.Infos() {
+			if info.ID == id { // an AgentFormat rule: documented in docs/rules.md
+				_, err := fmt.Fprintf(env.Out, "%s (%s)\n%s\n\nSee docs/rules.md#agentformat for examples.\n", info.ID, info.Severity, info.Summary)
+				return err
+			}
+		}
 		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
 	}
 	doc, err := lint.Explain(id)
