@@ -37,11 +37,12 @@ func Print(w io.Writer, format string, in Input) error {
 	return fmt.Errorf("unknown format %q (want text, json, sarif or github)", format)
 }
 
-// Summary is the one-line tally printed after text output.
-func Summary(c diag.Counts, packs int) string {
+// Summary is the one-line tally printed after text output: "1 error, 2
+// warnings, 0 info in 3 packs". noun names what was linted ("pack", "file").
+func Summary(c diag.Counts, n int, noun string) string {
 	return fmt.Sprintf("%d %s, %d %s, %d info in %d %s",
 		c.Errors, plural(c.Errors, "error", "errors"), c.Warnings, plural(c.Warnings, "warning", "warnings"),
-		c.Infos, packs, plural(packs, "pack", "packs"))
+		c.Infos, n, plural(n, noun, noun+"s"))
 }
 
 func plural(n int, one, many string) string {

@@ -78,3 +78,15 @@ func GroupRunE(cmd *cobra.Command, args []string) error {
 	}
 	return cmd.Help()
 }
+
+// WithHint attaches a next step to err; the top level prints it as "hint:".
+func WithHint(err error, hint string) error { return &hinted{err: err, hint: hint} }
+
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+func (h *hinted) Hint() string  { return h.hint }

@@ -137,7 +137,7 @@ func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options) error {
 	if len(errs) == 1 {
 		noun = "error"
 	}
-	return &hintError{err: fmt.Errorf("lint found %d %s; not building", len(errs), noun), hint: "fix them, or pass --no-lint to build anyway"}
+	return cli.WithHint(fmt.Errorf("lint found %d %s; not building", len(errs), noun), "fix them, or pass --no-lint to build anyway")
 }
 
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {

@@ -56,18 +56,8 @@ func (k *keyFlags) signing(env *cli.Env, name string) (build.Signing, error) {
 			return s, cli.Usagef("--signature: %v", withoutPath(err))
 		}
 	case !k.unsigned && !strings.HasPrefix(name, "private."):
-		return s, &hintError{err: fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),
-			hint: "pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build"}
+		return s, cli.WithHint(fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),
+			"pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build")
 	}
 	return s, nil
 }
-
-// hintError is an error with a next step.
-type hintError struct {
-	err  error
-	hint string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-func (e *hintError) Hint() string  { return e.hint }

@@ -165,7 +165,7 @@ func runLint(_ context.Context, o *lintOptions) error {
 	}
 	counts := diag.Count(diags)
 	if o.format == "text" {
-		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)))
+		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs), "pack"))
 	}
 	if len(loadErrs) > 0 {
 		return &cli.UsageError{Err: errors.Join(loadErrs...)}

@@ -155,8 +155,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		return o.stageIn(a, res)
 	}
 	if !d.WriteAPI.Supported {
-		return &hintError{err: fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, orDefault(d.WriteAPI.PublishMethod, "pull requests")),
-			hint: "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request"}
+		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, orDefault(d.WriteAPI.PublishMethod, "pull requests")),
+			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
 	}
 	var token registry.Token
 	if !o.dryRun { // a broken credentials setup fails before any traffic

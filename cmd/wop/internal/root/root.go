@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/agfcmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
@@ -31,7 +32,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
-	cmd.AddCommand(packcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env))
+	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env))
 	return cmd
 }
 

@@ -1,0 +1,234 @@
+// Package agfcmd implements `wop agf lint|import`: AgentFormat definitions.
+package agfcmd
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// NewCmd returns the `wop agf` group.
+func NewCmd(env *cli.Env) *cobra.Command {
+	cmd := &cobra.Command{Use: "agf", Short: "Lint AgentFormat (*.agf.yaml) agents and import them into packs", Args: cobra.ArbitraryArgs, RunE: cli.GroupRunE}
+	cmd.AddCommand(newLintCmd(env), newImportCmd(env))
+	return cmd
+}
+
+func abs(env *cli.Env, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(env.WorkDir, p)
+}
+
+// diskSource reads AgentFormat files relative to the working directory and
+// names them as typed.
+func diskSource(env *cli.Env) agf.Source {
+	return agf.Source{
+		Read: func(name string) ([]byte, error) {
+			return readCapped(abs(env, filepath.FromSlash(name)))
+		},
+		Display: func(name string) string { return name },
+	}
+}
+
+// readCapped reads a file up to the per-file ceiling.
+func readCapped(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > tarball.DefaultLimits.MaxEntry {
+		return nil, fmt.Errorf("%d bytes; AgentFormat files over %d bytes are refused", info.Size(), tarball.DefaultLimits.MaxEntry)
+	}
+	return os.ReadFile(path)
+}
+
+func newLintCmd(env *cli.Env) *cobra.Command {
+	var format string
+	var strict bool
+	cmd := &cobra.Command{
+		Use:   "lint FILE...",
+		Short: "Check AgentFormat files against the schema and the agf-* rules",
+		Long: `Lint AgentFormat files: the AgentFormat 1.0 schema, aliases, steps, path
+expressions, policies, sub-agent sources (followed, with cycle detection),
+patterns and unknown or renamed fields. Output formats and exit status as for
+'wop pack lint'; --strict makes warnings (unknown fields included) fail.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(report.Formats, format) {
+				return cli.Usagef("--format %q: want one of text, json, sarif, github", format)
+			}
+			var names []string
+			for _, a := range args {
+				if _, err := os.Stat(abs(env, a)); err != nil {
+					return cli.Usagef("%s: no such file", a)
+				}
+				names = append(names, filepath.ToSlash(filepath.Clean(a)))
+			}
+			ds, err := agf.LintTree(names, diskSource(env), agf.Options{Strict: strict})
+			if err != nil {
+				return cli.Usagef("%v", err)
+			}
+			return printAndExit(env, format, strict, ds, len(names))
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().BoolVar(&strict, "strict", false, "unknown fields are errors and warnings fail")
+	return cmd
+}
+
+func printAndExit(env *cli.Env, format string, strict bool, ds []diag.Diagnostic, files int) error {
+	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: lint.Infos(), Diags: ds, Color: env.Color}); err != nil {
+		return err
+	}
+	c := diag.Count(ds)
+	if format == "text" {
+		fmt.Fprintln(env.ErrOut, report.Summary(c, files, "file"))
+	}
+	if c.Errors > 0 || strict && c.Warnings > 0 {
+		return cli.ErrFindings
+	}
+	return nil
+}
+
+func newImportCmd(env *cli.Env) *cobra.Command {
+	o := agf.ImportOptions{Tools: map[string]string{}}
+	var packDir string
+	var tools []string
+	cmd := &cobra.Command{
+		Use:   "import FILE --pack DIR",
+		Short: "Add an AgentFormat agent to a pack's agents[]",
+		Long: `Import an agf.react AgentFormat agent into a pack: an agents[] entry named
+<pack name>.<id>, its instructions as prompts/<id>.md (systemPromptRef), its
+interface as handoff task/return schemas, and its tools as toolAllowlist
+(local tools through --tool alias=openwop:<typeId>; MCP tools as
+mcp:<server>.<tool>). pack.json keeps its key order and is rewritten with
+two-space indentation, atomically.
+
+What OpenWOP cannot express (model and sampling settings, budgets, approvals,
+sub-agents, remote agents) is listed field by field. Approvals make the import
+fail unless --accept-loss.`,
+		Example: `  wop agf import triage.agf.yaml --pack packs/community.acme.support --tool lookup=openwop:community.acme.crm.lookup`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if packDir == "" {
+				return cli.Usagef("--pack DIR is required")
+			}
+			for _, t := range tools {
+				alias, to, ok := strings.Cut(t, "=")
+				if !ok || alias == "" || to == "" {
+					return cli.Usagef("--tool %q: write alias=openwop:<typeId>", t)
+				}
+				o.Tools[alias] = to
+			}
+			return runImport(env, args[0], packDir, o)
+		},
+	}
+	cmd.Flags().StringVar(&packDir, "pack", "", "the pack directory to add the agent to")
+	cmd.Flags().StringVar(&o.AgentID, "agent-id", "", "agent id segment (default: metadata.id)")
+	cmd.Flags().StringVar(&o.ModelClass, "model-class", "general", "OpenWOP modelClass: reasoning, writing, coding, research, classification, general")
+	cmd.Flags().StringArrayVar(&tools, "tool", nil, "map a local tool: alias=openwop:<typeId> (repeatable)")
+	cmd.Flags().BoolVar(&o.AcceptLoss, "accept-loss", false, "import even when approvals or unmapped tools cannot be carried over")
+	return cmd
+}
+
+func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
+	src, err := readCapped(abs(env, file))
+	if err != nil {
+		return cli.Usagef("%s: %v", file, err)
+	}
+	ds, err := agf.LintTree([]string{filepath.ToSlash(filepath.Clean(file))}, diskSource(env), agf.Options{})
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if c := diag.Count(ds); c.Errors > 0 {
+		report.Print(env.ErrOut, "text", report.Input{Diags: ds})
+		return fmt.Errorf("%s has %d lint errors; fix them before importing", file, c.Errors)
+	}
+	dir := abs(env, packDir)
+	manifestPath := filepath.Join(dir, pack.ManifestName)
+	manifest, err := os.ReadFile(manifestPath)
+	if err != nil {
+		return cli.Usagef("--pack %s: %v", packDir, err)
+	}
+	im, err := agf.Import(src, manifest, o)
+	if im != nil && len(im.Losses) > 0 {
+		report.Print(env.ErrOut, "text", report.Input{Diags: agf.LossReport(file, im.Losses)})
+	}
+	if errors.Is(err, agf.ErrApprovalLoss) {
+		return cli.WithHint(err, "pass --accept-loss to import without them, and enforce approvals in the host")
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeImport(dir, im); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "imported %s into %s as %s\n", file, packDir, im.AgentID)
+	return lintResult(env, dir, packDir)
+}
+
+// writeImport writes the new files first and pack.json last, each
+// atomically, refusing to replace a file the pack already has.
+func writeImport(dir string, im *agf.Imported) error {
+	var names []string
+	for name := range im.Files {
+		if name == pack.ManifestName {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return fmt.Errorf("%s already exists in the pack; choose another --agent-id", name)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range append(names, pack.ManifestName) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, im.Files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func lintResult(env *cli.Env, dir, display string) error {
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		return err
+	}
+	pk.Display = filepath.ToSlash(display)
+	ds, err := lint.Run(pk, lint.Options{})
+	if err != nil {
+		return err
+	}
+	ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return d.Severity < diag.Warning })
+	if len(ds) == 0 {
+		fmt.Fprintf(env.ErrOut, "%s lints clean\n", display)
+		return nil
+	}
+	report.Print(env.ErrOut, "text", report.Input{Diags: ds})
+	if diag.Count(ds).Errors > 0 {
+		return cli.ErrFindings
+	}
+	return nil
+}

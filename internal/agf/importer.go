@@ -1,0 +1,311 @@
+package agf
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"go.yaml.in/yaml/v3"
+)
+
+// ImportOptions control how an AgentFormat agent becomes a pack agent.
+type ImportOptions struct {
+	AgentID    string            // the segment after the pack name; default metadata.id
+	ModelClass string            // OpenWOP modelClass; default "general"
+	Tools      map[string]string // local tool alias -> "openwop:<typeId>" (or another scope)
+	AcceptLoss bool              // import even though approvals cannot be carried over
+	SchemaBase string            // pack schema $id base, e.g. https://packs.openwop.dev
+}
+
+// Loss is one AgentFormat field with no OpenWOP equivalent.
+type Loss struct {
+	Pointer string // in the AgentFormat file
+	Line    int
+	What    string
+}
+
+// Imported is what an import writes: new files (prompt, schemas), the
+// rewritten pack.json, and what could not be carried over.
+type Imported struct {
+	AgentID  string
+	Files    map[string][]byte // pack-relative name -> contents; pack.json included
+	Losses   []Loss
+	Approval bool // a loss is an approval: refused unless AcceptLoss
+}
+
+// ErrApprovalLoss means the agent requires approvals OpenWOP cannot express.
+var ErrApprovalLoss = errors.New("the agent requires human approvals, which OpenWOP agents cannot express")
+
+var segmentRE = regexp.MustCompile(`^[a-z][a-zA-Z0-9_-]*$`)
+
+// Import converts an AgentFormat agent (agf.react: one agent with
+// instructions) into an agents[] entry of the pack whose pack.json is
+// manifest. The caller writes the files; pack.json keeps its key order and
+// is written as two-space JSON.
+func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
+	doc, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	pj, err := jsonpos.Parse(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("pack.json: %w", err)
+	}
+	root := pj.Root
+	name, version := root.Get("name").String(), root.Get("version").String()
+	if name == "" || version == "" {
+		return nil, errors.New("pack.json needs name and version before agents can be imported")
+	}
+	im := &Imported{Files: map[string][]byte{}}
+	seg := opt.AgentID
+	if seg == "" {
+		seg = strings.ReplaceAll(str(doc.Get("/metadata/id")), "_", "-")
+	}
+	if !segmentRE.MatchString(seg) {
+		return nil, fmt.Errorf("agent id segment %q: use lower case letters, digits, - and _ (set --agent-id)", seg)
+	}
+	im.AgentID = name + "." + seg
+	if err := checkNewAgent(root, im.AgentID); err != nil {
+		return nil, err
+	}
+	policy := str(doc.Get("/execution_policy/id"))
+	if policy != "agf.react" {
+		return nil, fmt.Errorf("execution_policy %q: only agf.react (one agent with instructions) maps to an OpenWOP agent; multi-agent and vendor policies have no agents[] equivalent", policy)
+	}
+	instructions := str(doc.Get("/execution_policy/config/instructions"))
+	im.recordLosses(doc)
+	if im.Approval && !opt.AcceptLoss {
+		return im, ErrApprovalLoss
+	}
+	tools, err := im.tools(doc, opt)
+	if err != nil {
+		return im, err
+	}
+	agent := im.agent(doc, seg, tools, opt)
+	base := strings.TrimSuffix(or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
+	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(instructions, "\n") + "\n")
+	for _, side := range []struct{ ptr, file string }{{"/interface/input", seg + ".task.json"}, {"/interface/output", seg + ".return.json"}} {
+		out, err := handoffSchema(doc.ordered(side.ptr), fmt.Sprintf("%s/%s/%s/%s", base, name, version, side.file))
+		if err != nil {
+			return im, err
+		}
+		im.Files["schemas/"+side.file] = out
+	}
+	agents := root.Get("agents")
+	if agents == nil {
+		agents = &jsonpos.Value{Kind: jsonpos.Array}
+		root.Set("agents", agents)
+	}
+	agents.Items = append(agents.Items, agent)
+	if im.Files["pack.json"], err = canon.Indent(root); err != nil {
+		return im, err
+	}
+	return im, nil
+}
+
+func checkNewAgent(root *jsonpos.Value, id string) error {
+	if a := root.Get("agents"); a != nil {
+		for _, it := range a.Items {
+			if it.Get("agentId").String() == id {
+				return fmt.Errorf("the pack already has agent %q; choose another --agent-id", id)
+			}
+		}
+	}
+	return nil
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (im *Imported) agent(doc *Doc, seg string, tools []string, opt ImportOptions) *jsonpos.Value {
+	agent := jsonpos.StringObject("agentId", im.AgentID, "persona", str(doc.Get("/metadata/name")))
+	desc := str(doc.Get("/metadata/description"))
+	if len(desc) > 500 {
+		im.loss(doc, "/metadata/description", "description cut to the 500 characters an agent description may hold")
+		desc = desc[:497] + "..."
+	}
+	if desc != "" {
+		agent.Set("description", &jsonpos.Value{Kind: jsonpos.String, Str: desc})
+	}
+	agent.Set("modelClass", &jsonpos.Value{Kind: jsonpos.String, Str: or(opt.ModelClass, "general")})
+	agent.Set("systemPromptRef", &jsonpos.Value{Kind: jsonpos.String, Str: "prompts/" + seg + ".md"})
+	list := &jsonpos.Value{Kind: jsonpos.Array}
+	for _, t := range tools {
+		list.Items = append(list.Items, &jsonpos.Value{Kind: jsonpos.String, Str: t})
+	}
+	agent.Set("toolAllowlist", list)
+	agent.Set("handoff", jsonpos.StringObject("taskSchemaRef", "schemas/"+seg+".task.json", "returnSchemaRef", "schemas/"+seg+".return.json"))
+	return agent
+}
+
+// tools maps the action space onto a toolAllowlist: local tools through
+// explicit --tool mappings, MCP tools as mcp:<server>.<tool>.
+func (im *Imported) tools(doc *Doc, opt ImportOptions) ([]string, error) {
+	var out, unmapped []string
+	for i, it := range arr(doc.Get("/action_space/local_tools")) {
+		alias := str(obj(it)["alias"])
+		if to, ok := opt.Tools[alias]; ok {
+			out = append(out, to)
+			continue
+		}
+		unmapped = append(unmapped, alias)
+		im.loss(doc, fmt.Sprintf("/action_space/local_tools/%d", i), fmt.Sprintf("local tool %q has no --tool %s=openwop:<typeId> mapping", alias, alias))
+	}
+	for i, it := range arr(doc.Get("/action_space/mcp_servers")) {
+		server := obj(it)
+		for j, t := range arr(server["allowed_tools"]) {
+			name := str(t)
+			if name == "" {
+				name = str(obj(t)["name"])
+			}
+			if name == "" {
+				im.loss(doc, fmt.Sprintf("/action_space/mcp_servers/%d/allowed_tools/%d", i, j), "MCP tool without a name")
+				continue
+			}
+			out = append(out, "mcp:"+str(server["alias"])+"."+name)
+		}
+	}
+	if len(unmapped) > 0 && !opt.AcceptLoss {
+		return nil, fmt.Errorf("local tools %s need a mapping to OpenWOP tools: pass --tool %s=openwop:<typeId> (or --accept-loss to import without them)", strings.Join(unmapped, ", "), unmapped[0])
+	}
+	for alias, to := range opt.Tools {
+		if !slices.ContainsFunc(arr(doc.Get("/action_space/local_tools")), func(it any) bool { return str(obj(it)["alias"]) == alias }) {
+			return nil, fmt.Errorf("--tool %s=%s: the file has no local tool %q", alias, to, alias)
+		}
+	}
+	return out, nil
+}
+
+// lossFields are the fields an import cannot carry, with why.
+var lossFields = []struct{ ptr, what string }{
+	{"/execution_policy/config/provider", "model provider: OpenWOP hosts choose the provider"},
+	{"/execution_policy/config/model", "model: OpenWOP agents name a modelClass (--model-class), not a model"},
+	{"/execution_policy/config/temperature", "sampling temperature: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/top_p", "top_p sampling: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/top_k", "top_k sampling: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/max_output_tokens", "max_output_tokens: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/stop_sequences", "stop_sequences: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/max_steps", "max_steps: hosts bound reasoning loops themselves"},
+	{"/execution_policy/config/tool_choice", "tool_choice: not part of an OpenWOP agent manifest"},
+	{"/execution_policy/config/user_prompt_template", "user_prompt_template: OpenWOP passes the handoff task as the input"},
+	{"/constraints/budget", "budget: hosts enforce budgets by run policy"},
+	{"/constraints/limits", "call and delegation limits: hosts enforce them by run policy"},
+	{"/constraints/governance_policies", "governance policy references: no manifest equivalent"},
+	{"/constraints/tighten_only_invariant", "tighten_only_invariant: no manifest equivalent"},
+	{"/memory/required", "memory.required: OpenWOP declares memoryShape, which this does not map onto"},
+	{"/action_space/local_agents", "sub-agents (local_agents): multi-agent composition has no agents[] equivalent"},
+	{"/action_space/remote_agents", "remote agents: no agents[] equivalent"},
+	{"/metadata/authors", "authors: the pack's author field covers the pack, not the agent"},
+	{"/metadata/license", "license: the pack's license covers the agent"},
+	{"/metadata/labels", "labels: no agent-level equivalent"},
+	{"/metadata/annotations", "annotations: no agent-level equivalent"},
+	{"/metadata/homepage", "homepage: no agent-level equivalent"},
+	{"/metadata/data_classification", "data_classification: no agent-level equivalent"},
+	{"/metadata/namespace", "namespace: the pack name is the agent's namespace"},
+	{"/metadata/version", "version: the agent takes the pack's version"},
+}
+
+func (im *Imported) recordLosses(doc *Doc) {
+	for _, f := range lossFields {
+		if doc.Get(f.ptr) != nil {
+			im.loss(doc, f.ptr, f.what)
+		}
+	}
+	// Approvals can sit on any tool, server, agent or skill.
+	for _, list := range actionLists {
+		for i, it := range arr(doc.Get("/action_space/" + list)) {
+			im.approvals(doc, fmt.Sprintf("/action_space/%s/%d", list, i), obj(it))
+		}
+	}
+}
+
+func (im *Imported) approvals(doc *Doc, ptr string, v map[string]any) {
+	if a, ok := v["approval"]; ok && a != false {
+		im.Approval = true
+		im.loss(doc, ptr+"/approval", "approval requirement: OpenWOP agents cannot require human approval per tool")
+	}
+	for _, key := range []string{"allowed_tools", "allowed_skills"} {
+		for j, t := range arr(v[key]) {
+			if m := obj(t); m != nil {
+				im.approvals(doc, fmt.Sprintf("%s/%s/%d", ptr, key, j), m)
+			}
+		}
+	}
+}
+
+func (im *Imported) loss(doc *Doc, ptr, what string) {
+	im.Losses = append(im.Losses, Loss{Pointer: ptr, Line: doc.Position(ptr).Line, What: what})
+}
+
+// handoffSchema turns an AgentFormat interface schema into a standalone
+// JSON Schema 2020-12 document with its pack $id.
+func handoffSchema(val *jsonpos.Value, id string) ([]byte, error) {
+	if val == nil {
+		val = jsonpos.StringObject("type", "object")
+	}
+	if val.Kind != jsonpos.Object {
+		return nil, fmt.Errorf("interface schema is not an object")
+	}
+	val.Delete("$schema")
+	val.Delete("$id")
+	head := jsonpos.StringObject("$schema", "https://json-schema.org/draft/2020-12/schema", "$id", id)
+	val.Members = append(head.Members, val.Members...)
+	return canon.Indent(val)
+}
+
+// ordered converts the value at ptr into a jsonpos tree in the YAML's own
+// key order, so an imported schema reads like the author wrote it.
+func (d *Doc) ordered(ptr string) *jsonpos.Value {
+	n, ok := d.nodes[ptr]
+	if !ok {
+		return nil
+	}
+	return nodeValue(n, d.Get(ptr))
+}
+
+func nodeValue(n *yaml.Node, v any) *jsonpos.Value {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := &jsonpos.Value{Kind: jsonpos.Object}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			out.Members = append(out.Members, jsonpos.Member{Name: k, Value: nodeValue(n.Content[i+1], x[k])})
+		}
+		return out
+	case []any:
+		out := &jsonpos.Value{Kind: jsonpos.Array}
+		for i, it := range x {
+			out.Items = append(out.Items, nodeValue(n.Content[i], it))
+		}
+		return out
+	case nil:
+		return &jsonpos.Value{Kind: jsonpos.Null}
+	case bool:
+		return &jsonpos.Value{Kind: jsonpos.Bool, Bool: x}
+	case string:
+		return &jsonpos.Value{Kind: jsonpos.String, Str: x}
+	}
+	return &jsonpos.Value{Kind: jsonpos.Number, Num: fmt.Sprint(v)}
+}
+
+// LossReport renders losses as findings-style lines.
+func LossReport(file string, losses []Loss) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, l := range losses {
+		out = append(out, diag.Diagnostic{Rule: "agf-import-loss", Severity: diag.Warning, File: file, Pointer: l.Pointer,
+			Start: diag.Position{Line: l.Line, Column: 1}, Message: "not imported: " + l.What})
+	}
+	return diag.Sort(out)
+}
