@@ -4,6 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +22,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
 	"github.com/wop-cli/wop/internal/registry/registrytest"
 	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/sign/sigstore/sigstoretest"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
 
@@ -49,10 +55,21 @@ func TestScript(t *testing.T) {
 			e.Values[registryKey{}] = srv
 			e.Setenv("WOP_REGISTRY", srv.URL)
 			e.Setenv("TEST_TOKEN", testToken)
-			return nil
+			stack, err := sigstoretest.New()
+			if err != nil {
+				return err
+			}
+			e.Defer(stack.Close)
+			e.Setenv("FULCIO", stack.Fulcio.URL)
+			e.Setenv("TSA", stack.TSAURL())
+			e.Setenv("OIDC_TOKEN", sigstoretest.Token("release@acme.dev", "https://accounts.acme.dev"))
+			e.Setenv("ACTIONS_URL", stack.Fulcio.URL+sigstoretest.ActionsTokenPath)
+			e.Setenv("ACTIONS_RUNTIME", sigstoretest.ActionsRuntimeToken)
+			return stack.WriteTrustedRoot(filepath.Join(e.WorkDir, "trusted_root.json"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"registry":   registryCmd,
+			"gen-ecdsa":  genECDSA,
 			"gen-bomb":   genBomb,
 			"gen-deep":   genDeep,
 			"gen-sparse": genSparse,
@@ -167,4 +184,16 @@ func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("unknown registry command %q", args[0])
 	}
+}
+
+// genECDSA writes an ECDSA P-256 key pair (PKCS#8, SPKI): `gen-ecdsa PRIV PUB`.
+func genECDSA(ts *testscript.TestScript, neg bool, args []string) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ts.Check(err)
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600))
+	pub, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}), 0o644))
 }

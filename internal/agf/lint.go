@@ -110,8 +110,8 @@ func checkSchema(p *pass) {
 // helpers over the JSON-shaped value
 
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
-func arr(v any) []any           { a, _ := v.([]any); return a }
-func str(v any) string          { s, _ := v.(string); return s }
+func arr(v any) []any          { a, _ := v.([]any); return a }
+func str(v any) string         { s, _ := v.(string); return s }
 
 var actionLists = []string{"local_tools", "mcp_servers", "local_agents", "remote_agents"}
 
@@ -208,7 +208,10 @@ func checkBatchIteration(p *pass) {
 
 // pathSites lists every path expression: input_mapping values and the keys
 // of args_match under when/exit_condition.
-func (p *pass) pathSites() (sites []struct{ ptr, expr string; key bool }) {
+func (p *pass) pathSites() (sites []struct {
+	ptr, expr string
+	key       bool
+}) {
 	var walk func(v any, ptr string, inCondition bool)
 	walk = func(v any, ptr string, inCondition bool) {
 		switch x := v.(type) {
@@ -218,11 +221,17 @@ func (p *pass) pathSites() (sites []struct{ ptr, expr string; key bool }) {
 				switch {
 				case k == "input_mapping":
 					for _, f := range sortedKeys(obj(x[k])) {
-						sites = append(sites, struct{ ptr, expr string; key bool }{child + "/" + escape(f), str(obj(x[k])[f]), false})
+						sites = append(sites, struct {
+							ptr, expr string
+							key       bool
+						}{child + "/" + escape(f), str(obj(x[k])[f]), false})
 					}
 				case k == "args_match" && inCondition:
 					for _, f := range sortedKeys(obj(x[k])) {
-						sites = append(sites, struct{ ptr, expr string; key bool }{child + "/" + escape(f), f, true})
+						sites = append(sites, struct {
+							ptr, expr string
+							key       bool
+						}{child + "/" + escape(f), f, true})
 					}
 				default:
 					walk(x[k], child, inCondition || k == "when" || k == "exit_condition")

@@ -31,13 +31,17 @@ type Signing struct {
 	Key       *sign.PrivateKey // sign with this key
 	KeyID     string           // with Signature: the key id to name in the block
 	Signature []byte           // embed this detached signature instead of signing
+	// Sigstore, when set, signs the canonical manifest and returns a
+	// Sigstore bundle (JSON); the signing block becomes method "sigstore".
+	Sigstore func(manifest []byte) ([]byte, error)
 }
 
 // Plan is everything a build writes, computed before any byte hits disk.
 type Plan struct {
 	Name, Version string
 	Manifest      []byte // canonical pack.json, as it goes in the archive
-	Signature     []byte // raw 64 bytes, nil when unsigned
+	Signature     []byte // raw 64 bytes, nil when unsigned or Sigstore-signed
+	Bundle        []byte // Sigstore bundle JSON, nil unless Sigstore-signed
 	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
 }
@@ -49,7 +53,7 @@ type Entry struct {
 }
 
 // replaced are source files the build writes itself.
-var replaced = map[string]bool{pack.ManifestName: true, sign.SignatureEntry: true, "pack.json.sigstore": true}
+var replaced = map[string]bool{pack.ManifestName: true, sign.SignatureEntry: true, sign.SigstoreEntry: true}
 
 // NewPlan computes the archive for a pack: a source directory, or an archive
 // being re-signed.
@@ -81,11 +85,23 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 	if p.Signature != nil {
 		p.Files = append(p.Files, memFile(sign.SignatureEntry, p.Signature))
 	}
+	if p.Bundle != nil {
+		p.Files = append(p.Files, memFile(sign.SigstoreEntry, p.Bundle))
+	}
 	slices.SortFunc(p.Files, func(a, b tarball.File) int { return strings.Compare(a.Name, b.Name) })
 	return p, nil
 }
 
 func (p *Plan) sign(root *jsonpos.Value, s Signing) error {
+	if s.Sigstore != nil {
+		var err error
+		block := jsonpos.StringObject("method", "sigstore", "signatureRef", sign.SigstoreEntry)
+		if p.Manifest, err = sign.Manifest(root, block); err != nil {
+			return err
+		}
+		p.Bundle, err = s.Sigstore(p.Manifest)
+		return err
+	}
 	keyID := s.KeyID
 	if s.Key != nil {
 		keyID = s.Key.KeyID

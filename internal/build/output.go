@@ -15,6 +15,7 @@ import (
 type Result struct {
 	Archive   string // <dir>/<name>-<version>.tgz
 	Signature string // <dir>/<name>-<version>.sig ("" when unsigned)
+	Bundle    string // <dir>/<name>-<version>.sigstore.json ("" unless Sigstore-signed)
 	Manifest  string // <dir>/<name>-<version>.json
 	Sidecar   string // <dir>/<name>-<version>.integrity
 	Integrity Integrity
@@ -45,6 +46,12 @@ func (p *Plan) Write(dir string) (*Result, error) {
 	if p.Signature != nil {
 		res.Signature = base + ".sig"
 		if err := atomicfile.Write(res.Signature, p.Signature, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if p.Bundle != nil {
+		res.Bundle = base + ".sigstore.json"
+		if err := atomicfile.Write(res.Bundle, p.Bundle, 0o644); err != nil {
 			return nil, err
 		}
 	}

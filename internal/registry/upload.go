@@ -34,8 +34,8 @@ type Outcome int
 
 // The successful answers.
 const (
-	Published      Outcome = iota // 201: a new version
-	AlreadyThere                  // 200: these exact bytes were already published
+	Published    Outcome = iota // 201: a new version
+	AlreadyThere                // 200: these exact bytes were already published
 )
 
 // Uploader PUTs archives with retries. The policy lives in fields, as in

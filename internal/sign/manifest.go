@@ -24,6 +24,9 @@ const (
 // SignatureEntry is where the raw 64-byte signature lives in the archive.
 const SignatureEntry = pack.SignatureEntry
 
+// SigstoreEntry is where a Sigstore bundle lives in the archive.
+const SigstoreEntry = "pack.json.sigstore"
+
 // ErrBadSignature means the signature does not verify over the bytes.
 var ErrBadSignature = errors.New("signature does not verify")
 

@@ -29,6 +29,9 @@ type Options struct {
 	ResolveKey      func(keyID, packName string) (ed25519.PublicKey, error) // or look the block's key up
 	Source          *pack.Pack                                              // rebuild this source and compare
 	Limits          tarball.Limits
+	// Sigstore verifies a Sigstore bundle over the manifest bytes and says
+	// who signed; nil when no Sigstore verification was asked for.
+	Sigstore func(bundle, manifest []byte) (signer string, err error)
 }
 
 // Check is the outcome of one verification step.
@@ -41,7 +44,8 @@ type Check struct {
 // Report is the outcome of verifying one archive.
 type Report struct {
 	Name, Version string
-	KeyID         string
+	KeyID         string // the Ed25519 key id the signing block names
+	SignedBy      string // who the verified signature is from, for people
 	Integrity     build.Integrity
 	Checks        []Check
 }
@@ -185,7 +189,7 @@ func (r *Report) checkSignature(a *tarball.Archive, doc *jsonpos.Doc, manifest [
 	case block.Get("method").String() == "ed25519" || block.Get("publicKeyUrl") != nil:
 		return errors.New(`legacy signing block (method "ed25519" with keyId/publicKeyUrl): such archives were signed over the tarball, which no host verifies; rebuild and sign with wop`)
 	case block.Get("method").String() == "sigstore":
-		return errors.New("sigstore-signed: this wop build verifies Ed25519 signatures only")
+		return r.checkSigstore(a, doc, block, manifest, opt)
 	default:
 		return errors.New("signing block has neither method \"manual\" nor the v2 scheme")
 	}
@@ -212,6 +216,7 @@ func (r *Report) checkSignature(a *tarball.Archive, doc *jsonpos.Doc, manifest [
 		}
 		return err
 	}
+	r.SignedBy = fmt.Sprintf("Ed25519 key %q", r.KeyID)
 	return nil
 }
 
@@ -253,4 +258,24 @@ func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
 	}
 	r.add("signature", err, "")
 	return r, nil
+}
+
+func (r *Report) checkSigstore(a *tarball.Archive, doc *jsonpos.Doc, block *jsonpos.Value, manifest []byte, opt Options) error {
+	if opt.Sigstore == nil {
+		return errors.New("Sigstore-signed: pass --certificate-identity and --certificate-oidc-issuer (keyless) or --key (key-based) to verify it")
+	}
+	ref := block.Get("signatureRef").String()
+	bundle, ok := a.Find(ref)
+	if !ok {
+		return fmt.Errorf("Sigstore bundle %q named by the signing block is missing", ref)
+	}
+	if canonical, err := canon.Marshal(doc.Root); err != nil || !bytes.Equal(canonical, manifest) {
+		return errors.New("pack.json in the archive is not canonical JSON, so no host can reproduce the signed bytes")
+	}
+	signer, err := opt.Sigstore(bundle.Data, manifest)
+	if err != nil {
+		return err
+	}
+	r.SignedBy = signer
+	return nil
 }

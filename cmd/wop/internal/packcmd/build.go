@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ The pack is linted first; errors stop the build (--no-lint skips this).`,
 			if len(o.dirs) == 0 {
 				o.dirs = []string{"."}
 			}
-			return runBuild(o)
+			return runBuild(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVarP(&o.outDir, "output", "o", ".", "directory for the archive and its sidecar files")
@@ -54,10 +55,10 @@ The pack is linted first; errors stop the build (--no-lint skips this).`,
 	return cmd
 }
 
-func runBuild(o *buildOptions) error {
+func runBuild(ctx context.Context, o *buildOptions) error {
 	failed := false
 	for _, dir := range o.dirs {
-		if err := buildOne(o, dir); err != nil {
+		if err := buildOne(ctx, o, dir); err != nil {
 			if len(o.dirs) == 1 {
 				return err
 			}
@@ -71,7 +72,7 @@ func runBuild(o *buildOptions) error {
 	return nil
 }
 
-func buildOne(o *buildOptions, dir string) error {
+func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 	settings, err := settingsFor(o.env, "", absPath(o.env, dir), lintOpts(o.env, false), map[string]*packSettings{})
 	if err != nil {
 		return err
@@ -88,7 +89,7 @@ func buildOne(o *buildOptions, dir string) error {
 			return err
 		}
 	}
-	plan, err := planFor(o.env, pk, &o.keys)
+	plan, err := planFor(ctx, o.env, pk, &o.keys)
 	if err != nil {
 		return err
 	}
@@ -103,12 +104,12 @@ func buildOne(o *buildOptions, dir string) error {
 }
 
 // planFor reads the manifest name (for the unsigned rule) and plans the build.
-func planFor(env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
+func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
 	unsignedPlan, err := build.NewPlan(pk, build.Signing{})
 	if err != nil {
 		return nil, err
 	}
-	s, err := keys.signing(env, unsignedPlan.Name)
+	s, err := keys.signing(ctx, env, unsignedPlan.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -185,8 +186,10 @@ func printResult(env *cli.Env, res *build.Result) error {
 		return p
 	}
 	fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Archive))
-	if res.Signature != "" {
-		fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Signature))
+	for _, p := range []string{res.Signature, res.Bundle} {
+		if p != "" {
+			fmt.Fprintf(env.Out, "wrote %s\n", rel(p))
+		}
 	}
 	fmt.Fprintf(env.Out, "wrote %s\nwrote %s\n%s\n%s\n", rel(res.Manifest), rel(res.Sidecar), res.Integrity.SRI, res.Integrity.Hex)
 	return nil

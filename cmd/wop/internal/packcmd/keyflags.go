@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -15,6 +16,7 @@ import (
 type keyFlags struct {
 	key, keyID, spec, signature string
 	unsigned                    bool
+	sigstore                    sigstoreFlags
 }
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
@@ -25,12 +27,20 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	_ = cmd.MarkFlagFilename("key", "pem")
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
+	k.sigstore.addFlags(cmd)
+	cmd.MarkFlagsMutuallyExclusive("sigstore", "signature")
+	cmd.MarkFlagsMutuallyExclusive("sigstore", "unsigned")
 }
 
 // signing resolves the flags into build.Signing. name is the pack name, for
 // the rule that only private.* packs may go unsigned without saying so.
-func (k *keyFlags) signing(env *cli.Env, name string) (build.Signing, error) {
+func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
 	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.keyID}
+	if k.sigstore.enabled {
+		var err error
+		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key)
+		return s, err
+	}
 	if s.Spec != sign.SpecV1 && s.Spec != sign.SpecV2 {
 		return s, cli.Usagef("--spec %q: want v1 or v2", k.spec)
 	}

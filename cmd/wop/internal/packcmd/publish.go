@@ -121,7 +121,7 @@ type result struct {
 func runPublish(ctx context.Context, o *publishOptions) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	archivePath, err := o.archive()
+	archivePath, err := o.archive(ctx)
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 }
 
 // archive returns the .tgz to publish, building a source directory first.
-func (o *publishOptions) archive() (string, error) {
+func (o *publishOptions) archive(ctx context.Context) (string, error) {
 	info, err := os.Stat(absPath(o.env, o.target))
 	if err != nil {
 		return "", cli.Usagef("%s: %v", o.target, withoutPath(err))
@@ -218,7 +218,7 @@ func (o *publishOptions) archive() (string, error) {
 			return "", err
 		}
 	}
-	plan, err := planFor(o.env, pk, &o.keys)
+	plan, err := planFor(ctx, o.env, pk, &o.keys)
 	if err != nil {
 		return "", err
 	}

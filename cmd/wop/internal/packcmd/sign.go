@@ -22,8 +22,8 @@ that archive's pack.json and signature, keeping its other entries.`,
   wop pack sign dist/acme.pack-1.0.0.tgz --key team.pem --key-id acme-1 --spec v2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.keys.key == "" && o.keys.signature == "" {
-				return cli.Usagef("sign needs --key (or --signature) and --key-id")
+			if o.keys.key == "" && o.keys.signature == "" && !o.keys.sigstore.enabled {
+				return cli.Usagef("sign needs --key and --key-id, --signature and --key-id, or --sigstore")
 			}
 			pk, err := loadPack(env, args[0])
 			if err != nil {
@@ -31,12 +31,12 @@ that archive's pack.json and signature, keeping its other entries.`,
 			}
 			if pk.Archive == nil {
 				o.dirs = args
-				return runBuild(o)
+				return runBuild(cmd.Context(), o)
 			}
 			if o.outDir == "" {
 				o.outDir = filepath.Dir(absPath(env, args[0]))
 			}
-			plan, err := planFor(env, pk, &o.keys)
+			plan, err := planFor(cmd.Context(), env, pk, &o.keys)
 			if err != nil {
 				return err
 			}
