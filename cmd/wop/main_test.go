@@ -8,6 +8,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
 	"github.com/wop-cli/wop/internal/registry/registrytest"
 	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/sign/sigstore"
 	"github.com/wop-cli/wop/internal/sign/sigstore/sigstoretest"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
@@ -30,7 +32,8 @@ import (
 // `exec wop` is a real process with real argv, environment and exit status.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"wop": func() { os.Exit(root.Main(context.Background(), os.Args[1:], cli.System("test"))) },
+		"wop":          func() { os.Exit(root.Main(context.Background(), os.Args[1:], cli.System("test"))) },
+		"wop-sigstore": sigstoreHelperMain,
 	})
 }
 
@@ -196,4 +199,14 @@ func genECDSA(ts *testscript.TestScript, neg bool, args []string) {
 	pub, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}), 0o644))
+}
+
+// sigstoreHelperMain lets the test binary act as wop-sigstore in scripts.
+func sigstoreHelperMain() {
+	resp := sigstore.Serve(context.Background(), os.Stdin)
+	json.NewEncoder(os.Stdout).Encode(resp)
+	if resp.Error != "" {
+		os.Exit(1)
+	}
+	os.Exit(0)
 }

@@ -11,8 +11,21 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/sign/sigstore"
+	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
+
+// Public-good Sigstore instances, the defaults.
+const (
+	publicFulcio = "https://fulcio.sigstore.dev"
+	publicRekor  = "https://rekor.sigstore.dev"
+	publicTSA    = "https://timestamp.sigstore.dev/api/v1/timestamp"
+)
+
+// idToken is an OIDC identity token; it prints as [redacted].
+type idToken string
+
+func (idToken) String() string   { return "[redacted]" }
+func (idToken) GoString() string { return "[redacted]" }
 
 // sigstoreFlags are the Sigstore signing flags shared by build, sign and publish.
 type sigstoreFlags struct {
@@ -24,37 +37,49 @@ type sigstoreFlags struct {
 func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.enabled, "sigstore", false, "sign with Sigstore: keyless through Fulcio (an OIDC identity), or with --key (ECDSA P-256 or Ed25519)")
 	cmd.Flags().StringVar(&f.identityToken, "identity-token", "", "OIDC identity token for keyless signing (default $SIGSTORE_ID_TOKEN, or GitHub Actions' ambient token)")
-	cmd.Flags().StringVar(&f.fulcioURL, "fulcio-url", sigstore.PublicFulcio, "Fulcio certificate authority")
-	cmd.Flags().StringVar(&f.rekorURL, "rekor-url", sigstore.PublicRekor, "Rekor transparency log (\"\" to not log)")
-	cmd.Flags().StringVar(&f.tsaURL, "tsa-url", sigstore.PublicTSA, "RFC 3161 timestamp authority (\"\" for none)")
+	cmd.Flags().StringVar(&f.fulcioURL, "fulcio-url", publicFulcio, "Fulcio certificate authority")
+	cmd.Flags().StringVar(&f.rekorURL, "rekor-url", publicRekor, "Rekor transparency log (\"\" to not log)")
+	cmd.Flags().StringVar(&f.tsaURL, "tsa-url", publicTSA, "RFC 3161 timestamp authority (\"\" for none)")
 }
 
 // signer returns the function that makes a bundle over the manifest, with
-// the key of --key or keyless.
+// the key of --key or keyless, through the wop-sigstore helper.
 func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string) (func([]byte) ([]byte, error), error) {
-	services := sigstore.Services{FulcioURL: f.fulcioURL, RekorURL: f.rekorURL, TSAURL: f.tsaURL, HTTP: env.HTTPClient()}
-	if keyPath != "" {
-		pemBytes, err := os.ReadFile(absPath(env, keyPath))
-		if err != nil {
-			return nil, cli.Usagef("--key: %v", withoutPath(err))
-		}
-		return func(m []byte) ([]byte, error) { return sigstore.SignWithKey(ctx, m, pemBytes, services) }, nil
-	}
-	token, err := identityToken(ctx, env, f.identityToken)
+	helper, err := sigstorehelper.Locate(env.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	return func(m []byte) ([]byte, error) { return sigstore.SignKeyless(ctx, m, token, services) }, nil
+	req := sigstorehelper.Request{Op: "sign-keyless", FulcioURL: f.fulcioURL, RekorURL: f.rekorURL, TSAURL: f.tsaURL}
+	if keyPath != "" {
+		if req.KeyPEM, err = os.ReadFile(absPath(env, keyPath)); err != nil {
+			return nil, cli.Usagef("--key: %v", withoutPath(err))
+		}
+		req.Op = "sign-key"
+	} else {
+		token, err := identityToken(ctx, env, f.identityToken)
+		if err != nil {
+			return nil, err
+		}
+		req.IDToken = string(token)
+	}
+	return func(m []byte) ([]byte, error) {
+		req.Data = m
+		resp, err := sigstorehelper.Run(ctx, helper, req)
+		if err != nil {
+			return nil, fmt.Errorf("sigstore: %w", err)
+		}
+		return resp.Bundle, nil
+	}, nil
 }
 
 // identityToken finds the OIDC token: the flag, $SIGSTORE_ID_TOKEN, or
 // GitHub Actions' ambient token (audience "sigstore"). It is never printed.
-func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstore.IDToken, error) {
+func identityToken(ctx context.Context, env *cli.Env, flag string) (idToken, error) {
 	if flag != "" {
-		return sigstore.IDToken(flag), nil
+		return idToken(flag), nil
 	}
 	if t := env.Getenv("SIGSTORE_ID_TOKEN"); t != "" {
-		return sigstore.IDToken(t), nil
+		return idToken(t), nil
 	}
 	url, bearer := env.Getenv("ACTIONS_ID_TOKEN_REQUEST_URL"), env.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN")
 	if url == "" || bearer == "" {
@@ -83,7 +108,7 @@ func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstore.IDT
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body); err != nil || body.Value == "" {
 		return "", fmt.Errorf("GitHub Actions identity token: no token in the answer")
 	}
-	return sigstore.IDToken(body.Value), nil
+	return idToken(body.Value), nil
 }
 
 // verifyFlags are the Sigstore verification flags of verify.
@@ -99,22 +124,23 @@ func (f *verifyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.trustedRoot, "trusted-root", "", "Sigstore trusted_root.json to verify offline (default: the public-good root, fetched and cached)")
 }
 
-// verifier returns the Sigstore check for verify, with a key-based PEM
-// when --key held a key that is not Ed25519 SPKI for the manual scheme.
-func (f *verifyFlags) verifier(env *cli.Env, keyPEM []byte) func(bundle, manifest []byte) (string, error) {
-	opts := sigstore.VerifyOptions{TrustedRoot: f.trustedRoot, PublicKey: keyPEM,
-		Identity: sigstore.Identity{Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp}}
-	if opts.TrustedRoot != "" {
-		opts.TrustedRoot = absPath(env, opts.TrustedRoot)
+// verifier returns the Sigstore check for verify, run by the helper, with a
+// key-based PEM when --key was given.
+func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte) func(bundle, manifest []byte) (string, error) {
+	req := sigstorehelper.Request{Op: "verify", PublicKeyPEM: keyPEM, Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp}
+	if f.trustedRoot != "" {
+		req.TrustedRoot = absPath(env, f.trustedRoot)
 	}
 	return func(bundle, manifest []byte) (string, error) {
-		v, err := sigstore.Verify(bundle, manifest, opts)
+		helper, err := sigstorehelper.Locate(env.Getenv)
 		if err != nil {
 			return "", err
 		}
-		if v.KeyBased {
-			return "the given key (Sigstore bundle)", nil
+		req.Bundle, req.Data = bundle, manifest
+		resp, err := sigstorehelper.Run(ctx, helper, req)
+		if err != nil {
+			return "", err
 		}
-		return fmt.Sprintf("%s (issuer %s, Sigstore)", v.Subject, v.Issuer), nil
+		return resp.Signer, nil
 	}
 }

@@ -87,7 +87,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		sigstoreKey = raw
 	}
 	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
-		opt.Sigstore = o.sigstore.verifier(o.env, sigstoreKey)
+		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
 	}
 	if o.registry != "" {
 		opt.ResolveKey = registryKeys(ctx, o.env, o.registry)
