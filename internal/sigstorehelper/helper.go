@@ -33,6 +33,9 @@ type Request struct {
 	FulcioURL string `json:"fulcioUrl,omitempty"`
 	RekorURL  string `json:"rekorUrl,omitempty"`
 	TSAURL    string `json:"tsaUrl,omitempty"`
+	// SigningConfig, when set, is a signing_config.json whose services
+	// replace the URLs above.
+	SigningConfig string `json:"signingConfig,omitempty"`
 
 	// verification
 	Bundle        []byte `json:"bundle,omitempty"`

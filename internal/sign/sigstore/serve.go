@@ -19,6 +19,11 @@ func Serve(ctx context.Context, in io.Reader) sigstorehelper.Response {
 	services := Services{FulcioURL: req.FulcioURL, RekorURL: req.RekorURL, TSAURL: req.TSAURL}
 	var resp sigstorehelper.Response
 	var err error
+	if req.SigningConfig != "" {
+		if services, err = ServicesFromSigningConfig(req.SigningConfig); err != nil {
+			return sigstorehelper.Response{Error: err.Error()}
+		}
+	}
 	switch req.Op {
 	case "sign-keyless":
 		resp.Bundle, err = SignKeyless(ctx, req.Data, IDToken(req.IDToken), services)

@@ -194,3 +194,25 @@ func loadTrustedRoot(path string) (*root.TrustedRoot, error) {
 	}
 	return tr, nil
 }
+
+// ServicesFromSigningConfig reads a Sigstore signing config (the
+// signing_config.json a Sigstore deployment publishes) and picks the current
+// Fulcio, Rekor and timestamp authority it lists.
+func ServicesFromSigningConfig(path string) (Services, error) {
+	sc, err := root.NewSigningConfigFromPath(path)
+	if err != nil {
+		return Services{}, fmt.Errorf("signing config %s: %w", path, err)
+	}
+	now := time.Now()
+	var s Services
+	if svc, err := root.SelectService(sc.FulcioCertificateAuthorityURLs(), sign.FulcioAPIVersions, now); err == nil {
+		s.FulcioURL = svc.URL
+	}
+	if svc, err := root.SelectService(sc.RekorLogURLs(), sign.RekorAPIVersions, now); err == nil {
+		s.RekorURL = svc.URL
+	}
+	if svc, err := root.SelectService(sc.TimestampAuthorityURLs(), sign.TimestampAuthorityAPIVersions, now); err == nil {
+		s.TSAURL = svc.URL
+	}
+	return s, nil
+}

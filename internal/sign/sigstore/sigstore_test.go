@@ -3,6 +3,7 @@ package sigstore_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
@@ -136,5 +137,41 @@ func TestExpiredCertificate(t *testing.T) {
 	_, err = sigstore.Verify(bundle, manifest, sigstore.VerifyOptions{TrustedRoot: trusted, Identity: sigstore.Identity{Subject: subject, Issuer: issuer}})
 	if err == nil || !strings.Contains(err.Error(), "was not valid at the signature's timestamp") {
 		t.Errorf("expired certificate: %v", err)
+	}
+}
+
+func TestEd25519phKeyRoundTrip(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(priv)
+	pubDER, _ := x509.MarshalPKIXPublicKey(pub)
+	bundle, err := sigstore.SignWithKey(context.Background(), manifest, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), sigstore.Services{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})
+	if _, err := sigstore.Verify(bundle, manifest, sigstore.VerifyOptions{PublicKey: pubPEM}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sigstore.Verify(bundle, []byte("x"), sigstore.VerifyOptions{PublicKey: pubPEM}); err == nil {
+		t.Error("verified over other bytes")
+	}
+}
+
+// TestSigningConfig picks the services a signing_config.json lists.
+func TestSigningConfig(t *testing.T) {
+	cfg := `{"mediaType":"application/vnd.dev.sigstore.signingconfig.v0.2+json",
+ "caUrls":[{"url":"https://fulcio.acme.dev","majorApiVersion":1,"validFor":{"start":"2020-01-01T00:00:00Z"},"operator":"acme"}],
+ "rekorTlogUrls":[{"url":"https://rekor.acme.dev","majorApiVersion":1,"validFor":{"start":"2020-01-01T00:00:00Z"},"operator":"acme"}],
+ "rekorTlogConfig":{"selector":"ANY"},
+ "tsaUrls":[{"url":"https://tsa.acme.dev/api/v1/timestamp","majorApiVersion":1,"validFor":{"start":"2020-01-01T00:00:00Z"},"operator":"acme"}],
+ "tsaConfig":{"selector":"ANY"}}`
+	path := filepath.Join(t.TempDir(), "signing_config.json")
+	os.WriteFile(path, []byte(cfg), 0o644)
+	s, err := sigstore.ServicesFromSigningConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.FulcioURL != "https://fulcio.acme.dev" || s.RekorURL != "https://rekor.acme.dev" || s.TSAURL != "https://tsa.acme.dev/api/v1/timestamp" {
+		t.Errorf("%+v", s)
 	}
 }

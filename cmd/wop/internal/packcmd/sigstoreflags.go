@@ -32,6 +32,7 @@ type sigstoreFlags struct {
 	enabled                     bool
 	identityToken               string
 	fulcioURL, rekorURL, tsaURL string
+	signingConfig               string
 }
 
 func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
@@ -40,6 +41,7 @@ func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.fulcioURL, "fulcio-url", publicFulcio, "Fulcio certificate authority")
 	cmd.Flags().StringVar(&f.rekorURL, "rekor-url", publicRekor, "Rekor transparency log (\"\" to not log)")
 	cmd.Flags().StringVar(&f.tsaURL, "tsa-url", publicTSA, "RFC 3161 timestamp authority (\"\" for none)")
+	cmd.Flags().StringVar(&f.signingConfig, "signing-config", "", "Sigstore signing_config.json naming the Fulcio, Rekor and TSA to use (instead of the URL flags)")
 }
 
 // signer returns the function that makes a bundle over the manifest, with
@@ -50,6 +52,9 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		return nil, err
 	}
 	req := sigstorehelper.Request{Op: "sign-keyless", FulcioURL: f.fulcioURL, RekorURL: f.rekorURL, TSAURL: f.tsaURL}
+	if f.signingConfig != "" {
+		req.SigningConfig = absPath(env, f.signingConfig)
+	}
 	if keyPath != "" {
 		if req.KeyPEM, err = os.ReadFile(absPath(env, keyPath)); err != nil {
 			return nil, cli.Usagef("--key: %v", withoutPath(err))
