@@ -21,6 +21,19 @@ import (
 // Name is the helper's executable name.
 const Name = "wop-sigstore"
 
+// Public-good Sigstore instances, the defaults.
+const (
+	PublicFulcio = "https://fulcio.sigstore.dev"
+	PublicRekor  = "https://rekor.sigstore.dev"
+	PublicTSA    = "https://timestamp.sigstore.dev/api/v1/timestamp"
+)
+
+// IDToken is an OIDC identity token; it prints as [redacted] in every verb.
+type IDToken string
+
+func (IDToken) String() string   { return "[redacted]" }
+func (IDToken) GoString() string { return "[redacted]" }
+
 // Request is one operation for the helper.
 type Request struct {
 	Op string `json:"op"` // "sign-keyless", "sign-key" or "verify"

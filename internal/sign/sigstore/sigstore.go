@@ -24,21 +24,12 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/sign"
 	"github.com/sigstore/sigstore/pkg/cryptoutils"
 	"github.com/sigstore/sigstore/pkg/signature"
+	"github.com/wop-cli/wop/internal/sigstorehelper"
 	"google.golang.org/protobuf/encoding/protojson"
 )
 
-// Public-good instances, the defaults.
-const (
-	PublicFulcio = "https://fulcio.sigstore.dev"
-	PublicRekor  = "https://rekor.sigstore.dev"
-	PublicTSA    = "https://timestamp.sigstore.dev/api/v1/timestamp"
-)
-
 // IDToken is an OIDC identity token; it prints as [redacted].
-type IDToken string
-
-func (IDToken) String() string   { return "[redacted]" }
-func (IDToken) GoString() string { return "[redacted]" }
+type IDToken = sigstorehelper.IDToken
 
 // Services are the Sigstore endpoints a signature uses. An empty URL leaves
 // that service out (at least one of Rekor and TSA is needed for keyless).

@@ -14,19 +14,6 @@ import (
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
-// Public-good Sigstore instances, the defaults.
-const (
-	publicFulcio = "https://fulcio.sigstore.dev"
-	publicRekor  = "https://rekor.sigstore.dev"
-	publicTSA    = "https://timestamp.sigstore.dev/api/v1/timestamp"
-)
-
-// idToken is an OIDC identity token; it prints as [redacted].
-type idToken string
-
-func (idToken) String() string   { return "[redacted]" }
-func (idToken) GoString() string { return "[redacted]" }
-
 // sigstoreFlags are the Sigstore signing flags shared by build, sign and publish.
 type sigstoreFlags struct {
 	enabled                     bool
@@ -38,9 +25,9 @@ type sigstoreFlags struct {
 func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.enabled, "sigstore", false, "sign with Sigstore: keyless through Fulcio (an OIDC identity), or with --key (ECDSA P-256 or Ed25519)")
 	cmd.Flags().StringVar(&f.identityToken, "identity-token", "", "OIDC identity token for keyless signing (default $SIGSTORE_ID_TOKEN, or GitHub Actions' ambient token)")
-	cmd.Flags().StringVar(&f.fulcioURL, "fulcio-url", publicFulcio, "Fulcio certificate authority")
-	cmd.Flags().StringVar(&f.rekorURL, "rekor-url", publicRekor, "Rekor transparency log (\"\" to not log)")
-	cmd.Flags().StringVar(&f.tsaURL, "tsa-url", publicTSA, "RFC 3161 timestamp authority (\"\" for none)")
+	cmd.Flags().StringVar(&f.fulcioURL, "fulcio-url", sigstorehelper.PublicFulcio, "Fulcio certificate authority")
+	cmd.Flags().StringVar(&f.rekorURL, "rekor-url", sigstorehelper.PublicRekor, "Rekor transparency log (\"\" to not log)")
+	cmd.Flags().StringVar(&f.tsaURL, "tsa-url", sigstorehelper.PublicTSA, "RFC 3161 timestamp authority (\"\" for none)")
 	cmd.Flags().StringVar(&f.signingConfig, "signing-config", "", "Sigstore signing_config.json naming the Fulcio, Rekor and TSA to use (instead of the URL flags)")
 }
 
@@ -79,12 +66,12 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 
 // identityToken finds the OIDC token: the flag, $SIGSTORE_ID_TOKEN, or
 // GitHub Actions' ambient token (audience "sigstore"). It is never printed.
-func identityToken(ctx context.Context, env *cli.Env, flag string) (idToken, error) {
+func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelper.IDToken, error) {
 	if flag != "" {
-		return idToken(flag), nil
+		return sigstorehelper.IDToken(flag), nil
 	}
 	if t := env.Getenv("SIGSTORE_ID_TOKEN"); t != "" {
-		return idToken(t), nil
+		return sigstorehelper.IDToken(t), nil
 	}
 	url, bearer := env.Getenv("ACTIONS_ID_TOKEN_REQUEST_URL"), env.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN")
 	if url == "" || bearer == "" {
@@ -113,7 +100,7 @@ func identityToken(ctx context.Context, env *cli.Env, flag string) (idToken, err
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body); err != nil || body.Value == "" {
 		return "", fmt.Errorf("GitHub Actions identity token: no token in the answer")
 	}
-	return idToken(body.Value), nil
+	return sigstorehelper.IDToken(body.Value), nil
 }
 
 // verifyFlags are the Sigstore verification flags of verify.
