@@ -83,7 +83,7 @@ func Locate(getenv func(string) string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", errors.New("Sigstore support lives in the wop-sigstore helper, which is not installed: put it next to wop or on PATH (go install github.com/wop-cli/wop/cmd/wop-sigstore@latest)")
+	return "", errors.New("the wop-sigstore helper, which does the Sigstore work, is not installed: put it next to wop or on PATH (go install github.com/wop-cli/wop/cmd/wop-sigstore@latest)")
 }
 
 // Run sends req to the helper and returns its answer; an answer with an

@@ -152,7 +152,7 @@ func (a *Archive) checkHeader(hdr *tar.Header, seen map[string]bool) (string, bo
 		add("archive-extended-header", "PAX, GNU long-name or prefix-field header; write plain USTAR headers with names of at most 100 bytes", true)
 	}
 	switch hdr.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg, '\x00': // NUL: regular file in pre-POSIX archives
 	case tar.TypeDir:
 		add("archive-legacy-entry", "directory entry (tolerated; current builds write files only)", false)
 		return "", false

@@ -262,12 +262,12 @@ func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
 
 func (r *Report) checkSigstore(a *tarball.Archive, doc *jsonpos.Doc, block *jsonpos.Value, manifest []byte, opt Options) error {
 	if opt.Sigstore == nil {
-		return errors.New("Sigstore-signed: pass --certificate-identity and --certificate-oidc-issuer (keyless) or --key (key-based) to verify it")
+		return errors.New("signed with Sigstore: pass --certificate-identity and --certificate-oidc-issuer (keyless) or --key (key-based) to verify it")
 	}
 	ref := block.Get("signatureRef").String()
 	bundle, ok := a.Find(ref)
 	if !ok {
-		return fmt.Errorf("Sigstore bundle %q named by the signing block is missing", ref)
+		return fmt.Errorf("the Sigstore bundle %q named by the signing block is missing", ref)
 	}
 	if canonical, err := canon.Marshal(doc.Root); err != nil || !bytes.Equal(canonical, manifest) {
 		return errors.New("pack.json in the archive is not canonical JSON, so no host can reproduce the signed bytes")
