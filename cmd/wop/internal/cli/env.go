@@ -22,7 +22,6 @@ type Env struct {
 	ErrTerminal bool      // ErrOut is a terminal: progress bars may be drawn
 	Getenv      func(string) string
 	WorkDir     string // base for relative paths
-	Now         func() time.Time
 	Version     string
 	// BuildID changes with every build of the binary (its size and mtime),
 	// so caches keyed on it never outlive the rules that filled them.
@@ -49,7 +48,6 @@ func System(version string) *Env {
 		ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv:      os.Getenv,
 		WorkDir:     wd,
-		Now:         time.Now,
 		Version:     version,
 		BuildID:     buildID(),
 		HTTPClient: func() *http.Client {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 )
@@ -23,7 +22,7 @@ func runWith(t *testing.T, ctx context.Context, dir string, vars map[string]stri
 	t.Helper()
 	var out, errOut bytes.Buffer
 	env := &cli.Env{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Getenv: func(k string) string { return vars[k] },
-		WorkDir: dir, Now: time.Now, Version: "test", HTTPClient: func() *http.Client { return &http.Client{} }}
+		WorkDir: dir, Version: "test", HTTPClient: func() *http.Client { return &http.Client{} }}
 	code := Main(ctx, args, env)
 	return code, out.String(), errOut.String()
 }
