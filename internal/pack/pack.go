@@ -195,18 +195,36 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 	if !f.Mode.IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}
-	r, err := os.Open(filepath.Join(pk.Dir, filepath.FromSlash(name)))
+	data, err := ReadCapped(filepath.Join(pk.Dir, filepath.FromSlash(name)), max)
+	var tooLarge *FileTooLargeError
+	if errors.As(err, &tooLarge) {
+		tooLarge.Name = name
+	}
+	return data, err
+}
+
+// ReadCapped reads a file of at most max bytes. A larger one is refused
+// with *FileTooLargeError before it is read; one that grows while being read
+// is cut off there, so memory never exceeds the cap.
+func ReadCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	// The size may have changed since the walk; never read past the cap.
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > max {
+		return nil, &FileTooLargeError{Name: filepath.Base(path), Size: info.Size(), Max: max}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, &FileTooLargeError{Name: name, Size: int64(len(data)), Max: max}
+		return nil, &FileTooLargeError{Name: filepath.Base(path), Size: int64(len(data)), Max: max}
 	}
 	return data, nil
 }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,18 @@ func TestLoadErrors(t *testing.T) {
 	}
 	if _, err := Load(writeTgz(t, map[string]string{"README.md": "x"}), tarball.DefaultLimits); err == nil {
 		t.Error("archive without pack.json accepted")
+	}
+}
+
+func TestReadCapped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, []byte("12345"), 0o644)
+	if data, err := ReadCapped(p, 5); err != nil || string(data) != "12345" {
+		t.Errorf("at the cap: %q %v", data, err)
+	}
+	var tl *FileTooLargeError
+	_, err := ReadCapped(p, 4)
+	if !errors.As(err, &tl) || tl.Size != 5 || tl.Max != 4 {
+		t.Errorf("over the cap: %v", err)
 	}
 }

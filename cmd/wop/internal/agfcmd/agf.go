@@ -46,16 +46,9 @@ func diskSource(env *cli.Env) agf.Source {
 	}
 }
 
-// readCapped reads a file up to the per-file ceiling.
+// readCapped reads an AgentFormat file up to the per-file ceiling.
 func readCapped(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > tarball.DefaultLimits.MaxEntry {
-		return nil, fmt.Errorf("%d bytes; AgentFormat files over %d bytes are refused", info.Size(), tarball.DefaultLimits.MaxEntry)
-	}
-	return os.ReadFile(path)
+	return pack.ReadCapped(path, tarball.DefaultLimits.MaxEntry)
 }
 
 func newLintCmd(env *cli.Env) *cobra.Command {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -70,7 +71,7 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 }
 
 func runVerify(ctx context.Context, o *verifyOptions) error {
-	data, err := readCapped(absPath(o.env, o.archive), 2*tarball.DefaultLimits.MaxTotal)
+	data, err := pack.ReadCapped(absPath(o.env, o.archive), 2*tarball.DefaultLimits.MaxTotal)
 	if err != nil {
 		return cli.Usagef("%s: %v", o.archive, withoutPath(err))
 	}
@@ -154,21 +155,4 @@ func printReport(w io.Writer, archive string, rep *verify.Report) {
 		}
 		fmt.Fprintf(w, "  %s %-16s %s\n", status, c.Name, msg)
 	}
-}
-
-// readCapped reads a file, refusing one larger than max bytes.
-func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("larger than %d bytes; no registry accepts it", max)
-	}
-	return data, nil
 }
