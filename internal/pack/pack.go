@@ -93,7 +93,7 @@ func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 		}
 		return nil, err
 	}
-	pk := &Pack{Display: display(dir), Dir: dir, limits: lim}
+	pk := &Pack{Display: DisplayName(dir), Dir: dir, limits: lim}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -129,7 +129,7 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	pk := &Pack{Display: display(p), Archive: a, limits: lim, archivePath: p}
+	pk := &Pack{Display: DisplayName(p), Archive: a, limits: lim, archivePath: p}
 	for _, e := range a.Entries {
 		pk.Files = append(pk.Files, File{Name: e.Name, Size: e.Size})
 	}
@@ -140,7 +140,9 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	return pk, nil
 }
 
-func display(p string) string {
+// DisplayName is how findings name a pack given as p: a slash path, ""
+// for the current directory.
+func DisplayName(p string) string {
 	p = filepath.ToSlash(filepath.Clean(p))
 	if p == "." {
 		return ""

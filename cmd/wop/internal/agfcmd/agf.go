@@ -209,7 +209,7 @@ func lintResult(env *cli.Env, dir, display string) error {
 	if err != nil {
 		return err
 	}
-	pk.Display = filepath.ToSlash(display)
+	pk.Display = pack.DisplayName(display)
 	ds, err := lint.Run(pk, lint.Options{})
 	if err != nil {
 		return err

@@ -150,10 +150,7 @@ func loadPackWith(env *cli.Env, arg string, lim tarball.Limits) (*pack.Pack, err
 	if err != nil {
 		return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
 	}
-	pk.Display = filepath.ToSlash(filepath.Clean(arg))
-	if pk.Display == "." {
-		pk.Display = ""
-	}
+	pk.Display = pack.DisplayName(arg)
 	return pk, nil
 }
 

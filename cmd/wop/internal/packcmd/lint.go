@@ -134,10 +134,7 @@ func runLint(_ context.Context, o *lintOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		pk.Display = filepath.ToSlash(filepath.Clean(targets[i].display))
-		if pk.Display == "." {
-			pk.Display = ""
-		}
+		pk.Display = pack.DisplayName(targets[i].display)
 		return pk, nil
 	}
 	var diags []diag.Diagnostic
