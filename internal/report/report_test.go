@@ -60,6 +60,14 @@ func TestColorOnlyWhenAsked(t *testing.T) {
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Error("escape codes without Color")
 	}
+	in.Color = true
+	var colored bytes.Buffer
+	if err := Print(&colored, "text", in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(colored.String(), "\x1b[") || !strings.Contains(colored.String(), "ref-missing") {
+		t.Errorf("no colour with Color:\n%q", colored.String())
+	}
 }
 
 func TestUnknownFormat(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 	"github.com/wop-cli/wop/internal/diag"
 )
 
@@ -14,9 +15,13 @@ import (
 func printText(w io.Writer, in Input) error {
 	styles := map[diag.Severity]lipgloss.Style{}
 	if in.Color {
-		styles[diag.Error] = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
-		styles[diag.Warning] = lipgloss.NewStyle().Foreground(lipgloss.Color("3")).Bold(true)
-		styles[diag.Info] = lipgloss.NewStyle().Foreground(lipgloss.Color("4"))
+		// The caller decided (TTY, NO_COLOR); a renderer of its own keeps
+		// lipgloss from second-guessing that from the process's stdout.
+		r := lipgloss.NewRenderer(w)
+		r.SetColorProfile(termenv.ANSI)
+		styles[diag.Error] = r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
+		styles[diag.Warning] = r.NewStyle().Foreground(lipgloss.Color("3")).Bold(true)
+		styles[diag.Info] = r.NewStyle().Foreground(lipgloss.Color("4"))
 	}
 	var b strings.Builder
 	for i, d := range in.Diags {

@@ -2,6 +2,7 @@ package sigstorehelper
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,5 +32,14 @@ func TestRunReportsHelperErrors(t *testing.T) {
 	os.WriteFile(junk, []byte("#!/bin/sh\necho oops >&2\nexit 3\n"), 0o755)
 	if _, err := Run(context.Background(), junk, Request{Op: "verify"}); err == nil || !strings.Contains(err.Error(), "oops") {
 		t.Errorf("junk helper: %v", err)
+	}
+}
+
+func TestIDTokenNeverFormats(t *testing.T) {
+	tok := IDToken("eyJhbGciOiJub25lIn0.secret.sig")
+	for _, s := range []string{fmt.Sprint(tok), fmt.Sprintf("%v %s %+v %#v", tok, tok, tok, tok)} {
+		if strings.Contains(s, "secret") {
+			t.Errorf("token printed: %s", s)
+		}
 	}
 }
