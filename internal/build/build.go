@@ -149,10 +149,7 @@ func fileSet(pk *pack.Pack, root *jsonpos.Value) ([]tarball.File, error) {
 	}
 	var problems []string
 	for _, r := range pack.Refs(root) {
-		target := r.Target
-		if r.Kind == pack.RefRuntime {
-			target = strings.TrimPrefix(target, "./")
-		}
+		target := r.Path()
 		f, ok := pk.Lookup(target)
 		switch {
 		case replaced[target]:

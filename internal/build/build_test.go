@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -179,5 +180,27 @@ func TestNoHalfWrittenArchive(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(out); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestRuntimeEntryDotSlash: "./index.mjs" bundles index.mjs, as the registry
+// builder does for every JavaScript pack.
+func TestRuntimeEntryDotSlash(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pack.json": `{"name":"community.acme.nodes","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+		  "runtime":{"language":"javascript","entry":"./index.mjs"},"nodes":[{"typeId":"community.acme.nodes.x","version":"1.0.0","category":"data","role":"pure"}]}`,
+		"index.mjs": "export const nodes = {};\n",
+	}
+	for name, data := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+	}
+	pk, _ := pack.Load(dir, tarball.DefaultLimits)
+	plan, err := NewPlan(pk, Signing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(plan.Entries(), func(e Entry) bool { return e.Name == "index.mjs" }) {
+		t.Errorf("entries %v lack index.mjs", plan.Entries())
 	}
 }

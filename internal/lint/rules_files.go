@@ -24,7 +24,7 @@ func bundled(p *Pass) []pack.File {
 	}
 	refd := map[string]bool{}
 	for _, r := range p.Refs() {
-		refd[r.Target] = true
+		refd[r.Path()] = true
 	}
 	for _, f := range p.Pack.Files {
 		if pack.InDefaultSet(f.Name) || refd[f.Name] {

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 // runtimeFormats are the formats each runtime language may declare.
@@ -17,24 +17,22 @@ var runtimeFormats = map[string][]string{
 }
 
 func checkRuntimeEntryMissing(p *Pass) {
-	rt := p.Root().Get("runtime")
-	entry := rt.Get("entry")
-	if rt == nil || entry == nil || entry.Kind != jsonpos.String || rt.Get("language").String() == "remote" {
-		return
-	}
-	// Every published JavaScript pack writes "./index.mjs", the module
-	// import convention, and hosts resolve it; only the rest must be clean.
-	name := strings.TrimPrefix(entry.Str, "./")
-	if rule, msg := refSyntax(name); rule != "" {
-		p.Reportf("/runtime/entry", "runtime.entry: %s", msg)
-		return
-	}
-	if t, _ := resolve(p, name); t != targetFile {
-		p.Reportf("/runtime/entry", "runtime.entry %q: not in the %s; build the runtime artifact into the pack (a build output path that is not shipped breaks every install)", entry.Str, where(p))
-		return
-	}
-	if p.Pack.Archive == nil && !isDefaultEntry(name) {
-		p.Reportf("/runtime/entry", "runtime.entry %q: the registry's builder bundles only index.mjs at the top level; name index.mjs or ask your registry to bundle this file", entry.Str)
+	for _, r := range p.Refs() {
+		if r.Kind != pack.RefRuntime {
+			continue
+		}
+		name := r.Path()
+		if rule, msg := refSyntax(name); rule != "" {
+			p.Reportf(r.Pointer, "runtime.entry: %s", msg)
+			return
+		}
+		if t, _ := resolve(p, name); t != targetFile {
+			p.Reportf(r.Pointer, "runtime.entry %q: not in the %s; build the runtime artifact into the pack (a build output path that is not shipped breaks every install)", r.Target, where(p))
+			return
+		}
+		if p.Pack.Archive == nil && !isDefaultEntry(name) {
+			p.Reportf(r.Pointer, "runtime.entry %q: the registry's builder bundles only index.mjs at the top level; name index.mjs or ask your registry to bundle this file", r.Target)
+		}
 	}
 }
 

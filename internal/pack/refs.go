@@ -2,6 +2,7 @@ package pack
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 )
@@ -24,6 +25,16 @@ type Ref struct {
 	Pointer string // JSON pointer to the string value
 	Target  string // the ref as written
 	Kind    RefKind
+}
+
+// Path is the archive entry the ref names. Refs are compared byte for byte
+// with entry names, except runtime.entry: every published JavaScript pack
+// writes "./index.mjs", the module-import spelling, and hosts resolve it.
+func (r Ref) Path() string {
+	if r.Kind == RefRuntime {
+		return strings.TrimPrefix(r.Target, "./")
+	}
+	return r.Target
 }
 
 // Refs lists every file ref of a manifest (FORMAT.md §1), in manifest order.
