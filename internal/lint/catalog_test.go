@@ -224,3 +224,23 @@ func buildArchive(t *testing.T, spec string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestOneMistakeOneFinding: where a specific rule explains a schema failure,
+// manifest-schema stays silent about it (claimedElsewhere).
+func TestOneMistakeOneFinding(t *testing.T) {
+	for _, id := range []string{"semver-invalid", "engines-range-invalid", "system-prompt-xor", "skill-profile-violation",
+		"agent-id-host-namespace", "name-scope-local", "declarative-kind-has-runtime", "kind-unknown"} {
+		t.Run(id, func(t *testing.T) {
+			doc, err := Explain(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own := lintExample(t, doc.Bad, tarball.DefaultLimits, id); len(own) == 0 {
+				t.Fatalf("%s does not fire on its bad example", id)
+			}
+			if dup := lintExample(t, doc.Bad, tarball.DefaultLimits, "manifest-schema"); len(dup) > 0 {
+				t.Errorf("manifest-schema repeats it: %+v", dup)
+			}
+		})
+	}
+}

@@ -74,11 +74,11 @@ func claimedElsewhere(p *Pass, pr schema.Problem) bool {
 		return true // name-scope-local
 	case pr.Pointer == "/kind" && !pr.OnName:
 		return true // kind-unknown; the kind selected the schema
-	case pr.Pointer == "/version" && strings.Contains(pr.Message, "does not match pattern"):
+	case pr.Pointer == "/version" && pr.Keyword == "pattern":
 		return true // semver-invalid
-	case strings.Contains(pr.Message, `"engines"`) || strings.HasPrefix(pr.Pointer, "/engines"):
+	case pr.Keyword == "required" && slices.Contains(pr.Names, "engines") || strings.HasPrefix(pr.Pointer, "/engines"):
 		return true // engines-range-invalid
-	case strings.Contains(pr.Message, "systemPrompt or systemPromptRef"):
+	case pr.Keyword == "oneOf" && slices.Equal(pr.Names, []string{"systemPrompt", "systemPromptRef"}):
 		return true // system-prompt-xor
 	}
 	if i, rest, ok := agentPointer(pr.Pointer); ok {
@@ -86,7 +86,7 @@ func claimedElsewhere(p *Pass, pr schema.Problem) bool {
 		switch {
 		case rest == "/agentId" && strings.HasPrefix(agent.Get("agentId").String(), "host:"):
 			return true // agent-id-host-namespace
-		case agent.Get("role").String() == "skill" && (rest == "" && strings.Contains(pr.Message, `"handoff"`) || strings.HasPrefix(rest, "/memoryShape/")):
+		case agent.Get("role").String() == "skill" && (rest == "" && pr.Keyword == "required" && slices.Contains(pr.Names, "handoff") || strings.HasPrefix(rest, "/memoryShape/")):
 			return true // skill-profile-violation
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -19,6 +20,12 @@ type Problem struct {
 	Pointer string // RFC 6901 pointer to the offending value (or the object missing a member)
 	OnName  bool   // the finding is about the member name at Pointer, not its value
 	Message string
+	// Keyword is the schema keyword that failed ("required", "pattern",
+	// "oneOf", ...) and Names the properties it concerns (the missing one,
+	// or a choice's alternatives), so callers can tell problems apart
+	// without reading the message.
+	Keyword string
+	Names   []string
 }
 
 // explain flattens a validation error tree into the causes a person must fix.
@@ -31,7 +38,7 @@ func (s *Set) explain(ve *jsonschema.ValidationError) []Problem {
 	slices.SortFunc(out, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.Pointer, b.Pointer), cmp.Compare(a.Message, b.Message))
 	})
-	return slices.Compact(out)
+	return slices.CompactFunc(out, func(a, b Problem) bool { return a.Pointer == b.Pointer && a.Message == b.Message })
 }
 
 func pointer(loc []string) string {
@@ -50,24 +57,25 @@ func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Pr
 		s.choice(ve, p, out)
 	case *kind.Required:
 		for _, m := range k.Missing {
-			*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("missing required property %q", m)})
+			*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("missing required property %q", m), Keyword: "required", Names: []string{m}})
 		}
 	case *kind.AdditionalProperties:
 		for _, name := range k.Properties {
-			*out = append(*out, Problem{Pointer: ptr + "/" + escape(name), OnName: true,
+			*out = append(*out, Problem{Pointer: ptr + "/" + escape(name), OnName: true, Keyword: "additionalProperties",
 				Message: fmt.Sprintf("unknown property %q%s", name, s.suggest(ve.SchemaURL, name))})
 		}
 	case *kind.Enum:
-		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), oneOfList(k.Want))})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "enum", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), oneOfList(k.Want))})
 	case *kind.Const:
-		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "const", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
 	case *kind.Type:
-		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "type", Message: fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))})
 	case *kind.FalseSchema:
-		*out = append(*out, Problem{Pointer: ptr, OnName: true, Message: "property not allowed here"})
+		*out = append(*out, Problem{Pointer: ptr, OnName: true, Keyword: "false", Message: "property not allowed here"})
 	default:
 		if len(ve.Causes) == 0 {
-			*out = append(*out, Problem{Pointer: ptr, Message: ve.ErrorKind.LocalizedString(p)})
+			kw := ve.ErrorKind.KeywordPath()
+			*out = append(*out, Problem{Pointer: ptr, Message: ve.ErrorKind.LocalizedString(p), Keyword: kw[len(kw)-1]})
 		}
 	}
 	if _, isChoice := ve.ErrorKind.(*kind.OneOf); isChoice {
@@ -92,11 +100,11 @@ func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, out *[]
 		keyword, quantifier = ve.SchemaURL+"/oneOf", "exactly one"
 	}
 	if names := s.requiredOnlyBranches(keyword); len(names) > 1 {
-		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("set %s of %s", quantifier, orList(names))})
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("set %s of %s", quantifier, orList(names)), Keyword: path.Base(keyword), Names: names})
 		return
 	}
 	if len(ve.Causes) == 0 { // oneOf with several matching branches
-		*out = append(*out, Problem{Pointer: ptr, Message: "value matches more than one of the allowed forms; make it match exactly one"})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "oneOf", Message: "value matches more than one of the allowed forms; make it match exactly one"})
 		return
 	}
 	var best []Problem
@@ -108,7 +116,7 @@ func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, out *[]
 		}
 	}
 	if score(best, ptr) >= 1000 {
-		*out = append(*out, Problem{Pointer: ptr, Message: "value matches none of the allowed forms" + s.forms(keyword)})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: path.Base(keyword), Message: "value matches none of the allowed forms" + s.forms(keyword)})
 		return
 	}
 	*out = append(*out, best...)
