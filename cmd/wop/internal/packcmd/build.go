@@ -73,23 +73,7 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 }
 
 func buildOne(ctx context.Context, o *buildOptions, dir string) error {
-	settings, err := settingsFor(o.env, "", absPath(o.env, dir), lintOpts(o.env, false), map[string]*packSettings{})
-	if err != nil {
-		return err
-	}
-	pk, err := loadPackWith(o.env, dir, settings.limits)
-	if err != nil {
-		return err
-	}
-	if pk.Archive != nil {
-		return cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
-	}
-	if !o.noLint {
-		if err := lintGate(o.env, pk, settings.opt); err != nil {
-			return err
-		}
-	}
-	plan, err := planFor(ctx, o.env, pk, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, dir, o.noLint, &o.keys)
 	if err != nil {
 		return err
 	}
@@ -101,6 +85,28 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 		return err
 	}
 	return printResult(o.env, res)
+}
+
+// prepareBuild loads a source directory with its configuration, runs the
+// lint gate unless noLint, and plans the signed archive.
+func prepareBuild(ctx context.Context, env *cli.Env, dir string, noLint bool, keys *keyFlags) (*build.Plan, error) {
+	settings, err := settingsFor(env, "", absPath(env, dir), lintOpts(env, false), map[string]*packSettings{})
+	if err != nil {
+		return nil, err
+	}
+	pk, err := loadPackWith(env, dir, settings.limits)
+	if err != nil {
+		return nil, err
+	}
+	if pk.Archive != nil {
+		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
+	}
+	if !noLint {
+		if err := lintGate(env, pk, settings.opt); err != nil {
+			return nil, err
+		}
+	}
+	return planFor(ctx, env, pk, keys)
 }
 
 // planFor reads the manifest name (for the unsigned rule) and plans the build.

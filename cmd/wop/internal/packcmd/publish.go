@@ -121,7 +121,7 @@ type result struct {
 func runPublish(ctx context.Context, o *publishOptions) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	archivePath, err := o.archive(ctx)
+	archivePath, linted, err := o.archive(ctx)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	if !o.noLint {
+	if !o.noLint && !linted {
 		pk, err := loadPackWith(o.env, archivePath, settings.limits)
 		if err != nil {
 			return err
@@ -196,39 +196,26 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	return o.report(res)
 }
 
-// archive returns the .tgz to publish, building a source directory first.
-func (o *publishOptions) archive(ctx context.Context) (string, error) {
+// archive returns the .tgz to publish, building a source directory first;
+// linted says the build already ran the lint gate.
+func (o *publishOptions) archive(ctx context.Context) (path string, linted bool, err error) {
 	info, err := os.Stat(absPath(o.env, o.target))
 	if err != nil {
-		return "", cli.Usagef("%s: %v", o.target, withoutPath(err))
+		return "", false, cli.Usagef("%s: %v", o.target, withoutPath(err))
 	}
 	if !info.IsDir() {
-		return absPath(o.env, o.target), nil
+		return absPath(o.env, o.target), false, nil
 	}
-	settings, err := settingsFor(o.env, "", absPath(o.env, o.target), lintOpts(o.env, false), map[string]*packSettings{})
+	plan, err := prepareBuild(ctx, o.env, o.target, o.noLint, &o.keys)
 	if err != nil {
-		return "", err
-	}
-	pk, err := loadPackWith(o.env, o.target, settings.limits)
-	if err != nil {
-		return "", err
-	}
-	if !o.noLint {
-		if err := lintGate(o.env, pk, settings.opt); err != nil {
-			return "", err
-		}
-	}
-	plan, err := planFor(ctx, o.env, pk, &o.keys)
-	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	built, err := plan.Write(absPath(o.env, o.outDir))
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	fmt.Fprintf(o.env.ErrOut, "built %s\n", built.Archive)
-	o.noLint = true // just linted
-	return built.Archive, nil
+	return built.Archive, !o.noLint, nil
 }
 
 func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
