@@ -81,10 +81,7 @@ type target struct{ path, display string }
 func expandTargets(env *cli.Env, args []string) ([]target, error) {
 	var out []target
 	for _, arg := range args {
-		abs := arg
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(env.WorkDir, arg)
-		}
+		abs := absPath(env, arg)
 		found, err := pack.Discover(abs)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
