@@ -1,6 +1,7 @@
 package agf
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -87,7 +88,7 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		return im, err
 	}
 	agent := im.agent(doc, seg, tools, opt)
-	base := strings.TrimSuffix(or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
+	base := strings.TrimSuffix(cmp.Or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
 	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(instructions, "\n") + "\n")
 	for _, side := range []struct{ ptr, file string }{{"/interface/input", seg + ".task.json"}, {"/interface/output", seg + ".return.json"}} {
 		out, err := handoffSchema(doc.ordered(side.ptr), fmt.Sprintf("%s/%s/%s/%s", base, name, version, side.file))
@@ -119,13 +120,6 @@ func checkNewAgent(root *jsonpos.Value, id string) error {
 	return nil
 }
 
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 func (im *Imported) agent(doc *Doc, seg string, tools []string, opt ImportOptions) *jsonpos.Value {
 	agent := jsonpos.StringObject("agentId", im.AgentID, "persona", str(doc.Get("/metadata/name")))
 	desc := str(doc.Get("/metadata/description"))
@@ -136,7 +130,7 @@ func (im *Imported) agent(doc *Doc, seg string, tools []string, opt ImportOption
 	if desc != "" {
 		agent.Set("description", &jsonpos.Value{Kind: jsonpos.String, Str: desc})
 	}
-	agent.Set("modelClass", &jsonpos.Value{Kind: jsonpos.String, Str: or(opt.ModelClass, "general")})
+	agent.Set("modelClass", &jsonpos.Value{Kind: jsonpos.String, Str: cmp.Or(opt.ModelClass, "general")})
 	agent.Set("systemPromptRef", &jsonpos.Value{Kind: jsonpos.String, Str: "prompts/" + seg + ".md"})
 	list := &jsonpos.Value{Kind: jsonpos.Array}
 	for _, t := range tools {

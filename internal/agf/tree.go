@@ -3,6 +3,7 @@ package agf
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
@@ -67,7 +68,7 @@ func (t *tree) visit(name string, stack []string) error {
 			continue
 		}
 		child := path.Join(dir, str(a["source"]))
-		if idx := indexOf(stack, child); idx >= 0 {
+		if idx := slices.Index(stack, child); idx >= 0 {
 			pos := doc.Position(fmt.Sprintf("/action_space/local_agents/%d/source", i))
 			t.diags = append(t.diags, diag.Diagnostic{Rule: "agf-source-cycle", Severity: diag.Error, File: t.src.Display(name),
 				Pointer: fmt.Sprintf("/action_space/local_agents/%d/source", i), Start: diag.Position{Line: pos.Line, Column: pos.Column},
@@ -82,13 +83,4 @@ func (t *tree) visit(name string, stack []string) error {
 		}
 	}
 	return nil
-}
-
-func indexOf(xs []string, x string) int {
-	for i, s := range xs {
-		if s == x {
-			return i
-		}
-	}
-	return -1
 }

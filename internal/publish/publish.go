@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/build"
@@ -114,7 +115,7 @@ func Gates(ctx context.Context, c *registry.Client, d *registry.Discovery, a *Ar
 	switch {
 	case scope == "local":
 		return &GateError{Gate: "namespace", Err: fmt.Errorf("%s is in local.*, which is never published", a.Name), hint: "rename the pack under community.<you>.* or vendor.<org>.*"}
-	case len(d.SupportedNamespaces) > 0 && !contains(d.SupportedNamespaces, scope):
+	case len(d.SupportedNamespaces) > 0 && !slices.Contains(d.SupportedNamespaces, scope):
 		err := fmt.Errorf("%s accepts %s.* names only, not %s", c.Base, strings.Join(d.SupportedNamespaces, ".*, "), a.Name)
 		hint := ""
 		if scope == "private" {
@@ -139,15 +140,6 @@ func Gates(ctx context.Context, c *registry.Client, d *registry.Discovery, a *Ar
 		return &GateError{Gate: "signature", Err: fmt.Errorf("signature over pack.json does not verify with the registry's key %q: %w", a.KeyID(), err), hint: "rebuild and sign with the private half of that key"}
 	}
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Existing says what the registry already holds for this version.

@@ -28,19 +28,12 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	return cmd
 }
 
-func abs(env *cli.Env, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(env.WorkDir, p)
-}
-
 // diskSource reads AgentFormat files relative to the working directory and
 // names them as typed.
 func diskSource(env *cli.Env) agf.Source {
 	return agf.Source{
 		Read: func(name string) ([]byte, error) {
-			return readCapped(abs(env, filepath.FromSlash(name)))
+			return readCapped(env.Abs(filepath.FromSlash(name)))
 		},
 		Display: func(name string) string { return name },
 	}
@@ -68,7 +61,7 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 			}
 			var names []string
 			for _, a := range args {
-				if _, err := os.Stat(abs(env, a)); err != nil {
+				if _, err := os.Stat(env.Abs(a)); err != nil {
 					return cli.Usagef("%s: no such file", a)
 				}
 				names = append(names, filepath.ToSlash(filepath.Clean(a)))
@@ -141,7 +134,7 @@ fail unless --accept-loss.`,
 }
 
 func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
-	src, err := readCapped(abs(env, file))
+	src, err := readCapped(env.Abs(file))
 	if err != nil {
 		return cli.Usagef("%s: %v", file, err)
 	}
@@ -153,7 +146,7 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 		report.Print(env.ErrOut, "text", report.Input{Diags: ds})
 		return fmt.Errorf("%s has %d lint errors; fix them before importing", file, c.Errors)
 	}
-	dir := abs(env, packDir)
+	dir := env.Abs(packDir)
 	manifestPath := filepath.Join(dir, pack.ManifestName)
 	manifest, err := os.ReadFile(manifestPath)
 	if err != nil {

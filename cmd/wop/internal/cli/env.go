@@ -92,3 +92,11 @@ func configDir() string {
 	}
 	return dir
 }
+
+// Abs resolves p against the working directory.
+func (e *Env) Abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.WorkDir, p)
+}

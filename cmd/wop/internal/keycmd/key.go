@@ -33,10 +33,7 @@ under ID. Existing files are never overwritten.`,
 			if keyID == "" {
 				return cli.Usagef("--key-id is required: the id the registry will know this key by")
 			}
-			dir := outDir
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(env.WorkDir, dir)
-			}
+			dir := env.Abs(outDir)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}

@@ -80,7 +80,7 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 	if o.list {
 		return printPlan(o.env, plan)
 	}
-	res, err := plan.Write(absPath(o.env, o.outDir))
+	res, err := plan.Write(o.env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 // prepareBuild loads a source directory with its configuration, runs the
 // lint gate unless noLint, and plans the signed archive.
 func prepareBuild(ctx context.Context, env *cli.Env, dir string, noLint bool, keys *keyFlags) (*build.Plan, error) {
-	settings, err := settingsFor(env, "", absPath(env, dir), lintOpts(env, false), map[string]*packSettings{})
+	settings, err := settingsFor(env, "", env.Abs(dir), lintOpts(env, false), map[string]*packSettings{})
 	if err != nil {
 		return nil, err
 	}
@@ -152,19 +152,12 @@ func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
 }
 
 func loadPackWith(env *cli.Env, arg string, lim tarball.Limits) (*pack.Pack, error) {
-	pk, err := pack.Load(absPath(env, arg), lim)
+	pk, err := pack.Load(env.Abs(arg), lim)
 	if err != nil {
 		return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
 	}
 	pk.Display = pack.DisplayName(arg)
 	return pk, nil
-}
-
-func absPath(env *cli.Env, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(env.WorkDir, p)
 }
 
 func printPlan(env *cli.Env, plan *build.Plan) error {

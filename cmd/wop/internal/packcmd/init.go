@@ -35,7 +35,7 @@ placeholders. Existing files are never overwritten.`,
 			if node {
 				kind = scaffold.Node
 			}
-			files, err := scaffold.Create(scaffold.Options{Dir: absPath(env, dir), Name: name, Kind: kind})
+			files, err := scaffold.Create(scaffold.Options{Dir: env.Abs(dir), Name: name, Kind: kind})
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}

@@ -49,7 +49,7 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if k.keyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
-		pemBytes, err := os.ReadFile(absPath(env, k.key))
+		pemBytes, err := os.ReadFile(env.Abs(k.key))
 		if err != nil {
 			return s, cli.Usagef("--key: %v", withoutPath(err))
 		}
@@ -62,7 +62,7 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			return s, cli.Usagef("--signature needs --key-id: the key that made the signature")
 		}
 		var err error
-		if s.Signature, err = os.ReadFile(absPath(env, k.signature)); err != nil {
+		if s.Signature, err = os.ReadFile(env.Abs(k.signature)); err != nil {
 			return s, cli.Usagef("--signature: %v", withoutPath(err))
 		}
 	case !k.unsigned && !strings.HasPrefix(name, "private."):

@@ -81,7 +81,7 @@ type target struct{ path, display string }
 func expandTargets(env *cli.Env, args []string) ([]target, error) {
 	var out []target
 	for _, arg := range args {
-		abs := absPath(env, arg)
+		abs := env.Abs(arg)
 		found, err := pack.Discover(abs)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -117,7 +117,7 @@ func runLint(_ context.Context, o *lintOptions) error {
 	}
 	base := lintOpts(o.env, o.noCache)
 	if o.catalog != "" {
-		if base.Catalog, err = lint.LoadCatalog(absPath(o.env, o.catalog)); err != nil {
+		if base.Catalog, err = lint.LoadCatalog(o.env.Abs(o.catalog)); err != nil {
 			return cli.Usagef("--catalog: %v", withoutPath(err))
 		}
 	}
@@ -190,7 +190,7 @@ func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(absPath(o.env, o.writeBaseline), out, 0o644); err != nil {
+	if err := atomicfile.Write(o.env.Abs(o.writeBaseline), out, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
@@ -201,7 +201,7 @@ func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, 
 	if o.baseline == "" {
 		return diags, nil
 	}
-	b, err := lint.LoadBaseline(absPath(o.env, o.baseline))
+	b, err := lint.LoadBaseline(o.env.Abs(o.baseline))
 	if err != nil {
 		return nil, cli.Usagef("--baseline: %v", withoutPath(err))
 	}

@@ -33,7 +33,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 			return nil, err
 		}
 	} else {
-		path = absPath(env, path)
+		path = env.Abs(path)
 	}
 	if s, ok := cache[path]; ok {
 		return s, nil

@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -155,7 +156,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		return o.stageIn(a, res)
 	}
 	if !d.WriteAPI.Supported {
-		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, orDefault(d.WriteAPI.PublishMethod, "pull requests")),
+		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
 			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
 	}
 	var token registry.Token
@@ -199,18 +200,18 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 // archive returns the .tgz to publish, building a source directory first;
 // linted says the build already ran the lint gate.
 func (o *publishOptions) archive(ctx context.Context) (path string, linted bool, err error) {
-	info, err := os.Stat(absPath(o.env, o.target))
+	info, err := os.Stat(o.env.Abs(o.target))
 	if err != nil {
 		return "", false, cli.Usagef("%s: %v", o.target, withoutPath(err))
 	}
 	if !info.IsDir() {
-		return absPath(o.env, o.target), false, nil
+		return o.env.Abs(o.target), false, nil
 	}
 	plan, err := prepareBuild(ctx, o.env, o.target, o.noLint, &o.keys)
 	if err != nil {
 		return "", false, err
 	}
-	built, err := plan.Write(absPath(o.env, o.outDir))
+	built, err := plan.Write(o.env.Abs(o.outDir))
 	if err != nil {
 		return "", false, err
 	}
@@ -219,7 +220,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 }
 
 func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
-	staged, err := publish.Stage(absPath(o.env, o.stage), o.tree, a)
+	staged, err := publish.Stage(o.env.Abs(o.stage), o.tree, a)
 	if err != nil {
 		if errors.Is(err, registry.ErrConflict) {
 			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
@@ -289,13 +290,6 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	progressbar.OptionSetWriter(o.env.ErrOut)(bar)
 	reader := progressbar.NewReader(r, bar)
 	return &reader
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // networkError gives transport failures and a cancelled context their exit

@@ -34,13 +34,13 @@ that archive's pack.json and signature, keeping its other entries.`,
 				return runBuild(cmd.Context(), o)
 			}
 			if o.outDir == "" {
-				o.outDir = filepath.Dir(absPath(env, args[0]))
+				o.outDir = filepath.Dir(env.Abs(args[0]))
 			}
 			plan, err := planFor(cmd.Context(), env, pk, &o.keys)
 			if err != nil {
 				return err
 			}
-			res, err := plan.Write(absPath(env, o.outDir))
+			res, err := plan.Write(env.Abs(o.outDir))
 			if err != nil {
 				return err
 			}

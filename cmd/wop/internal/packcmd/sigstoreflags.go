@@ -40,10 +40,10 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 	}
 	req := sigstorehelper.Request{Op: "sign-keyless", FulcioURL: f.fulcioURL, RekorURL: f.rekorURL, TSAURL: f.tsaURL}
 	if f.signingConfig != "" {
-		req.SigningConfig = absPath(env, f.signingConfig)
+		req.SigningConfig = env.Abs(f.signingConfig)
 	}
 	if keyPath != "" {
-		if req.KeyPEM, err = os.ReadFile(absPath(env, keyPath)); err != nil {
+		if req.KeyPEM, err = os.ReadFile(env.Abs(keyPath)); err != nil {
 			return nil, cli.Usagef("--key: %v", withoutPath(err))
 		}
 		req.Op = "sign-key"
@@ -121,7 +121,7 @@ func (f *verifyFlags) addFlags(cmd *cobra.Command) {
 func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte) func(bundle, manifest []byte) (string, error) {
 	req := sigstorehelper.Request{Op: "verify", PublicKeyPEM: keyPEM, Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp}
 	if f.trustedRoot != "" {
-		req.TrustedRoot = absPath(env, f.trustedRoot)
+		req.TrustedRoot = env.Abs(f.trustedRoot)
 	}
 	return func(bundle, manifest []byte) (string, error) {
 		helper, err := sigstorehelper.Locate(env.Getenv)

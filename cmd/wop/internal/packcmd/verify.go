@@ -71,14 +71,14 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 }
 
 func runVerify(ctx context.Context, o *verifyOptions) error {
-	data, err := pack.ReadCapped(absPath(o.env, o.archive), 2*tarball.DefaultLimits.MaxTotal)
+	data, err := pack.ReadCapped(o.env.Abs(o.archive), 2*tarball.DefaultLimits.MaxTotal)
 	if err != nil {
 		return cli.Usagef("%s: %v", o.archive, withoutPath(err))
 	}
 	opt := verify.Options{Integrity: o.integrity, Limits: tarball.DefaultLimits}
 	var sigstoreKey []byte
 	if o.key != "" {
-		raw, err := os.ReadFile(absPath(o.env, o.key))
+		raw, err := os.ReadFile(o.env.Abs(o.key))
 		if err != nil {
 			return cli.Usagef("--key: %v", withoutPath(err))
 		}
@@ -94,7 +94,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		opt.ResolveKey = registryKeys(ctx, o.env, o.registry)
 	}
 	if o.versionManifest != "" {
-		if opt.VersionManifest, err = os.ReadFile(absPath(o.env, o.versionManifest)); err != nil {
+		if opt.VersionManifest, err = os.ReadFile(o.env.Abs(o.versionManifest)); err != nil {
 			return cli.Usagef("--version-manifest: %v", withoutPath(err))
 		}
 	}
@@ -124,7 +124,7 @@ func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.
 	if sigPath == "" {
 		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
 	}
-	sig, err := os.ReadFile(absPath(o.env, sigPath))
+	sig, err := os.ReadFile(o.env.Abs(sigPath))
 	if err != nil {
 		return nil, fmt.Errorf("signature %s: %v", sigPath, withoutPath(err))
 	}
