@@ -132,8 +132,10 @@ func checkEnginesUnbounded(p *Pass) {
 	}
 }
 
+var firstNumber = regexp.MustCompile(`\d+`)
+
 func lowestMajor(r string) uint64 {
-	m := regexp.MustCompile(`\d+`).FindString(r)
+	m := firstNumber.FindString(r)
 	v, err := semver.NewVersion(m)
 	if err != nil {
 		return 1
