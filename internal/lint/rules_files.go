@@ -76,22 +76,31 @@ func checkEncoding(p *Pass) {
 			p.ReportOffset(name, src, pe.Offset, pe.Msg)
 		}
 	}
-	names := bundledNames(p)
-	_ = p.Pack.Each(func(n string) bool { return names[n] && isText(n) && !strings.HasSuffix(n, ".json") }, func(name string, src []byte) error {
+	eachBundled(p, func(n string) bool { return isText(n) && !strings.HasSuffix(n, ".json") }, func(name string, src []byte) {
 		if pe, ok := parseError(jsonpos.CheckEncoding(src)); ok {
 			p.ReportOffset(name, src, pe.Offset, pe.Msg)
 		}
-		return nil
 	})
 }
 
-// bundledNames is the bundled set as a lookup.
-func bundledNames(p *Pass) map[string]bool {
-	names := map[string]bool{}
-	for _, f := range bundled(p) {
-		names[f.Name] = true
+// eachBundled calls fn with the contents of each bundled regular file want
+// accepts. A directory's files come through the pass's file cache; an
+// archive's are streamed, so a large one is never held whole.
+func eachBundled(p *Pass, want func(name string) bool, fn func(name string, data []byte)) {
+	if p.Pack.Archive == nil {
+		for _, f := range bundled(p) {
+			if f.Mode.IsRegular() && want(f.Name) {
+				if data, err := p.ReadFile(f.Name); err == nil {
+					fn(f.Name, data)
+				}
+			}
+		}
+		return
 	}
-	return names
+	_ = p.Pack.Each(want, func(name string, data []byte) error {
+		fn(name, data)
+		return nil
+	})
 }
 
 func isText(name string) bool {
@@ -230,17 +239,15 @@ func unsafeChar(name string) string {
 }
 
 func checkPrivateKey(p *Pass) {
-	names := bundledNames(p)
 	for _, f := range bundled(p) {
 		if base := path.Base(f.Name); base == ".env" || strings.HasPrefix(base, ".env.") {
 			p.ReportFilef(f.Name, "an environment file with secrets would be bundled; remove it from the pack")
 		}
 	}
-	_ = p.Pack.Each(func(n string) bool { return names[n] }, func(name string, src []byte) error {
+	eachBundled(p, func(string) bool { return true }, func(name string, src []byte) {
 		if bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY")) {
 			p.ReportFilef(name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
 		}
-		return nil
 	})
 }
 

@@ -257,6 +257,25 @@ func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []by
 		}
 		return nil
 	}
+	// Entries kept at load are served from memory; only when a wanted one
+	// was left out is the archive read again.
+	inMemory := true
+	for _, e := range pk.Archive.Entries {
+		if want(e.Name) && e.Data == nil && e.Size > 0 {
+			inMemory = false
+			break
+		}
+	}
+	if inMemory {
+		for _, e := range pk.Archive.Entries {
+			if want(e.Name) {
+				if err := fn(e.Name, e.Data); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	var ferr error
 	visit := func(e tarball.Entry) bool {
 		if ferr == nil && want(e.Name) {
