@@ -1,36 +1,44 @@
-package agf
+package agf_test
 
 import (
 	"errors"
 	"io/fs"
-	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	. "github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
 )
 
+// lintFile lints src as a.agf.yaml with the registry's rules, next to
+// the sub-agent files the fixtures name, and keeps a.agf.yaml's findings.
 func lintFile(t *testing.T, src string, strict bool) []diag.Diagnostic {
 	t.Helper()
-	siblings := map[string]bool{"drafter.agf.yaml": true, "checker.agf.yaml": true}
-	ds, err := Lint("a.agf.yaml", []byte(src), Options{Strict: strict, ReadFile: func(name string) ([]byte, error) {
-		if siblings[name] {
-			return []byte("x"), nil
-		}
-		return nil, fs.ErrNotExist
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ds
+	return lintFiles(t, map[string]string{"a.agf.yaml": src, "drafter.agf.yaml": "x", "checker.agf.yaml": "x"}, "a.agf.yaml", strict)
 }
 
-func base(t *testing.T, name string) string {
-	b, err := os.ReadFile("testdata/" + name)
+// lintFiles lints the named file among files and keeps its findings.
+func lintFiles(t *testing.T, files map[string]string, name string, strict bool) []diag.Diagnostic {
+	t.Helper()
+	ds, err := lint.AgentFormat([]string{name}, memSource(files), lint.AgentFormatOptions{Strict: strict})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return d.File != name })
+}
+
+func memSource(files map[string]string) Source {
+	return Source{
+		Read: func(name string) ([]byte, error) {
+			if d, ok := files[name]; ok {
+				return []byte(d), nil
+			}
+			return nil, fs.ErrNotExist
+		},
+		Display: func(name string) string { return name },
+	}
 }
 
 func TestValidFilesAreClean(t *testing.T) {
@@ -117,16 +125,9 @@ func TestLintTreeFollowsSourcesAndFindsCycles(t *testing.T) {
 		"drafter.agf.yaml": strings.Replace(base(t, "react.agf.yaml"), "version: \"1.2.0\"", "version: \"one\"", 1),
 		"checker.agf.yaml": strings.Replace(base(t, "team.agf.yaml"), "source: drafter.agf.yaml", "source: team.agf.yaml", 1),
 	}
-	src := Source{
-		Read: func(name string) ([]byte, error) {
-			if d, ok := files[name]; ok {
-				return []byte(d), nil
-			}
-			return nil, fs.ErrNotExist
-		},
-		Display: func(name string) string { return "agents/" + name },
-	}
-	ds, err := LintTree([]string{"team.agf.yaml"}, src, Options{})
+	src := memSource(files)
+	src.Display = func(name string) string { return "agents/" + name }
+	ds, err := lint.AgentFormat([]string{"team.agf.yaml"}, src, lint.AgentFormatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ func IsFile(name string) bool {
 }
 
 // LintTree lints the named files and every file they pull in as
-// source_type file sub-agents, each once. A chain of sub-agents that leads
-// back to a file already on it is reported: a runtime would recurse forever.
+// source_type file sub-agents, each once. Each file's pass knows the chain
+// of files that led to it, so agf-source-cycle can name a loop.
 func LintTree(names []string, src Source, opt Options) ([]diag.Diagnostic, error) {
 	t := &tree{src: src, opt: opt, done: map[string]bool{}}
 	for _, n := range names {
@@ -40,7 +40,7 @@ type tree struct {
 	diags []diag.Diagnostic
 }
 
-func (t *tree) visit(name string, stack []string) error {
+func (t *tree) visit(name string, chain []string) error {
 	if t.done[name] {
 		return nil
 	}
@@ -52,7 +52,8 @@ func (t *tree) visit(name string, stack []string) error {
 	dir := path.Dir(name)
 	opt := t.opt
 	opt.ReadFile = func(rel string) ([]byte, error) { return t.src.Read(path.Join(dir, rel)) }
-	ds, err := Lint(t.src.Display(name), data, opt)
+	chain = append(slices.Clip(chain), name)
+	ds, err := lintFile(t.src.Display(name), data, opt, chain)
 	if err != nil {
 		return err
 	}
@@ -61,26 +62,49 @@ func (t *tree) visit(name string, stack []string) error {
 	if err != nil {
 		return nil // reported as agf-yaml-invalid
 	}
-	stack = append(stack, name)
+	for _, sa := range fileSubAgents(doc) {
+		child := path.Join(dir, sa.source)
+		if slices.Contains(chain, child) {
+			continue // agf-source-cycle
+		}
+		if _, err := t.src.Read(child); err != nil {
+			continue // agf-source-missing
+		}
+		if err := t.visit(child, chain); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subAgent is a local_agents entry whose definition is a file.
+type subAgent struct {
+	ptr, alias, source string
+}
+
+// fileSubAgents lists the local_agents entries with source_type file (the
+// default) and a source.
+func fileSubAgents(doc *Doc) []subAgent {
+	var out []subAgent
 	for i, it := range arr(doc.Get("/action_space/local_agents")) {
 		a := obj(it)
 		if st := str(a["source_type"]); st != "" && st != "file" || str(a["source"]) == "" {
 			continue
 		}
-		child := path.Join(dir, str(a["source"]))
-		if idx := slices.Index(stack, child); idx >= 0 {
-			pos := doc.Position(fmt.Sprintf("/action_space/local_agents/%d/source", i))
-			t.diags = append(t.diags, diag.Diagnostic{Rule: "agf-source-cycle", Severity: diag.Error, File: t.src.Display(name),
-				Pointer: fmt.Sprintf("/action_space/local_agents/%d/source", i), Start: diag.Position{Line: pos.Line, Column: pos.Column},
-				Message: fmt.Sprintf("sub-agent %q leads back to %s (%s): a runtime would recurse forever", str(a["alias"]), child, strings.Join(append(stack[idx:], child), " -> "))})
-			continue
-		}
-		if _, err := t.src.Read(child); err != nil {
-			continue // agf-source-missing
-		}
-		if err := t.visit(child, stack); err != nil {
-			return err
+		out = append(out, subAgent{fmt.Sprintf("/action_space/local_agents/%d/source", i), str(a["alias"]), str(a["source"])})
+	}
+	return out
+}
+
+// CheckSourceCycle reports sub-agent files that lead back to a file already
+// on the chain: a runtime would recurse forever.
+func CheckSourceCycle(p *Pass) {
+	here := p.chain[len(p.chain)-1]
+	for _, sa := range fileSubAgents(p.Doc) {
+		child := path.Join(path.Dir(here), sa.source)
+		if idx := slices.Index(p.chain, child); idx >= 0 {
+			loop := strings.Join(append(slices.Clone(p.chain[idx:]), child), " -> ")
+			p.Report(sa.ptr, false, "sub-agent %q leads back to %s (%s): a runtime would recurse forever", sa.alias, child, loop)
 		}
 	}
-	return nil
 }

@@ -99,7 +99,7 @@ func (w *schemaWalker) matches(cond map[string]any, inst map[string]any) bool {
 	return true
 }
 
-func (w *schemaWalker) walk(p *pass, s map[string]any, v any, ptr string, report func(ptr, key string, props []string)) {
+func (w *schemaWalker) walk(p *Pass, s map[string]any, v any, ptr string, report func(ptr, key string, props []string)) {
 	if freeForm(ptr) {
 		return
 	}
@@ -107,7 +107,7 @@ func (w *schemaWalker) walk(p *pass, s map[string]any, v any, ptr string, report
 	switch x := v.(type) {
 	case map[string]any:
 		props, open := w.properties(s, x)
-		if ptr == "/execution_policy/config" && !strings.HasPrefix(str(p.doc.Get("/execution_policy/id")), "agf.") {
+		if ptr == "/execution_policy/config" && !strings.HasPrefix(str(p.Doc.Get("/execution_policy/id")), "agf.") {
 			return // a vendor policy's config is the vendor's
 		}
 		for _, k := range sortedKeys(x) {
@@ -135,12 +135,12 @@ func (w *schemaWalker) walk(p *pass, s map[string]any, v any, ptr string, report
 	}
 }
 
-func (p *pass) unknownKeys(fn func(ptr, key string, props []string)) {
-	w := &schemaWalker{root: p.schemas.Document(schema.AgentFormatID), doc: p.doc}
-	w.walk(p, obj(w.root), p.doc.Value, "", fn)
+func (p *Pass) unknownKeys(fn func(ptr, key string, props []string)) {
+	w := &schemaWalker{root: p.schemas.Document(schema.AgentFormatID), doc: p.Doc}
+	w.walk(p, obj(w.root), p.Doc.Value, "", fn)
 }
 
-func checkUnknownFields(p *pass) {
+func CheckUnknownFields(p *Pass) {
 	p.unknownKeys(func(ptr, key string, props []string) {
 		if _, ok := renamed[key]; ok || strings.HasPrefix(key, "x-") {
 			return // agf-renamed-key; x- keys are extensions
@@ -149,14 +149,14 @@ func checkUnknownFields(p *pass) {
 		if near, ok := suggest.Nearest(key, props, 2); ok {
 			hint = fmt.Sprintf("; did you mean %q?", near)
 		}
-		p.report(ptr, true, "unknown field %q: AgentFormat 1.0 does not define it, so runtimes ignore it%s", key, hint)
+		p.Report(ptr, true, "unknown field %q: AgentFormat 1.0 does not define it, so runtimes ignore it%s", key, hint)
 	})
 }
 
-func checkRenamedKeys(p *pass) {
+func CheckRenamedKeys(p *Pass) {
 	p.unknownKeys(func(ptr, key string, _ []string) {
 		if now, ok := renamed[key]; ok {
-			p.report(ptr, true, "%q was renamed %q: the old key still validates but runtimes ignore it, so the restriction it meant is gone", key, now)
+			p.Report(ptr, true, "%q was renamed %q: the old key still validates but runtimes ignore it, so the restriction it meant is gone", key, now)
 		}
 	})
 }

@@ -77,9 +77,12 @@ type Diagnostic struct {
 
 // RuleInfo is what printers need to know about a rule (SARIF's rule table).
 type RuleInfo struct {
-	ID       string
-	Severity Severity
-	Summary  string
+	ID         string
+	Severity   Severity
+	Summary    string
+	Since      string // the first wop version with the rule
+	Deprecated string // why the rule is retired; "" while it is current
+	ReplacedBy string // the rule that took over a deprecated one
 }
 
 // Sort orders findings by file, line, column, rule and message, and drops

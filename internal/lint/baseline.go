@@ -53,6 +53,25 @@ func LoadBaseline(path string) (*Baseline, error) {
 	return &b, nil
 }
 
+// Upgrade rewrites entries of deprecated rules to the rules that replaced
+// them, so a baseline written before a rename keeps accepting the same
+// findings, and returns a warning per deprecated id.
+func (b *Baseline) Upgrade(rules Rules) (warnings []string) {
+	seen := map[string]bool{}
+	for i, e := range b.Findings {
+		r, warning := rules.Resolve(e.Rule)
+		if warning == "" {
+			continue
+		}
+		if !seen[e.Rule] {
+			seen[e.Rule] = true
+			warnings = append(warnings, warning)
+		}
+		b.Findings[i].Rule = r.ID
+	}
+	return warnings
+}
+
 // Filter drops findings the baseline accepts, each entry absorbing one
 // finding, and returns the rest with the number dropped.
 func (b *Baseline) Filter(ds []diag.Diagnostic) ([]diag.Diagnostic, int) {

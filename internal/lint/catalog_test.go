@@ -5,13 +5,16 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
@@ -30,8 +33,23 @@ func TestRegistryContract(t *testing.T) {
 			t.Errorf("rule id %q is not unique kebab-case", r.ID)
 		}
 		seen[r.ID] = true
-		if r.Summary == "" || strings.Contains(r.Summary, "\n") || r.Check == nil {
-			t.Errorf("rule %s needs a one-line summary and a check", r.ID)
+		if r.Summary == "" || strings.Contains(r.Summary, "\n") {
+			t.Errorf("rule %s needs a one-line summary", r.ID)
+		}
+		if _, err := semver.StrictNewVersion(r.Since); err != nil {
+			t.Errorf("rule %s: Since %q is not the wop version that added it (x.y.z)", r.ID, r.Since)
+		}
+		if r.Deprecated != "" {
+			if r.Check != nil || r.AgentFormat != nil {
+				t.Errorf("deprecated rule %s still has a check: move it to %s", r.ID, r.ReplacedBy)
+			}
+			if next := All().Lookup(r.ReplacedBy); r.ReplacedBy != "" && (next == nil || next.Deprecated != "") {
+				t.Errorf("deprecated rule %s: ReplacedBy %q is not a current rule", r.ID, r.ReplacedBy)
+			}
+			continue // its catalog entry went with its check
+		}
+		if (r.Check == nil) == (r.AgentFormat == nil) {
+			t.Errorf("rule %s needs exactly one of Check and AgentFormat", r.ID)
 		}
 		if _, err := catalogFS.ReadFile("catalog/" + r.ID + ".txtar"); err != nil {
 			t.Errorf("rule %s has no catalog/%s.txtar", r.ID, r.ID)
@@ -49,6 +67,9 @@ func TestRegistryContract(t *testing.T) {
 // the want section) and its fixed example (it must not fire).
 func TestCatalog(t *testing.T) {
 	for _, r := range All() {
+		if r.Deprecated != "" {
+			continue
+		}
 		t.Run(r.ID, func(t *testing.T) {
 			path := filepath.Join("catalog", r.ID+".txtar")
 			raw, err := os.ReadFile(path)
@@ -99,9 +120,13 @@ func testLimits(t *testing.T, spec string) tarball.Limits {
 
 // lintExample writes files into a temp dir named like the examples' pack
 // (or, for an "@archive" spec, builds a .tgz), lints it and keeps rule's
-// findings (every finding when rule is "").
+// findings (every finding when rule is ""). An example of AgentFormat files
+// alone is linted as `wop agf lint` does, every file named.
 func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule string) []diag.Diagnostic {
 	t.Helper()
+	if !slices.ContainsFunc(files, func(f ExampleFile) bool { return !agf.IsFile(f.Name) }) {
+		return keepRule(lintAgentFormatExample(t, files), rule)
+	}
 	dir := filepath.Join(t.TempDir(), "community.acme.demo")
 	target := dir
 	for _, f := range files {
@@ -137,6 +162,10 @@ func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule str
 	if err != nil {
 		t.Fatal(err)
 	}
+	return keepRule(ds, rule)
+}
+
+func keepRule(ds []diag.Diagnostic, rule string) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, d := range ds {
 		if rule == "" || d.Rule == rule {
@@ -144,6 +173,31 @@ func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule str
 		}
 	}
 	return out
+}
+
+// lintAgentFormatExample lints AgentFormat example files from memory.
+func lintAgentFormatExample(t *testing.T, files []ExampleFile) []diag.Diagnostic {
+	t.Helper()
+	byName := map[string]string{}
+	var names []string
+	for _, f := range files {
+		byName[f.Name] = f.Data
+		names = append(names, f.Name)
+	}
+	src := agf.Source{
+		Read: func(name string) ([]byte, error) {
+			if d, ok := byName[name]; ok {
+				return []byte(d), nil
+			}
+			return nil, fs.ErrNotExist
+		},
+		Display: func(name string) string { return name },
+	}
+	ds, err := AgentFormat(names, src, AgentFormatOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
 
 func rewriteWant(t *testing.T, path string, raw, want []byte) {
@@ -161,21 +215,25 @@ func rewriteWant(t *testing.T, path string, raw, want []byte) {
 // TestRulesDoc keeps docs/rules.md in step with the registry and catalog.
 func TestRulesDoc(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("# Lint rules\n\nGenerated from `internal/lint` (`go test ./internal/lint -update`); `wop pack lint --explain ID` prints the same.\n\n| id | severity | summary |\n|---|---|---|\n")
+	b.WriteString("# Lint rules\n\nGenerated from `internal/lint` (`go test ./internal/lint -update`); `wop pack lint --explain ID` prints the same.\n")
+	b.WriteString("The `agf-*` rules check AgentFormat (`*.agf.yaml`) files: `wop agf lint` applies them, and `wop pack lint` applies them to such files inside a pack.\n\n| id | severity | since | summary |\n|---|---|---|---|\n")
 	for _, r := range All() {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", r.ID, r.ID, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
+		summary := r.Summary
+		if r.Deprecated != "" {
+			summary = fmt.Sprintf("deprecated (%s), replaced by %s: %s", r.Deprecated, r.ReplacedBy, summary)
+		}
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, r.ID, r.Severity, r.Since, strings.ReplaceAll(summary, "|", "\\|"))
 	}
 	for _, r := range All() {
+		if r.Deprecated != "" {
+			continue
+		}
 		doc, err := Explain(r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose))
 		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
-	}
-	b.WriteString("\n## AgentFormat\n\nApplied by `wop agf lint` and, to `*.agf.yaml` files in a pack, by `wop pack lint`.\n\n| id | severity | summary |\n|---|---|---|\n")
-	for _, r := range agf.Rules() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
 	}
 	path := filepath.Join("..", "..", "docs", "rules.md")
 	if golden.Update() {

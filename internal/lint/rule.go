@@ -1,6 +1,7 @@
 // Package lint checks a loaded pack against the rules of LINT-RULES.md and
 // returns findings as diag.Diagnostics. Rules are data in one registry
-// (registry.go); `wop pack rules`, --explain and SARIF are derived from it.
+// (registry.go), the AgentFormat rules included; `.wop.yaml`, baselines,
+// `wop pack rules`, --explain, SARIF and docs/rules.md all read it.
 package lint
 
 import (
@@ -8,27 +9,41 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 )
 
-// Rule is one lint rule.
+// Rule is one lint rule. New fields must be optional (zero means "none") so
+// that rules written without them keep compiling.
 type Rule struct {
-	ID       string        // kebab-case, stable forever
+	ID       string        // kebab-case, stable forever: deprecate, never reuse
 	Severity diag.Severity // default severity
 	Summary  string        // one line, for `wop pack rules` and SARIF
+	Since    string        // the first wop version with the rule
+	// Deprecated says why the rule is retired; ReplacedBy names the rule
+	// that took over its findings. A deprecated rule has no check: an id of
+	// it in .wop.yaml or a baseline is read as ReplacedBy, with a warning.
+	Deprecated string
+	ReplacedBy string
 	// Check reports findings for the pack in the pass. Rules that need a
 	// parsed manifest are only run when pack.json parsed.
 	Check func(*Pass)
-	// Raw marks rules that run even when pack.json did not parse (file and
-	// encoding rules).
+	// AgentFormat reports findings for one *.agf.yaml file: rules of
+	// `wop agf lint`, also applied to such files inside a pack.
+	AgentFormat func(*agf.Pass)
+	// Raw marks rules that run even when their file did not parse (file
+	// and encoding rules, agf-yaml-invalid).
 	Raw bool
 }
 
+// Rules is a rule list with lookups by id.
+type Rules []*Rule
+
 // Info returns the rule's metadata for printers.
 func (r *Rule) Info() diag.RuleInfo {
-	return diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary}
+	return diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary, Since: r.Since,
+		Deprecated: r.Deprecated, ReplacedBy: r.ReplacedBy}
 }
 
-// Lookup returns the rule with id, or nil.
-func Lookup(id string) *Rule {
-	for _, r := range All() {
+// Lookup returns the rule with id, deprecated ones included, or nil.
+func (rs Rules) Lookup(id string) *Rule {
+	for _, r := range rs {
 		if r.ID == id {
 			return r
 		}
@@ -36,15 +51,37 @@ func Lookup(id string) *Rule {
 	return nil
 }
 
-// Infos returns every rule's metadata, in registry order, followed by the
-// AgentFormat rules that pack lint also applies to *.agf.yaml files.
+// Resolve returns the rule an id in configuration or a baseline stands
+// for: the rule itself, or for a deprecated id the rule that replaced it,
+// with a warning to show the user. It returns nil for an unknown id.
+func (rs Rules) Resolve(id string) (r *Rule, warning string) {
+	r = rs.Lookup(id)
+	if r == nil || r.Deprecated == "" {
+		return r, ""
+	}
+	if next := rs.Lookup(r.ReplacedBy); next != nil && r.ReplacedBy != id {
+		return next, "rule " + id + " is deprecated (" + r.Deprecated + "); read as " + next.ID + ": write " + next.ID + " instead"
+	}
+	return r, "rule " + id + " is deprecated (" + r.Deprecated + ") and no longer reports anything"
+}
+
+// IDs returns every rule id, for suggestions.
+func (rs Rules) IDs() []string {
+	ids := make([]string, 0, len(rs))
+	for _, r := range rs {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// Lookup returns the registry's rule with id, or nil.
+func Lookup(id string) *Rule { return All().Lookup(id) }
+
+// Infos returns every rule's metadata, in registry order.
 func Infos() []diag.RuleInfo {
 	var out []diag.RuleInfo
 	for _, r := range All() {
 		out = append(out, r.Info())
-	}
-	for _, r := range agf.Rules() {
-		out = append(out, diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary})
 	}
 	return out
 }

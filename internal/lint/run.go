@@ -69,7 +69,7 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		p.rule = r
 		r.Check(p)
 	}
-	agfDiags, err := lintAgentFormat(p)
+	agfDiags, err := lintAgentFormat(p, opt.Severities)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 
 // lintAgentFormat lints the pack's *.agf.yaml files (and the sub-agent
 // files they pull in) with the AgentFormat rules.
-func lintAgentFormat(p *Pass) ([]diag.Diagnostic, error) {
+func lintAgentFormat(p *Pass, severities map[string]diag.Severity) ([]diag.Diagnostic, error) {
 	var names []string
 	for _, f := range p.Pack.Files {
 		if agf.IsFile(f.Name) && f.Mode.IsRegular() {
@@ -89,7 +89,7 @@ func lintAgentFormat(p *Pass) ([]diag.Diagnostic, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	return agf.LintTree(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path}, agf.Options{})
+	return AgentFormat(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path}, AgentFormatOptions{Severities: severities})
 }
 
 // applyConfig raises or lowers severities and drops ignored findings.

@@ -66,7 +66,7 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 				}
 				names = append(names, filepath.ToSlash(filepath.Clean(a)))
 			}
-			ds, err := agf.LintTree(names, diskSource(env), agf.Options{Strict: strict})
+			ds, err := lint.AgentFormat(names, diskSource(env), lint.AgentFormatOptions{Strict: strict})
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}
@@ -138,7 +138,7 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 	if err != nil {
 		return cli.Usagef("%s: %v", file, err)
 	}
-	ds, err := agf.LintTree([]string{filepath.ToSlash(filepath.Clean(file))}, diskSource(env), agf.Options{})
+	ds, err := lint.AgentFormat([]string{filepath.ToSlash(filepath.Clean(file))}, diskSource(env), lint.AgentFormatOptions{})
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}

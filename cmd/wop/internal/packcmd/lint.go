@@ -205,6 +205,9 @@ func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, 
 	if err != nil {
 		return nil, cli.Usagef("--baseline: %v", withoutPath(err))
 	}
+	for _, w := range b.Upgrade(lint.All()) {
+		fmt.Fprintf(o.env.ErrOut, "--baseline %s: warning: %s\n", o.baseline, w)
+	}
 	diags, n := b.Filter(diags)
 	if n > 0 && o.format == "text" {
 		fmt.Fprintf(o.env.ErrOut, "%d findings accepted by the baseline %s\n", n, o.baseline)

@@ -2,7 +2,9 @@ package packcmd
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/config"
@@ -44,38 +46,45 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 		if err != nil {
 			return nil, cli.Usagef("%v", err)
 		}
-		if err := apply(c, s); err != nil {
+		warnings, err := apply(c, s, lint.All())
+		if err != nil {
 			return nil, cli.Usagef("%s: %v", path, err)
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(env.ErrOut, "%s: warning: %s\n", path, w)
 		}
 	}
 	cache[path] = s
 	return s, nil
 }
 
-func apply(c *config.Config, s *packSettings) error {
+// apply turns a configuration into settings. An id of a deprecated rule is
+// read as its replacement, with a warning.
+func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []string, err error) {
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.opt.Severities = map[string]diag.Severity{}
 	s.opt.Ignores = map[string][]string{}
-	ids := make([]string, 0, len(lint.All()))
-	for _, r := range lint.All() {
-		ids = append(ids, r.ID)
-	}
-	for id, rc := range c.Rules {
-		if lint.Lookup(id) == nil {
+	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {
+		rc := c.Rules[id]
+		r, warning := rules.Resolve(id)
+		if r == nil {
 			hint := ""
-			if near, ok := suggest.Nearest(id, ids, 3); ok {
+			if near, ok := suggest.Nearest(id, rules.IDs(), 3); ok {
 				hint = fmt.Sprintf("; did you mean %q?", near)
 			}
-			return fmt.Errorf("line %d: no rule %q%s ('wop pack rules' lists them)", rc.Line, id, hint)
+			return warnings, fmt.Errorf("line %d: no rule %q%s ('wop pack rules' lists them)", rc.Line, id, hint)
+		}
+		if warning != "" {
+			warnings = append(warnings, fmt.Sprintf("line %d: %s", rc.Line, warning))
 		}
 		if rc.Severity != "" {
 			sev, err := diag.ParseSeverity(rc.Severity)
 			if err != nil {
-				return fmt.Errorf("line %d: rule %s: %w", rc.Line, id, err)
+				return warnings, fmt.Errorf("line %d: rule %s: %w", rc.Line, id, err)
 			}
-			s.opt.Severities[id] = sev
+			s.opt.Severities[r.ID] = sev
 		}
-		s.opt.Ignores[id] = rc.Ignore
+		s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], rc.Ignore...)
 	}
 	m, f, p, _ := c.Limits.Bytes()
 	if m > 0 {
@@ -87,5 +96,5 @@ func apply(c *config.Config, s *packSettings) error {
 	if p > 0 {
 		s.limits.MaxTotal = p
 	}
-	return nil
+	return warnings, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 )
 
@@ -23,19 +24,22 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
 				for _, r := range lint.Infos() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary)
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, summaryOf(r))
 				}
 				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it.\n")
 				return tw.Flush()
 			case "json":
 				type rule struct {
-					ID       string `json:"id"`
-					Severity string `json:"severity"`
-					Summary  string `json:"summary"`
+					ID         string `json:"id"`
+					Severity   string `json:"severity"`
+					Summary    string `json:"summary"`
+					Since      string `json:"since"`
+					Deprecated string `json:"deprecated,omitempty"`
+					ReplacedBy string `json:"replacedBy,omitempty"`
 				}
 				var out []rule
 				for _, r := range lint.Infos() {
-					out = append(out, rule{r.ID, r.Severity.String(), r.Summary})
+					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy})
 				}
 				enc := json.NewEncoder(env.Out)
 				enc.SetIndent("", "  ")
@@ -48,23 +52,32 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 	return cmd
 }
 
+// summaryOf is a rule's summary, led by a deprecation note when it has one.
+func summaryOf(r diag.RuleInfo) string {
+	switch {
+	case r.Deprecated != "" && r.ReplacedBy != "":
+		return fmt.Sprintf("DEPRECATED, use %s: %s", r.ReplacedBy, r.Summary)
+	case r.Deprecated != "":
+		return "DEPRECATED: " + r.Summary
+	}
+	return r.Summary
+}
+
 func runExplain(env *cli.Env, id string) error {
 	r := lint.Lookup(id)
 	if r == nil {
-		for _, info := range lint.Infos() {
-			if info.ID == id { // an AgentFormat rule: documented in docs/rules.md
-				_, err := fmt.Fprintf(env.Out, "%s (%s)\n%s\n\nSee docs/rules.md#agentformat for examples.\n", info.ID, info.Severity, info.Summary)
-				return err
-			}
-		}
 		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
+	}
+	if r.Deprecated != "" {
+		_, err := fmt.Fprintf(env.Out, "%s (deprecated)\n%s\n\n%s\n", r.ID, summaryOf(r.Info()), r.Deprecated)
+		return err
 	}
 	doc, err := lint.Explain(id)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, strings.TrimSpace(doc.Prose))
+	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose))
 	section := func(title string, files []lint.ExampleFile) {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range files {

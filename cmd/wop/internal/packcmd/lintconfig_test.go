@@ -1,0 +1,52 @@
+package packcmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+)
+
+func TestApplyRuleIDs(t *testing.T) {
+	rules := append(lint.All(), &lint.Rule{ID: "ref-absent", Severity: diag.Error, Since: "0.1.0", Summary: "old name",
+		Deprecated: "renamed in 0.2.0", ReplacedBy: "ref-missing"})
+	tests := []struct {
+		name    string
+		rules   map[string]config.RuleConfig
+		want    map[string]diag.Severity
+		warning string
+		err     string
+	}{
+		{"agentformat rule", map[string]config.RuleConfig{"agf-unknown-field": {Severity: "error", Line: 2}},
+			map[string]diag.Severity{"agf-unknown-field": diag.Error}, "", ""},
+		{"deprecated id", map[string]config.RuleConfig{"ref-absent": {Severity: "warning", Line: 3}},
+			map[string]diag.Severity{"ref-missing": diag.Warning}, "line 3: rule ref-absent is deprecated (renamed in 0.2.0); read as ref-missing", ""},
+		{"unknown id", map[string]config.RuleConfig{"agf-unknown-feild": {Severity: "off", Line: 4}},
+			nil, "", `line 4: no rule "agf-unknown-feild"; did you mean "agf-unknown-field"?`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &packSettings{}
+			warnings, err := apply(&config.Config{Rules: tt.rules}, s, rules)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, sev := range tt.want {
+				if s.opt.Severities[id] != sev {
+					t.Errorf("severity of %s = %v, want %v", id, s.opt.Severities[id], sev)
+				}
+			}
+			if got := strings.Join(warnings, "\n"); !strings.HasPrefix(got, tt.warning) || (tt.warning == "") != (got == "") {
+				t.Errorf("warnings = %q, want %q", got, tt.warning)
+			}
+		})
+	}
+}

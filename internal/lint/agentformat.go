@@ -1,0 +1,32 @@
+package lint
+
+import (
+	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+// AgentFormatOptions configure a lint of AgentFormat files.
+type AgentFormatOptions struct {
+	Strict bool // agf-unknown-field is an error
+	// Severities overrides rules' default severities; Off skips a rule.
+	Severities map[string]diag.Severity
+}
+
+// AgentFormat lints AgentFormat files, and the sub-agent files they pull
+// in, with the registry's agf-* rules. src reads and names the files.
+func AgentFormat(names []string, src agf.Source, opt AgentFormatOptions) ([]diag.Diagnostic, error) {
+	rules := All()
+	run := func(p *agf.Pass) {
+		for _, r := range rules {
+			if r.AgentFormat == nil || !p.Parsed() && !r.Raw {
+				continue
+			}
+			if sev, ok := opt.Severities[r.ID]; ok && sev == diag.Off {
+				continue
+			}
+			p.SetRule(r.ID, r.Severity)
+			r.AgentFormat(p)
+		}
+	}
+	return agf.LintTree(names, src, agf.Options{Strict: opt.Strict, Rules: run})
+}
