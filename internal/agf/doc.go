@@ -4,9 +4,11 @@
 package agf
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -38,15 +40,20 @@ type ParseError struct {
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg) }
 
-// Parse reads one YAML document. Duplicate keys, anchors that expand beyond
-// reason and nesting deeper than 256 levels are errors.
+// Parse reads one YAML document. Duplicate keys, a second document,
+// anchors that expand beyond reason and nesting deeper than 256 levels are
+// errors. Merge keys (<<) are expanded as YAML 1.1 defines them.
 func Parse(src []byte) (*Doc, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var root yaml.Node
-	if err := yaml.Unmarshal(src, &root); err != nil {
+	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
 		return nil, yamlError(err)
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return nil, &ParseError{Pos: Pos{1, 1}, Msg: "empty document"}
+	}
+	if err := secondDocument(dec); err != nil {
+		return nil, err
 	}
 	d := &Doc{nodes: map[string]*yaml.Node{}}
 	v, err := d.convert(root.Content[0], "", 0)
@@ -55,6 +62,23 @@ func Parse(src []byte) (*Doc, error) {
 	}
 	d.Value = v
 	return d, nil
+}
+
+// secondDocument reports a document after the first: runtimes read only
+// the first, so whatever the second says is silently ignored. An empty
+// trailing "---" says nothing and passes.
+func secondDocument(dec *yaml.Decoder) error {
+	var next yaml.Node
+	err := dec.Decode(&next)
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return yamlError(err)
+	case len(next.Content) == 0 || next.Content[0].Kind == yaml.ScalarNode && next.Content[0].ShortTag() == "!!null":
+		return nil
+	}
+	return &ParseError{Pos: Pos{next.Line, next.Column}, Msg: "a second YAML document starts here; runtimes read only the first, so this one is ignored: move it to a file of its own"}
 }
 
 var lineRE = strings.NewReplacer("yaml: ", "")
@@ -90,27 +114,7 @@ func (d *Doc) convert(n *yaml.Node, ptr string, depth int) (any, error) {
 	case yaml.AliasNode:
 		return d.convert(n.Alias, ptr, depth+1)
 	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if k.Kind != yaml.ScalarNode {
-				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "mapping keys must be plain strings"}
-			}
-			if _, dup := m[k.Value]; dup {
-				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: fmt.Sprintf("key %q appears twice in one mapping; YAML readers keep one silently, delete the other", k.Value)}
-			}
-			if k.Value == "<<" {
-				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "merge keys (<<) are not supported in AgentFormat files; write the fields out"}
-			}
-			child := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k.Value, "~", "~0"), "/", "~1")
-			d.nodes[child+"#key"] = k
-			val, err := d.convert(v, child, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			m[k.Value] = val
-		}
-		return m, nil
+		return d.mapping(n, ptr, depth)
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, c := range n.Content {
@@ -125,6 +129,81 @@ func (d *Doc) convert(n *yaml.Node, ptr string, depth int) (any, error) {
 		return scalar(n)
 	}
 	return nil, &ParseError{Pos: Pos{n.Line, n.Column}, Msg: "unsupported YAML node"}
+}
+
+// mapping converts a mapping node. Its own keys come first and win; then
+// each merge key (<<) source adds the keys not yet set, earlier sources
+// first, as YAML 1.1 merge keys define. Merged members have no position of
+// their own here: findings about them point at the mapping that merges.
+func (d *Doc) mapping(n *yaml.Node, ptr string, depth int) (map[string]any, error) {
+	m := make(map[string]any, len(n.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "mapping keys must be plain strings"}
+		}
+		if isMerge(k) {
+			if merges != nil {
+				return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "merge key << appears twice in one mapping; list every source in one << [*a, *b]"}
+			}
+			var err error
+			if merges, err = mergeSources(k, v); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if _, dup := m[k.Value]; dup {
+			return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: fmt.Sprintf("key %q appears twice in one mapping; YAML readers keep one silently, delete the other", k.Value)}
+		}
+		child := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k.Value, "~", "~0"), "/", "~1")
+		d.nodes[child+"#key"] = k
+		val, err := d.convert(v, child, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		m[k.Value] = val
+	}
+	for _, src := range merges {
+		saved := d.nodes
+		d.nodes = map[string]*yaml.Node{} // merged members keep no positions
+		val, err := d.convert(src, "", depth+1)
+		d.nodes = saved
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range obj(val) {
+			if _, set := m[k]; !set {
+				m[k] = v
+			}
+		}
+	}
+	return m, nil
+}
+
+// isMerge reports whether a key is the YAML merge key (a plain <<, not a
+// quoted "<<", which is an ordinary key).
+func isMerge(k *yaml.Node) bool { return k.ShortTag() == "!!merge" }
+
+// mergeSources returns the mappings a merge key's value names: one mapping
+// (usually an alias) or a sequence of them.
+func mergeSources(k, v *yaml.Node) ([]*yaml.Node, error) {
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	out := make([]*yaml.Node, 0, len(items))
+	for _, it := range items {
+		target := it
+		for target.Kind == yaml.AliasNode {
+			target = target.Alias
+		}
+		if target.Kind != yaml.MappingNode {
+			return nil, &ParseError{Pos: Pos{k.Line, k.Column}, Msg: "a merge key << takes a mapping or a list of mappings (usually *anchors)"}
+		}
+		out = append(out, it)
+	}
+	return out, nil
 }
 
 func scalar(n *yaml.Node) (any, error) {

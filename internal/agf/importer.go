@@ -266,22 +266,37 @@ func (d *Doc) ordered(ptr string) *jsonpos.Value {
 	return nodeValue(n, d.Get(ptr))
 }
 
+// nodeValue builds the jsonpos value of v in the key order of its node n.
+// Members merged in with << follow the node's own, sorted; n is nil for
+// values that have no node of their own (merged ones).
 func nodeValue(n *yaml.Node, v any) *jsonpos.Value {
-	for n.Kind == yaml.AliasNode {
+	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		out := &jsonpos.Value{Kind: jsonpos.Object}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i].Value
-			out.Members = append(out.Members, jsonpos.Member{Name: k, Value: nodeValue(n.Content[i+1], x[k])})
+		done := map[string]bool{}
+		for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !isMerge(k) {
+				done[k.Value] = true
+				out.Members = append(out.Members, jsonpos.Member{Name: k.Value, Value: nodeValue(n.Content[i+1], x[k.Value])})
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			if !done[k] {
+				out.Members = append(out.Members, jsonpos.Member{Name: k, Value: nodeValue(nil, x[k])})
+			}
 		}
 		return out
 	case []any:
 		out := &jsonpos.Value{Kind: jsonpos.Array}
 		for i, it := range x {
-			out.Items = append(out.Items, nodeValue(n.Content[i], it))
+			var child *yaml.Node
+			if n != nil && i < len(n.Content) {
+				child = n.Content[i]
+			}
+			out.Items = append(out.Items, nodeValue(child, it))
 		}
 		return out
 	case nil:

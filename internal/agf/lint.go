@@ -10,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/schema"
 )
 
@@ -214,12 +215,17 @@ func CheckBatchIteration(p *Pass) {
 	}
 }
 
+// pathSite is a path expression and where it is written: an input_mapping
+// value, or (key) an args_match key under when/exit_condition. root is the
+// alias it starts at, for sites already known to parse.
+type pathSite struct {
+	ptr, expr, root string
+	key             bool
+}
+
 // pathSites lists every path expression: input_mapping values and the keys
 // of args_match under when/exit_condition.
-func (p *Pass) pathSites() (sites []struct {
-	ptr, expr string
-	key       bool
-}) {
+func (p *Pass) pathSites() (sites []pathSite) {
 	var walk func(v any, ptr string, inCondition bool)
 	walk = func(v any, ptr string, inCondition bool) {
 		switch x := v.(type) {
@@ -229,17 +235,11 @@ func (p *Pass) pathSites() (sites []struct {
 				switch {
 				case k == "input_mapping":
 					for _, f := range sortedKeys(obj(x[k])) {
-						sites = append(sites, struct {
-							ptr, expr string
-							key       bool
-						}{child + "/" + escape(f), str(obj(x[k])[f]), false})
+						sites = append(sites, pathSite{ptr: child + "/" + escape(f), expr: str(obj(x[k])[f])})
 					}
 				case k == "args_match" && inCondition:
 					for _, f := range sortedKeys(obj(x[k])) {
-						sites = append(sites, struct {
-							ptr, expr string
-							key       bool
-						}{child + "/" + escape(f), f, true})
+						sites = append(sites, pathSite{ptr: child + "/" + escape(f), expr: f, key: true})
 					}
 				default:
 					walk(x[k], child, inCondition || k == "when" || k == "exit_condition")
@@ -265,8 +265,24 @@ func CheckPaths(p *Pass) {
 		}
 		if !slices.Contains(known, path.Root) {
 			p.Report(s.ptr, s.key, "path %q starts with %q, which is neither parent nor a local_agents alias%s", s.expr, path.Root, aliasHint(path.Root, p.agents()))
+			continue
+		}
+		// parent.input.[] iterates the input itself: only an array input has items.
+		if path.Root == "parent" && path.Segments[0] == "[]" {
+			if typ := p.Doc.Get("/interface/" + path.Side + "/type"); typ != "array" {
+				p.Report(s.ptr, s.key, "path %q iterates the %s itself, but %s: name the array field to iterate, as in parent.%s.items.[]", s.expr, path.Side, typeName(path.Side, typ), path.Side)
+			}
 		}
 	}
+}
+
+// typeName says what an interface side's schema declares instead of an
+// array, for a message.
+func typeName(side string, typ any) string {
+	if t, ok := typ.(string); ok {
+		return fmt.Sprintf("interface.%s has type %s", side, t)
+	}
+	return fmt.Sprintf("interface.%s does not declare type: array", side)
 }
 
 var standardPolicies = []string{"agf.react", "agf.sequential", "agf.parallel", "agf.loop", "agf.batch", "agf.conditional"}
@@ -302,7 +318,13 @@ func CheckConditionalDefault(p *Pass) {
 	}
 }
 
-func CheckPatterns(p *Pass) {
+// patternSite is a pattern matcher and where it is written.
+type patternSite struct{ ptr, expr string }
+
+// patternSites lists every "pattern" string outside the interface schemas
+// (whose patterns agf-interface-invalid compiles).
+func (p *Pass) patternSites() []patternSite {
+	var sites []patternSite
 	var walk func(v any, ptr string)
 	walk = func(v any, ptr string) {
 		switch x := v.(type) {
@@ -310,12 +332,12 @@ func CheckPatterns(p *Pass) {
 			for _, k := range sortedKeys(x) {
 				child := ptr + "/" + escape(k)
 				if pat, ok := x[k].(string); ok && k == "pattern" {
-					if _, err := regexp.Compile(pat); err != nil {
-						p.Report(child, false, "pattern %q does not compile: %v", pat, err)
-					}
+					sites = append(sites, patternSite{child, pat})
 					continue
 				}
-				walk(x[k], child)
+				if child != "/interface" {
+					walk(x[k], child)
+				}
 			}
 		case []any:
 			for i, it := range x {
@@ -324,6 +346,46 @@ func CheckPatterns(p *Pass) {
 		}
 	}
 	walk(p.Doc.Value, "")
+	return sites
+}
+
+// CheckPatterns reports pattern matchers that are not valid regular
+// expressions. A pattern that uses an ECMAScript feature RE2 lacks is
+// agf-pattern-unchecked's, not an error.
+func CheckPatterns(p *Pass) {
+	for _, s := range p.patternSites() {
+		if _, _, err := regex.Compile(s.expr); err != nil {
+			p.Report(s.ptr, false, "pattern %q does not compile: %v", s.expr, err)
+		}
+	}
+}
+
+// CheckPatternsUnchecked says which patterns wop cannot check: valid
+// ECMAScript, perhaps, but using a feature Go's RE2 lacks.
+func CheckPatternsUnchecked(p *Pass) {
+	for _, s := range p.patternSites() {
+		if _, lacks, _ := regex.Compile(s.expr); lacks != "" {
+			p.Report(s.ptr, false, "pattern %q cannot be checked: it uses %s, an ECMAScript feature RE2 lacks; runtimes with ECMAScript regular expressions accept it", s.expr, lacks)
+		}
+	}
+}
+
+// CheckSchemaVersion compares schema_version with the AgentFormat 1.0 this
+// wop checks against. A newer minor is a compatible superset: its new
+// fields show up as unknown (a warning). A new major may change meanings
+// (an error).
+func CheckSchemaVersion(p *Pass) {
+	raw := str(p.Doc.Get("/schema_version"))
+	v, err := semver.StrictNewVersion(raw)
+	if err != nil {
+		return // agf-schema: the pattern requires MAJOR.MINOR.PATCH
+	}
+	switch {
+	case v.Major() != 1:
+		p.Report("/schema_version", false, "schema_version %s is AgentFormat %d.x; wop checks AgentFormat 1.0, and a new major version may change what fields mean: use a wop that knows %d.x, or write 1.0.0", raw, v.Major(), v.Major())
+	case v.Minor() > 0:
+		p.ReportSeverity(diag.Warning, "/schema_version", false, "schema_version %s is newer than the AgentFormat 1.0 wop checks against: fields added since 1.0 are reported as unknown", raw)
+	}
 }
 
 func CheckVersion(p *Pass) {

@@ -1,8 +1,10 @@
 package agf_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -49,6 +51,9 @@ func TestValidFilesAreClean(t *testing.T) {
 	}
 }
 
+// seqPolicy is team.agf.yaml's policy, for cases that swap it.
+const seqPolicy = "  id: agf.sequential\n  config:\n    steps:\n      - agent: drafter\n        input_mapping:\n          text: parent.input.text\n      - agent: checker\n        input_mapping:\n          draft: drafter.output.text\n    output_from: checker\n"
+
 // Each case edits a valid file and must fire its rule at the given line.
 func TestRules(t *testing.T) {
 	react, team := base(t, "react.agf.yaml"), base(t, "team.agf.yaml")
@@ -76,6 +81,20 @@ func TestRules(t *testing.T) {
 		{"agf-unknown-field", react, "    max_steps: 5\n", "    max_step: 5\n", 37, diag.Warning},
 		{"agf-renamed-key", react, "allowed_tools: [search]", "allow_tools: [search]", 28, diag.Error},
 		{"agf-version-not-semver", react, "version: \"1.2.0\"", "version: \"v1.2\"", 5, diag.Warning},
+		// issue 15: checks the spec prose implies
+		{"agf-yaml-invalid", react, "    max_steps: 5\n", "    max_steps: 5\n---\nschema_version: \"1.0.0\"\n", 38, diag.Error},
+		{"agf-schema-version", react, `schema_version: "1.0.0"`, `schema_version: "2.0.0"`, 1, diag.Error},
+		{"agf-schema-version", react, `schema_version: "1.0.0"`, `schema_version: "1.1.0"`, 1, diag.Warning},
+		{"agf-interface-invalid", react, "    required: [area, urgency]\n", "    required: area\n", 20, diag.Error},
+		{"agf-interface-invalid", react, "      ticket: {type: string, description: The customer's message.}\n", "      ticket: {$ref: \"#/$defs/missing\"}\n", 11, diag.Error},
+		{"agf-path-unavailable", team, "text: parent.input.text", "text: checker.output.text", 22, diag.Error},
+		{"agf-path-unavailable", team, "draft: drafter.output.text", "draft: checker.output.text", 25, diag.Error},
+		{"agf-path-unavailable", team, seqPolicy, "  id: agf.parallel\n  config:\n    agents:\n      - agent: drafter\n        input_mapping:\n          text: checker.output.text\n      - agent: checker\n", 22, diag.Error},
+		{"agf-path-unavailable", team, seqPolicy, "  id: agf.batch\n  config:\n    agent: drafter\n    input_mapping:\n      text: drafter.output.items.[].text\n", 21, diag.Error},
+		{"agf-path-unavailable", team, seqPolicy, "  id: agf.conditional\n  config:\n    default_agent: checker\n    routes:\n      - when: {args_match: {checker.output.ok: true}}\n        agent: drafter\n", 21, diag.Error},
+		{"agf-output-from-not-step", team, "      - agent: checker\n        input_mapping:\n          draft: drafter.output.text\n", "", 23, diag.Error},
+		{"agf-path-invalid", team, "text: parent.input.text", "text: parent.input.[]", 22, diag.Error},
+		{"agf-pattern-unchecked", team, seqPolicy, "  id: agf.conditional\n  config:\n    default_agent: checker\n    routes:\n      - when: {args_match: {parent.input.text: {pattern: \"^(?=.*x)\"}}}\n        agent: drafter\n", 21, diag.Info},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -139,5 +158,63 @@ func TestLintTreeFollowsSourcesAndFindsCycles(t *testing.T) {
 	want := "agents/checker.agf.yaml agf-source-cycle,agents/checker.agf.yaml agf-source-cycle,agents/drafter.agf.yaml agf-version-not-semver"
 	if strings.Join(got, ",") != want {
 		t.Errorf("got %v, want %s", got, want)
+	}
+}
+
+// TestNoFalseErrors: edits the official schema accepts (or the spec allows)
+// must not produce an error or a warning.
+func TestNoFalseErrors(t *testing.T) {
+	react, team := base(t, "react.agf.yaml"), base(t, "team.agf.yaml")
+	tests := []struct{ name, file, old, new string }{
+		{"homepage without a scheme", react, "  license: Apache-2.0\n", "  license: Apache-2.0\n  homepage: example.com/agents/triager\n"},
+		{"merge keys", react, "execution_policy:\n  id: agf.react\n  config:\n    instructions: |",
+			"x-defaults: &defaults\n  model: gpt-4o\n  max_steps: 5\nexecution_policy:\n  id: agf.react\n  config:\n    <<: *defaults\n    instructions: |"},
+		{"merge key list", react, "    model: gpt-4o\n", "    <<: [{model: gpt-4o}, {model: other, top_k: 3}]\n"},
+		{"newer patch", react, `schema_version: "1.0.0"`, `schema_version: "1.0.7"`},
+		{"iterating an array input", team, "  input: {type: object, properties: {items: {type: array}, text: {type: string}}}", "  input: {type: array}"},
+		{"lookahead in an interface pattern", react, "ticket: {type: string,", "ticket: {type: string, pattern: \"^(?!\\\\s*$)\","},
+		{"remote $ref in an interface (not checkable offline)", react, "ticket: {type: string,", "ticket: {$ref: \"https://example.com/t.json\","},
+		{"empty trailing document", react, "    max_steps: 5\n", "    max_steps: 5\n---\n"},
+		{"output_from a strategy", team, "    output_from: checker\n", "    output_from: last\n"},
+		{"later step read in a loop", team, "  id: agf.sequential\n", "  id: agf.loop\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(tt.file, tt.old) {
+				t.Fatalf("fixture lacks %q", tt.old)
+			}
+			src := strings.Replace(tt.file, tt.old, tt.new, 1)
+			if tt.name == "iterating an array input" {
+				src = strings.Replace(src, "text: parent.input.text", "text: parent.input.[]", 1)
+			}
+			if tt.name == "later step read in a loop" {
+				src = strings.Replace(src, "text: parent.input.text", "text: checker.output.text", 1)
+			}
+			for _, d := range lintFile(t, src, false) {
+				if d.Severity >= diag.Warning {
+					t.Errorf("%s at %d:%d: %s", d.Rule, d.Start.Line, d.Start.Column, d.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestMergeKeys: merged members are visible to the rules, a mapping's own
+// keys win over merged ones, and earlier sources win over later ones.
+func TestMergeKeys(t *testing.T) {
+	doc, err := Parse([]byte("a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*a, *b]\n  x: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := doc.Get("/c")
+	want := map[string]any{"x": json.Number("3"), "y": json.Number("1"), "z": json.Number("2")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("/c = %v, want %v", got, want)
+	}
+	if _, err := Parse([]byte("c:\n  <<: 3\n")); err == nil || !strings.Contains(err.Error(), "merge key") {
+		t.Errorf("a merge of a scalar: %v", err)
+	}
+	if _, err := Parse([]byte("c:\n  \"<<\": 3\n")); err != nil {
+		t.Errorf("a quoted \"<<\" is an ordinary key: %v", err)
 	}
 }
