@@ -10,7 +10,7 @@ import (
 // FuzzLint: any input either fails to parse with a positioned error or
 // lints without panicking, every finding placed inside the file.
 func FuzzLint(f *testing.F) {
-	for _, s := range []string{"schema_version: \"1.0.0\"\nmetadata: {id: a}\n", "a: &x [1]\nb: *x\n", "[[[", "execution_policy:\n  id: agf.batch\n  config: {agent: a, input_mapping: {x: parent.input.[]}}\n"} {
+	for _, s := range []string{"schema_version: \"1.0.0\"\nmetadata: {id: a}\n", "a: &x [1]\nb: *x\n", "[[[", "execution_policy:\n  id: agf.batch\n  config: {agent: a, input_mapping: {x: parent.input.[]}}\n", "d: &d {model: m}\nexecution_policy:\n  config:\n    <<: [*d, {x: 1}]\n", "a: 1\n---\nb: 2\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -113,8 +113,97 @@ func TestImportRefusals(t *testing.T) {
 	if err != nil || !im.Approval || !slices.ContainsFunc(im.Losses, func(l Loss) bool { return strings.HasSuffix(l.Pointer, "/approval") }) {
 		t.Errorf("--accept-loss: %v %+v", err, im)
 	}
-	_, err = Import([]byte(react), im.Files["pack.json"], ImportOptions{Tools: mapped})
-	if err == nil || !strings.Contains(err.Error(), "already has agent") {
-		t.Errorf("second import of the same agent: %v", err)
+}
+
+// TestImportRefusesBeforeWriting: what cannot become a working pack agent is
+// refused by Import itself, before the caller has anything to write.
+func TestImportRefusesBeforeWriting(t *testing.T) {
+	react := base(t, "react.agf.yaml")
+	mapped := map[string]string{"lookup_customer": "openwop:community.acme.crm.lookup"}
+	tests := []struct{ name, old, new, want string }{
+		{"blank instructions", "    instructions: |\n      You triage customer support tickets. Use lookup_customer for the plan,\n      search the knowledge base, and return the area and urgency.\n",
+			"    instructions: \"  \"\n", "instructions is blank"},
+		{"remote $ref", "      ticket: {type: string, description: The customer's message.}\n",
+			"      ticket: {$ref: \"https://example.com/ticket.json\"}\n", `$ref "https://example.com/ticket.json" points outside the file`},
+		{"invalid interface schema", "    required: [area, urgency]\n", "    required: area\n", "interface.output is not a valid JSON Schema"},
+		{"MCP server without allowed_tools", "      allowed_tools: [search]\n", "", "MCP servers kb list no allowed_tools"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(react, tt.old) {
+				t.Fatalf("fixture lacks %q", tt.old)
+			}
+			im, err := Import([]byte(strings.Replace(react, tt.old, tt.new, 1)), []byte(packJSON), ImportOptions{Tools: mapped})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if im != nil && im.Files["pack.json"] != nil {
+				t.Error("a refused import still produced pack.json")
+			}
+		})
+	}
+}
+
+// TestImportLosses: nothing is dropped without a line, and empty blocks are
+// not reported as lost.
+func TestImportLosses(t *testing.T) {
+	react := base(t, "react.agf.yaml")
+	mapped := map[string]string{"lookup_customer": "openwop:community.acme.crm.lookup"}
+	has := func(im *Imported, ptr string) bool {
+		return slices.ContainsFunc(im.Losses, func(l Loss) bool { return l.Pointer == ptr })
+	}
+	vendor := react + "x-acme:\n  team: support\nx-other: {tier: 2}\n"
+	im, err := Import([]byte(vendor), []byte(packJSON), ImportOptions{Tools: mapped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ptr := range []string{"/x-acme", "/x-other", "/action_space/mcp_servers/0/server_ref"} {
+		if !has(im, ptr) {
+			t.Errorf("no loss line for %s: %+v", ptr, im.Losses)
+		}
+	}
+	toolless := strings.Replace(react, "      allowed_tools: [search]\n", "", 1)
+	if im, err = Import([]byte(toolless), []byte(packJSON), ImportOptions{Tools: mapped, AcceptLoss: true}); err != nil || !has(im, "/action_space/mcp_servers/0") {
+		t.Errorf("MCP server without allowed_tools under --accept-loss: %v %+v", err, im)
+	}
+	emptyBlocks := strings.Replace(react, "  license: Apache-2.0\n", "  license: Apache-2.0\n  labels: {}\n  annotations: {}\n", 1) +
+		"constraints:\n  budget: {}\n  governance_policies: []\n"
+	emptyBlocks = strings.Replace(emptyBlocks, "  mcp_servers:\n", "  local_agents: []\n  remote_agents: []\n  mcp_servers:\n", 1)
+	if im, err = Import([]byte(emptyBlocks), []byte(packJSON), ImportOptions{Tools: mapped}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range im.Losses {
+		if strings.Contains(l.Pointer, "labels") || strings.Contains(l.Pointer, "annotations") || strings.HasPrefix(l.Pointer, "/constraints") || strings.Contains(l.Pointer, "_agents") {
+			t.Errorf("empty block reported as lost: %s: %s", l.Pointer, l.What)
+		}
+	}
+}
+
+// TestReimport: importing an agent the pack has updates its entry in place,
+// keeping what the author added and the modelClass chosen before.
+func TestReimport(t *testing.T) {
+	react := base(t, "react.agf.yaml")
+	mapped := map[string]string{"lookup_customer": "openwop:community.acme.crm.lookup"}
+	first, err := Import([]byte(react), []byte(packJSON), ImportOptions{Tools: mapped, ModelClass: "classification"})
+	if err != nil || first.Updated {
+		t.Fatalf("first import: %v, updated %v", err, first != nil && first.Updated)
+	}
+	edited := strings.Replace(string(first.Files["pack.json"]), `"toolAllowlist"`, `"memoryShape": "conversation",`+"\n"+`      "toolAllowlist"`, 1)
+	changed := strings.Replace(react, "Classifies support tickets by area and urgency.", "Classifies tickets.", 1)
+	second, err := Import([]byte(changed), []byte(edited), ImportOptions{Tools: mapped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.Updated || second.AgentID != first.AgentID {
+		t.Fatalf("re-import: updated %v, agent %s", second.Updated, second.AgentID)
+	}
+	pj := string(second.Files["pack.json"])
+	for _, want := range []string{`"description": "Classifies tickets."`, `"memoryShape": "conversation"`, `"modelClass": "classification"`} {
+		if !strings.Contains(pj, want) {
+			t.Errorf("re-imported pack.json lacks %s:\n%s", want, pj)
+		}
+	}
+	if n := strings.Count(pj, `"agentId"`); n != 1 {
+		t.Errorf("pack.json has %d agents after a re-import, want 1", n)
 	}
 }

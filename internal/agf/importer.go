@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/schema"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -37,6 +38,9 @@ type Imported struct {
 	Files    map[string][]byte // pack-relative name -> contents; pack.json included
 	Losses   []Loss
 	Approval bool // a loss is an approval: refused unless AcceptLoss
+	// Updated is set when the pack already had the agent (a re-import): its
+	// agents[] entry is updated in place and its files are replaced.
+	Updated bool
 }
 
 // ErrApprovalLoss means the agent requires approvals OpenWOP cannot express.
@@ -47,7 +51,9 @@ var segmentRE = regexp.MustCompile(`^[a-z][a-zA-Z0-9_-]*$`)
 // Import converts an AgentFormat agent (agf.react: one agent with
 // instructions) into an agents[] entry of the pack whose pack.json is
 // manifest. The caller writes the files; pack.json keeps its key order and
-// is written as two-space JSON.
+// is written as two-space JSON. Everything is checked before anything is
+// returned to write. Importing an agent the pack already has updates its
+// entry in place (Updated).
 func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	doc, err := Parse(src)
 	if err != nil {
@@ -71,14 +77,17 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		return nil, fmt.Errorf("agent id segment %q: use lower case letters, digits, - and _ (set --agent-id)", seg)
 	}
 	im.AgentID = name + "." + seg
-	if err := checkNewAgent(root, im.AgentID); err != nil {
-		return nil, err
-	}
 	policy := str(doc.Get("/execution_policy/id"))
 	if policy != "agf.react" {
 		return nil, fmt.Errorf("execution_policy %q: only agf.react (one agent with instructions) maps to an OpenWOP agent; multi-agent and vendor policies have no agents[] equivalent", policy)
 	}
 	instructions := str(doc.Get("/execution_policy/config/instructions"))
+	if strings.TrimSpace(instructions) == "" {
+		return nil, errors.New("execution_policy.config.instructions is blank: it becomes the agent's system prompt (systemPromptRef), which must not be empty")
+	}
+	if err := checkInterface(doc); err != nil {
+		return nil, err
+	}
 	im.recordLosses(doc)
 	if im.Approval && !opt.AcceptLoss {
 		return im, ErrApprovalLoss
@@ -87,7 +96,18 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if err != nil {
 		return im, err
 	}
-	agent := im.agent(doc, seg, tools, opt)
+	agents := root.Get("agents")
+	if agents == nil {
+		agents = &jsonpos.Value{Kind: jsonpos.Array}
+		root.Set("agents", agents)
+	}
+	idx := slices.IndexFunc(agents.Items, func(a *jsonpos.Value) bool { return a.Get("agentId").String() == im.AgentID })
+	im.Updated = idx >= 0
+	modelClass := cmp.Or(opt.ModelClass, "general")
+	if im.Updated && opt.ModelClass == "" {
+		modelClass = cmp.Or(agents.Items[idx].Get("modelClass").String(), modelClass)
+	}
+	agent := im.agent(doc, seg, tools, modelClass)
 	base := strings.TrimSuffix(cmp.Or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
 	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(instructions, "\n") + "\n")
 	for _, side := range []struct{ ptr, file string }{{"/interface/input", seg + ".task.json"}, {"/interface/output", seg + ".return.json"}} {
@@ -97,30 +117,55 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		}
 		im.Files["schemas/"+side.file] = out
 	}
-	agents := root.Get("agents")
-	if agents == nil {
-		agents = &jsonpos.Value{Kind: jsonpos.Array}
-		root.Set("agents", agents)
+	if im.Updated {
+		agents.Items[idx] = updateAgent(agents.Items[idx], agent)
+	} else {
+		agents.Items = append(agents.Items, agent)
 	}
-	agents.Items = append(agents.Items, agent)
 	if im.Files["pack.json"], err = canon.Indent(root); err != nil {
 		return im, err
 	}
 	return im, nil
 }
 
-func checkNewAgent(root *jsonpos.Value, id string) error {
-	if a := root.Get("agents"); a != nil {
-		for _, it := range a.Items {
-			if it.Get("agentId").String() == id {
-				return fmt.Errorf("the pack already has agent %q; choose another --agent-id", id)
-			}
+// checkInterface refuses interface schemas that cannot become standalone
+// handoff schemas: a $ref to another document, or not valid JSON Schema.
+func checkInterface(doc *Doc) error {
+	schemas, err := schema.Default()
+	if err != nil {
+		return err
+	}
+	for _, side := range []string{"input", "output"} {
+		v, ok := doc.Get("/interface/" + side).(map[string]any)
+		if !ok {
+			continue
+		}
+		if ref := externalRef(v); ref != "" {
+			return fmt.Errorf("interface.%s: $ref %q points outside the file, and a pack's handoff schema must stand alone: inline the referenced schema", side, ref)
+		}
+		if ce := schemas.CompileStandalone(v); ce != nil {
+			return fmt.Errorf("interface.%s is not a valid JSON Schema (at %q): %s", side, ce.Pointer, ce.Message)
 		}
 	}
 	return nil
 }
 
-func (im *Imported) agent(doc *Doc, seg string, tools []string, opt ImportOptions) *jsonpos.Value {
+// updateAgent carries a re-imported agent into the existing entry: the
+// members an import writes are replaced, members the author added since
+// (memoryShape, say) stay, and an inline systemPrompt gives way to the
+// imported systemPromptRef.
+func updateAgent(old, imported *jsonpos.Value) *jsonpos.Value {
+	old.Delete("systemPrompt")
+	if imported.Get("description") == nil {
+		old.Delete("description")
+	}
+	for _, m := range imported.Members {
+		old.Set(m.Name, m.Value)
+	}
+	return old
+}
+
+func (im *Imported) agent(doc *Doc, seg string, tools []string, modelClass string) *jsonpos.Value {
 	agent := jsonpos.StringObject("agentId", im.AgentID, "persona", str(doc.Get("/metadata/name")))
 	desc := str(doc.Get("/metadata/description"))
 	if len(desc) > 500 {
@@ -130,7 +175,7 @@ func (im *Imported) agent(doc *Doc, seg string, tools []string, opt ImportOption
 	if desc != "" {
 		agent.Set("description", &jsonpos.Value{Kind: jsonpos.String, Str: desc})
 	}
-	agent.Set("modelClass", &jsonpos.Value{Kind: jsonpos.String, Str: cmp.Or(opt.ModelClass, "general")})
+	agent.Set("modelClass", &jsonpos.Value{Kind: jsonpos.String, Str: modelClass})
 	agent.Set("systemPromptRef", &jsonpos.Value{Kind: jsonpos.String, Str: "prompts/" + seg + ".md"})
 	list := &jsonpos.Value{Kind: jsonpos.Array}
 	for _, t := range tools {
@@ -154,8 +199,19 @@ func (im *Imported) tools(doc *Doc, opt ImportOptions) ([]string, error) {
 		unmapped = append(unmapped, alias)
 		im.loss(doc, fmt.Sprintf("/action_space/local_tools/%d", i), fmt.Sprintf("local tool %q has no --tool %s=openwop:<typeId> mapping", alias, alias))
 	}
+	var toolless []string
 	for i, it := range arr(doc.Get("/action_space/mcp_servers")) {
 		server := obj(it)
+		alias := str(server["alias"])
+		ptr := fmt.Sprintf("/action_space/mcp_servers/%d", i)
+		if ref := str(server["server_ref"]); ref != "" {
+			im.loss(doc, ptr+"/server_ref", fmt.Sprintf("server_ref %q (the MCP server's portable identity): toolAllowlist names the server by its alias only (mcp:%s.<tool>), so the host must map %s to that server", ref, alias, alias))
+		}
+		if len(arr(server["allowed_tools"])) == 0 {
+			toolless = append(toolless, alias)
+			im.loss(doc, ptr, fmt.Sprintf("MCP server %q lists no allowed_tools: a toolAllowlist names each tool, so the agent gets none of this server's tools", alias))
+			continue
+		}
 		for j, t := range arr(server["allowed_tools"]) {
 			name := str(t)
 			if name == "" {
@@ -167,6 +223,9 @@ func (im *Imported) tools(doc *Doc, opt ImportOptions) ([]string, error) {
 			}
 			out = append(out, "mcp:"+str(server["alias"])+"."+name)
 		}
+	}
+	if len(toolless) > 0 && !opt.AcceptLoss {
+		return nil, fmt.Errorf("MCP servers %s list no allowed_tools, so the agent would get none of their tools: list the tools it may call under allowed_tools (or --accept-loss to import without them)", strings.Join(toolless, ", "))
 	}
 	if len(unmapped) > 0 && !opt.AcceptLoss {
 		return nil, fmt.Errorf("local tools %s need a mapping to OpenWOP tools: pass --tool %s=openwop:<typeId> (or --accept-loss to import without them)", strings.Join(unmapped, ", "), unmapped[0])
@@ -210,14 +269,50 @@ var lossFields = []struct{ ptr, what string }{
 
 func (im *Imported) recordLosses(doc *Doc) {
 	for _, f := range lossFields {
-		if doc.Get(f.ptr) != nil {
+		if !empty(doc.Get(f.ptr)) {
 			im.loss(doc, f.ptr, f.what)
 		}
 	}
+	im.vendorBlocks(doc, doc.Value, "")
 	// Approvals can sit on any tool, server, agent or skill.
 	for _, list := range actionLists {
 		for i, it := range arr(doc.Get("/action_space/" + list)) {
 			im.approvals(doc, fmt.Sprintf("/action_space/%s/%d", list, i), obj(it))
+		}
+	}
+}
+
+// empty reports whether a field says nothing: absent, null, {} or [].
+func empty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// vendorBlocks records every x-<vendor> member outside the interface
+// schemas (which are carried over whole): OpenWOP has no place for them.
+func (im *Imported) vendorBlocks(doc *Doc, v any, ptr string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			child := ptr + "/" + escape(k)
+			switch {
+			case child == "/interface":
+			case strings.HasPrefix(k, "x-"):
+				im.loss(doc, child, fmt.Sprintf("vendor extension %s: OpenWOP agents have no place for it", k))
+			default:
+				im.vendorBlocks(doc, x[k], child)
+			}
+		}
+	case []any:
+		for i, it := range x {
+			im.vendorBlocks(doc, it, fmt.Sprintf("%s/%d", ptr, i))
 		}
 	}
 }

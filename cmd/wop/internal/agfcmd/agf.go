@@ -4,7 +4,6 @@ package agfcmd
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/agf"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
@@ -104,11 +102,13 @@ func newImportCmd(env *cli.Env) *cobra.Command {
 interface as handoff task/return schemas, and its tools as toolAllowlist
 (local tools through --tool alias=openwop:<typeId>; MCP tools as
 mcp:<server>.<tool>). pack.json keeps its key order and is rewritten with
-two-space indentation, atomically.
+two-space indentation. The files are written as one set: all or none.
+Importing an agent the pack already has updates it in place.
 
 What OpenWOP cannot express (model and sampling settings, budgets, approvals,
-sub-agents, remote agents) is listed field by field. Approvals make the import
-fail unless --accept-loss.`,
+sub-agents, remote agents, vendor x- blocks) is listed field by field.
+Approvals, unmapped local tools and MCP servers without allowed_tools make the
+import fail unless --accept-loss.`,
 		Example: `  wop agf import triage.agf.yaml --pack packs/community.acme.support --tool lookup=openwop:community.acme.crm.lookup`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -127,7 +127,7 @@ fail unless --accept-loss.`,
 	}
 	cmd.Flags().StringVar(&packDir, "pack", "", "the pack directory to add the agent to")
 	cmd.Flags().StringVar(&o.AgentID, "agent-id", "", "agent id segment (default: metadata.id)")
-	cmd.Flags().StringVar(&o.ModelClass, "model-class", "general", "OpenWOP modelClass: reasoning, writing, coding, research, classification, general")
+	cmd.Flags().StringVar(&o.ModelClass, "model-class", "", "OpenWOP modelClass: reasoning, writing, coding, research, classification, general (default general; a re-import keeps the agent's)")
 	cmd.Flags().StringArrayVar(&tools, "tool", nil, "map a local tool: alias=openwop:<typeId> (repeatable)")
 	cmd.Flags().BoolVar(&o.AcceptLoss, "accept-loss", false, "import even when approvals or unmapped tools cannot be carried over")
 	return cmd
@@ -157,44 +157,20 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 		report.Print(env.ErrOut, "text", report.Input{Diags: agf.LossReport(file, im.Losses)})
 	}
 	if errors.Is(err, agf.ErrApprovalLoss) {
-		return cli.WithHint(err, "pass --accept-loss to import without them, and enforce approvals in the host")
+		return cli.WithHint(fmt.Errorf("%s: %w", file, err), "pass --accept-loss to import without them, and enforce approvals in the host")
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	if err := writeImport(dir, im); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "imported %s into %s as %s\n", file, packDir, im.AgentID)
+	if im.Updated {
+		fmt.Fprintf(env.Out, "re-imported %s into %s: updated %s in place\n", file, packDir, im.AgentID)
+	} else {
+		fmt.Fprintf(env.Out, "imported %s into %s as %s\n", file, packDir, im.AgentID)
+	}
 	return lintResult(env, dir, packDir)
-}
-
-// writeImport writes the new files first and pack.json last, each
-// atomically, refusing to replace a file the pack already has.
-func writeImport(dir string, im *agf.Imported) error {
-	var names []string
-	for name := range im.Files {
-		if name == pack.ManifestName {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return fmt.Errorf("%s already exists in the pack; choose another --agent-id", name)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range append(names, pack.ManifestName) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := atomicfile.Write(p, im.Files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func lintResult(env *cli.Env, dir, display string) error {
