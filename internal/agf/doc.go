@@ -1,6 +1,7 @@
 // Package agf reads AgentFormat (*.agf.yaml) agent definitions with line and
-// column positions, lints them against the embedded AgentFormat 1.0 schema
-// and the rules of LINT-RULES.md, and imports them into OpenWOP packs.
+// column positions, holds the checks of the agf-* lint rules (the rules
+// themselves are entries of the one registry in internal/lint, which runs
+// these checks through Options.Rules), and imports agents into OpenWOP packs.
 package agf
 
 import (

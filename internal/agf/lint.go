@@ -124,6 +124,7 @@ func str(v any) string         { s, _ := v.(string); return s }
 
 var actionLists = []string{"local_tools", "mcp_servers", "local_agents", "remote_agents"}
 
+// CheckAliasDuplicate reports an alias used twice in one action_space list.
 func CheckAliasDuplicate(p *Pass) {
 	as := obj(p.Doc.Get("/action_space"))
 	for _, list := range actionLists {
@@ -184,6 +185,8 @@ func (p *Pass) agentRefs() []agentRef {
 	return refs
 }
 
+// CheckStepAgents reports steps, routes, batch agents, default_agent and
+// output_from that name no local_agents alias.
 func CheckStepAgents(p *Pass) {
 	known := p.agents()
 	for _, r := range p.agentRefs() {
@@ -200,6 +203,7 @@ func aliasHint(alias string, known []string) string {
 	return fmt.Sprintf(" (defined: %s)", strings.Join(known, ", "))
 }
 
+// CheckBatchIteration reports an agf.batch input_mapping without [].
 func CheckBatchIteration(p *Pass) {
 	if str(p.Doc.Get("/execution_policy/id")) != "agf.batch" {
 		return
@@ -255,6 +259,8 @@ func (p *Pass) pathSites() (sites []pathSite) {
 	return sites
 }
 
+// CheckPaths reports malformed path expressions, ones that start at an
+// unknown alias, and parent.input.[] where the input is not an array.
 func CheckPaths(p *Pass) {
 	known := append(p.agents(), "parent")
 	for _, s := range p.pathSites() {
@@ -289,6 +295,7 @@ var standardPolicies = []string{"agf.react", "agf.sequential", "agf.parallel", "
 
 var vendorPolicy = regexp.MustCompile(`^x-[a-z0-9][a-z0-9-]*\.[A-Za-z0-9_.-]+$`)
 
+// CheckPolicy reports policy ids that are neither standard nor x-<vendor>.*.
 func CheckPolicy(p *Pass) {
 	id := str(p.Doc.Get("/execution_policy/id"))
 	switch {
@@ -312,6 +319,7 @@ func CheckSources(p *Pass) {
 	}
 }
 
+// CheckConditionalDefault reports an agf.conditional without default_agent.
 func CheckConditionalDefault(p *Pass) {
 	if str(p.Doc.Get("/execution_policy/id")) == "agf.conditional" && p.Doc.Get("/execution_policy/config/default_agent") == nil {
 		p.Report("/execution_policy/config", false, "no default_agent: when no route matches, the runtime must fail the run; add a default_agent")
@@ -388,6 +396,7 @@ func CheckSchemaVersion(p *Pass) {
 	}
 }
 
+// CheckVersion reports a metadata.version that is not semantic versioning.
 func CheckVersion(p *Pass) {
 	v := str(p.Doc.Get("/metadata/version"))
 	if v == "" {

@@ -140,6 +140,8 @@ func (p *Pass) unknownKeys(fn func(ptr, key string, props []string)) {
 	w.walk(p, obj(w.root), p.Doc.Value, "", fn)
 }
 
+// CheckUnknownFields reports fields the AgentFormat 1.0 schema does not
+// define (x- extensions aside), suggesting the nearest known one.
 func CheckUnknownFields(p *Pass) {
 	p.unknownKeys(func(ptr, key string, props []string) {
 		if _, ok := renamed[key]; ok || strings.HasPrefix(key, "x-") {
@@ -153,6 +155,7 @@ func CheckUnknownFields(p *Pass) {
 	})
 }
 
+// CheckRenamedKeys reports allow_tools/allow_skills, which runtimes ignore.
 func CheckRenamedKeys(p *Pass) {
 	p.unknownKeys(func(ptr, key string, _ []string) {
 		if now, ok := renamed[key]; ok {
