@@ -63,8 +63,12 @@ func summaryOf(r diag.RuleInfo) string {
 	return r.Summary
 }
 
-func runExplain(env *cli.Env, id string) error {
-	r := lint.Lookup(id)
+func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(), id) }
+
+// explain prints rule id of rules: summary, why, the bad example, what wop
+// says about it and the fix; for a deprecated rule, what replaced it.
+func explain(env *cli.Env, rules lint.Rules, id string) error {
+	r := rules.Lookup(id)
 	if r == nil {
 		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
 	}
