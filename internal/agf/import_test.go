@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -162,6 +163,26 @@ func TestImportLosses(t *testing.T) {
 			t.Errorf("no loss line for %s: %+v", ptr, im.Losses)
 		}
 	}
+	// Whatever is neither carried nor named above still gets a line, at the
+	// outermost member; settings that ask for nothing do not.
+	extra := strings.Replace(react, "      allowed_tools: [search]\n", "      description: The knowledge base.\n      approval: false\n      allowed_tools: [search]\n", 1) +
+		"memory: {required: false}\nconstraints: {custom: {a: 1, b: 2}}\n"
+	if im, err = Import([]byte(extra), []byte(packJSON), ImportOptions{Tools: mapped}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ptr := range []string{"/action_space/mcp_servers/0/description", "/constraints"} {
+		if !has(im, ptr) {
+			t.Errorf("no loss line for %s: %+v", ptr, im.Losses)
+		}
+	}
+	for _, ptr := range []string{"/memory/required", "/action_space/mcp_servers/0/approval", "/constraints/custom"} {
+		if has(im, ptr) {
+			t.Errorf("false alarm for %s", ptr)
+		}
+	}
+	if i := slices.IndexFunc(im.Losses, func(l Loss) bool { return l.Pointer == "/action_space/mcp_servers/0/description" }); i < 0 || !strings.HasPrefix(im.Losses[i].What, "action_space.mcp_servers[0].description: ") {
+		t.Errorf("the line does not name the field as YAML does: %+v", im.Losses)
+	}
 	toolless := strings.Replace(react, "      allowed_tools: [search]\n", "", 1)
 	if im, err = Import([]byte(toolless), []byte(packJSON), ImportOptions{Tools: mapped, AcceptLoss: true}); err != nil || !has(im, "/action_space/mcp_servers/0") {
 		t.Errorf("MCP server without allowed_tools under --accept-loss: %v %+v", err, im)
@@ -187,6 +208,10 @@ func TestReimport(t *testing.T) {
 	first, err := Import([]byte(react), []byte(packJSON), ImportOptions{Tools: mapped, ModelClass: "classification"})
 	if err != nil || first.Updated {
 		t.Fatalf("first import: %v, updated %v", err, first != nil && first.Updated)
+	}
+	again, err := Import([]byte(react), first.Files["pack.json"], ImportOptions{Tools: mapped, ModelClass: "classification"})
+	if err != nil || !again.Updated || !reflect.DeepEqual(again.Files, first.Files) {
+		t.Errorf("re-importing the same file changed the files (or failed: %v)", err)
 	}
 	edited := strings.Replace(string(first.Files["pack.json"]), `"toolAllowlist"`, `"memoryShape": "conversation",`+"\n"+`      "toolAllowlist"`, 1)
 	changed := strings.Replace(react, "Classifies support tickets by area and urgency.", "Classifies tickets.", 1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/canon"
@@ -41,6 +42,7 @@ type Imported struct {
 	// Updated is set when the pack already had the agent (a re-import): its
 	// agents[] entry is updated in place and its files are replaced.
 	Updated bool
+	carried []string // pointers of the fields the import carries over
 }
 
 // ErrApprovalLoss means the agent requires approvals OpenWOP cannot express.
@@ -96,6 +98,7 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if err != nil {
 		return im, err
 	}
+	im.uncarried(doc, doc.Value, "")
 	agents := root.Get("agents")
 	if agents == nil {
 		agents = &jsonpos.Value{Kind: jsonpos.Array}
@@ -194,6 +197,7 @@ func (im *Imported) tools(doc *Doc, opt ImportOptions) ([]string, error) {
 		alias := str(obj(it)["alias"])
 		if to, ok := opt.Tools[alias]; ok {
 			out = append(out, to)
+			im.carried = append(im.carried, fmt.Sprintf("/action_space/local_tools/%d", i))
 			continue
 		}
 		unmapped = append(unmapped, alias)
@@ -212,11 +216,15 @@ func (im *Imported) tools(doc *Doc, opt ImportOptions) ([]string, error) {
 			im.loss(doc, ptr, fmt.Sprintf("MCP server %q lists no allowed_tools: a toolAllowlist names each tool, so the agent gets none of this server's tools", alias))
 			continue
 		}
+		im.carried = append(im.carried, ptr+"/alias")
 		for j, t := range arr(server["allowed_tools"]) {
 			name := str(t)
+			toolPtr := fmt.Sprintf("%s/allowed_tools/%d", ptr, j)
 			if name == "" {
 				name = str(obj(t)["name"])
+				toolPtr += "/name"
 			}
+			im.carried = append(im.carried, toolPtr)
 			if name == "" {
 				im.loss(doc, fmt.Sprintf("/action_space/mcp_servers/%d/allowed_tools/%d", i, j), "MCP tool without a name")
 				continue
@@ -269,7 +277,10 @@ var lossFields = []struct{ ptr, what string }{
 
 func (im *Imported) recordLosses(doc *Doc) {
 	for _, f := range lossFields {
-		if !empty(doc.Get(f.ptr)) {
+		switch v := doc.Get(f.ptr); {
+		case f.ptr == "/memory/required" && v == false:
+			im.carried = append(im.carried, f.ptr) // the default: nothing to carry
+		case !empty(v):
 			im.loss(doc, f.ptr, f.what)
 		}
 	}
@@ -282,15 +293,79 @@ func (im *Imported) recordLosses(doc *Doc) {
 	}
 }
 
-// empty reports whether a field says nothing: absent, null, {} or [].
+// carriedFields are what every import carries over (tools are added as
+// they are mapped).
+var carriedFields = []string{"/schema_version", "/metadata/id", "/metadata/name", "/metadata/description",
+	"/interface", "/execution_policy/id", "/execution_policy/config/instructions"}
+
+// uncarried records a loss for every field that is neither carried over
+// nor already reported, at the outermost such member: whatever the file
+// holds, nothing is dropped without a line.
+func (im *Imported) uncarried(doc *Doc, v any, ptr string) {
+	accounted := func(p string) bool {
+		return slices.ContainsFunc(append(carriedFields, im.carried...), func(c string) bool { return c == p }) ||
+			slices.ContainsFunc(im.Losses, func(l Loss) bool { return l.Pointer == p })
+	}
+	below := func(p string) bool {
+		under := func(q string) bool { return strings.HasPrefix(q, p+"/") }
+		return slices.ContainsFunc(append(carriedFields, im.carried...), under) ||
+			slices.ContainsFunc(im.Losses, func(l Loss) bool { return under(l.Pointer) })
+	}
+	visit := func(child string, val any) {
+		switch {
+		case accounted(child) || empty(val):
+		case below(child):
+			im.uncarried(doc, val, child)
+		default:
+			im.loss(doc, child, fmt.Sprintf("%s: OpenWOP agents have no equivalent", yamlPath(child)))
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			visit(ptr+"/"+escape(k), x[k])
+		}
+	case []any:
+		for i, it := range x {
+			visit(fmt.Sprintf("%s/%d", ptr, i), it)
+		}
+	}
+}
+
+// yamlPath writes a JSON pointer as the dotted path an AgentFormat author
+// reads: /action_space/mcp_servers/0/description is
+// action_space.mcp_servers[0].description.
+func yamlPath(ptr string) string {
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(tok); err == nil {
+			fmt.Fprintf(&b, "[%s]", tok)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// empty reports whether a field says nothing: absent, null, or a {} or []
+// of such fields only.
 func empty(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
 	case map[string]any:
-		return len(x) == 0
+		for _, it := range x {
+			if !empty(it) {
+				return false
+			}
+		}
+		return true
 	case []any:
-		return len(x) == 0
+		return !slices.ContainsFunc(x, func(it any) bool { return !empty(it) })
 	}
 	return false
 }
@@ -321,6 +396,8 @@ func (im *Imported) approvals(doc *Doc, ptr string, v map[string]any) {
 	if a, ok := v["approval"]; ok && a != false {
 		im.Approval = true
 		im.loss(doc, ptr+"/approval", "approval requirement: OpenWOP agents cannot require human approval per tool")
+	} else if ok {
+		im.carried = append(im.carried, ptr+"/approval") // approval: false asks for nothing
 	}
 	for _, key := range []string{"allowed_tools", "allowed_skills"} {
 		for j, t := range arr(v[key]) {
