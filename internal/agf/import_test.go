@@ -1,6 +1,7 @@
 package agf_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
 
-func base(t *testing.T, name string) string {
+func base(t testing.TB, name string) string {
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
@@ -231,4 +232,32 @@ func TestReimport(t *testing.T) {
 	if n := strings.Count(pj, `"agentId"`); n != 1 {
 		t.Errorf("pack.json has %d agents after a re-import, want 1", n)
 	}
+}
+
+// FuzzImport: any AgentFormat input either is refused or yields a pack.json
+// that parses and still names the pack, handoff schemas that parse, and a
+// loss line for every field inside the file.
+func FuzzImport(f *testing.F) {
+	f.Add([]byte(base(f, "react.agf.yaml")))
+	f.Add([]byte("schema_version: \"1.0.0\"\nmetadata: {id: a, name: A}\ninterface: {input: {type: object}, output: {type: object}}\nexecution_policy: {id: agf.react, config: {instructions: x, model: m}}\nx-a: {b: [1]}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		im, err := Import(src, []byte(packJSON), ImportOptions{AcceptLoss: true})
+		if err != nil {
+			return
+		}
+		for name, data := range im.Files {
+			if strings.HasSuffix(name, ".json") && !json.Valid(data) {
+				t.Fatalf("%s is not JSON:\n%s", name, data)
+			}
+		}
+		if !strings.Contains(string(im.Files["pack.json"]), `"name": "community.acme.support"`) {
+			t.Fatalf("pack.json lost the pack's name:\n%s", im.Files["pack.json"])
+		}
+		lines := 1 + strings.Count(string(src), "\n") + strings.Count(string(src), "\r")
+		for _, l := range im.Losses {
+			if l.Line < 1 || l.Line > lines {
+				t.Fatalf("loss at line %d of a %d-line file: %+v", l.Line, lines, l)
+			}
+		}
+	})
 }

@@ -70,7 +70,6 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if name == "" || version == "" {
 		return nil, errors.New("pack.json needs name and version before agents can be imported")
 	}
-	im := &Imported{Files: map[string][]byte{}}
 	seg := opt.AgentID
 	if seg == "" {
 		seg = strings.ReplaceAll(str(doc.Get("/metadata/id")), "_", "-")
@@ -78,18 +77,10 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if !segmentRE.MatchString(seg) {
 		return nil, fmt.Errorf("agent id segment %q: use lower case letters, digits, - and _ (set --agent-id)", seg)
 	}
-	im.AgentID = name + "." + seg
-	policy := str(doc.Get("/execution_policy/id"))
-	if policy != "agf.react" {
-		return nil, fmt.Errorf("execution_policy %q: only agf.react (one agent with instructions) maps to an OpenWOP agent; multi-agent and vendor policies have no agents[] equivalent", policy)
-	}
-	instructions := str(doc.Get("/execution_policy/config/instructions"))
-	if strings.TrimSpace(instructions) == "" {
-		return nil, errors.New("execution_policy.config.instructions is blank: it becomes the agent's system prompt (systemPromptRef), which must not be empty")
-	}
-	if err := checkInterface(doc); err != nil {
+	if err := checkImportable(doc); err != nil {
 		return nil, err
 	}
+	im := &Imported{AgentID: name + "." + seg, Files: map[string][]byte{}}
 	im.recordLosses(doc)
 	if im.Approval && !opt.AcceptLoss {
 		return im, ErrApprovalLoss
@@ -99,20 +90,8 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		return im, err
 	}
 	im.uncarried(doc, doc.Value, "")
-	agents := root.Get("agents")
-	if agents == nil {
-		agents = &jsonpos.Value{Kind: jsonpos.Array}
-		root.Set("agents", agents)
-	}
-	idx := slices.IndexFunc(agents.Items, func(a *jsonpos.Value) bool { return a.Get("agentId").String() == im.AgentID })
-	im.Updated = idx >= 0
-	modelClass := cmp.Or(opt.ModelClass, "general")
-	if im.Updated && opt.ModelClass == "" {
-		modelClass = cmp.Or(agents.Items[idx].Get("modelClass").String(), modelClass)
-	}
-	agent := im.agent(doc, seg, tools, modelClass)
 	base := strings.TrimSuffix(cmp.Or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
-	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(instructions, "\n") + "\n")
+	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(str(doc.Get("/execution_policy/config/instructions")), "\n") + "\n")
 	for _, side := range []struct{ ptr, file string }{{"/interface/input", seg + ".task.json"}, {"/interface/output", seg + ".return.json"}} {
 		out, err := handoffSchema(doc.ordered(side.ptr), fmt.Sprintf("%s/%s/%s/%s", base, name, version, side.file))
 		if err != nil {
@@ -120,15 +99,44 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		}
 		im.Files["schemas/"+side.file] = out
 	}
-	if im.Updated {
-		agents.Items[idx] = updateAgent(agents.Items[idx], agent)
-	} else {
-		agents.Items = append(agents.Items, agent)
-	}
+	im.place(root, func(modelClass string) *jsonpos.Value {
+		return im.agent(doc, seg, tools, cmp.Or(opt.ModelClass, modelClass, "general"))
+	})
 	if im.Files["pack.json"], err = canon.Indent(root); err != nil {
 		return im, err
 	}
 	return im, nil
+}
+
+// checkImportable refuses what cannot become a working pack agent: a policy
+// other than agf.react, blank instructions, an interface that cannot be a
+// standalone handoff schema.
+func checkImportable(doc *Doc) error {
+	if policy := str(doc.Get("/execution_policy/id")); policy != "agf.react" {
+		return fmt.Errorf("execution_policy %q: only agf.react (one agent with instructions) maps to an OpenWOP agent; multi-agent and vendor policies have no agents[] equivalent", policy)
+	}
+	if strings.TrimSpace(str(doc.Get("/execution_policy/config/instructions"))) == "" {
+		return errors.New("execution_policy.config.instructions is blank: it becomes the agent's system prompt (systemPromptRef), which must not be empty")
+	}
+	return checkInterface(doc)
+}
+
+// place puts the agent build makes into the manifest's agents[]: appended,
+// or for an agent the pack already has (a re-import, Updated) merged into
+// its entry where it is. build gets the entry's current modelClass ("" for
+// a new agent), which a re-import keeps unless told otherwise.
+func (im *Imported) place(root *jsonpos.Value, build func(modelClass string) *jsonpos.Value) {
+	agents := root.Get("agents")
+	if agents == nil {
+		agents = &jsonpos.Value{Kind: jsonpos.Array}
+		root.Set("agents", agents)
+	}
+	idx := slices.IndexFunc(agents.Items, func(a *jsonpos.Value) bool { return a.Get("agentId").String() == im.AgentID })
+	if im.Updated = idx >= 0; !im.Updated {
+		agents.Items = append(agents.Items, build(""))
+		return
+	}
+	agents.Items[idx] = updateAgent(agents.Items[idx], build(agents.Items[idx].Get("modelClass").String()))
 }
 
 // checkInterface refuses interface schemas that cannot become standalone
