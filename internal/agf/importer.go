@@ -89,7 +89,7 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if err != nil {
 		return im, err
 	}
-	im.uncarried(doc, doc.Value, "")
+	im.uncarried(doc)
 	base := strings.TrimSuffix(cmp.Or(opt.SchemaBase, "https://packs.openwop.dev"), "/")
 	im.Files["prompts/"+seg+".md"] = []byte(strings.TrimRight(str(doc.Get("/execution_policy/config/instructions")), "\n") + "\n")
 	for _, side := range []struct{ ptr, file string }{{"/interface/input", seg + ".task.json"}, {"/interface/output", seg + ".return.json"}} {
@@ -309,35 +309,43 @@ var carriedFields = []string{"/schema_version", "/metadata/id", "/metadata/name"
 // uncarried records a loss for every field that is neither carried over
 // nor already reported, at the outermost such member: whatever the file
 // holds, nothing is dropped without a line.
-func (im *Imported) uncarried(doc *Doc, v any, ptr string) {
-	accounted := func(p string) bool {
-		return slices.ContainsFunc(append(carriedFields, im.carried...), func(c string) bool { return c == p }) ||
-			slices.ContainsFunc(im.Losses, func(l Loss) bool { return l.Pointer == p })
+func (im *Imported) uncarried(doc *Doc) {
+	accounted, below := map[string]bool{}, map[string]bool{}
+	mark := func(ptr string) {
+		accounted[ptr] = true
+		for i := strings.LastIndexByte(ptr, '/'); i > 0; i = strings.LastIndexByte(ptr[:i], '/') {
+			below[ptr[:i]] = true
+		}
 	}
-	below := func(p string) bool {
-		under := func(q string) bool { return strings.HasPrefix(q, p+"/") }
-		return slices.ContainsFunc(append(carriedFields, im.carried...), under) ||
-			slices.ContainsFunc(im.Losses, func(l Loss) bool { return under(l.Pointer) })
+	for _, p := range append(slices.Clone(carriedFields), im.carried...) {
+		mark(p)
 	}
+	for _, l := range im.Losses {
+		mark(l.Pointer)
+	}
+	var walk func(v any, ptr string)
 	visit := func(child string, val any) {
 		switch {
-		case accounted(child) || empty(val):
-		case below(child):
-			im.uncarried(doc, val, child)
+		case accounted[child] || empty(val):
+		case below[child]:
+			walk(val, child)
 		default:
 			im.loss(doc, child, fmt.Sprintf("%s: OpenWOP agents have no equivalent", yamlPath(child)))
 		}
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range sortedKeys(x) {
-			visit(ptr+"/"+escape(k), x[k])
-		}
-	case []any:
-		for i, it := range x {
-			visit(fmt.Sprintf("%s/%d", ptr, i), it)
+	walk = func(v any, ptr string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				visit(ptr+"/"+escape(k), x[k])
+			}
+		case []any:
+			for i, it := range x {
+				visit(fmt.Sprintf("%s/%d", ptr, i), it)
+			}
 		}
 	}
+	walk(doc.Value, "")
 }
 
 // yamlPath writes a JSON pointer as the dotted path an AgentFormat author
