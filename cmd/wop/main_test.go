@@ -73,11 +73,11 @@ func TestScript(t *testing.T) {
 			return stack.WriteTrustedRoot(filepath.Join(e.WorkDir, "trusted_root.json"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"registry":   registryCmd,
-			"gen-ecdsa":  genECDSA,
-			"gen-bomb":   genBomb,
-			"gen-deep":   genDeep,
-			"gen-sparse": genSparse,
+			"registry":         registryCmd,
+			"gen-ecdsa":        genECDSA,
+			"gen-bomb":         genBomb,
+			"gen-deep":         genDeep,
+			"gen-sparse":       genSparse,
 			"precommit-config": precommitConfig,
 		},
 	})
