@@ -38,6 +38,7 @@ type publishOptions struct {
 	outDir     string
 	keys       keyFlags
 	target     string
+	pending    *pendingBuild // a source build not yet moved into --output
 }
 
 // progressThreshold is the size from which an upload shows a progress bar.
@@ -126,6 +127,9 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.pending != nil {
+		defer o.pending.discard()
+	}
 	settings, err := settingsFor(o.env, "", archivePath, lintOpts(o.env, false), map[string]*packSettings{})
 	if err != nil {
 		return err
@@ -175,7 +179,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		res.Status = "already-published"
 		return o.report(res)
 	case publish.Different:
-		return &cli.ExitError{Code: cli.ExitConflict, Err: &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}}
+		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs},
+			client.Base+registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}))}
 	}
 	if o.dryRun {
 		res.Status = "dry-run"
@@ -211,12 +216,10 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if err != nil {
 		return "", false, err
 	}
-	built, err := plan.Write(o.env.Abs(o.outDir))
-	if err != nil {
+	if o.pending, err = writePending(plan, o.env.Abs(o.outDir)); err != nil {
 		return "", false, err
 	}
-	fmt.Fprintf(o.env.ErrOut, "built %s\n", built.Archive)
-	return built.Archive, !o.noLint, nil
+	return o.pending.res.Archive, !o.noLint, nil
 }
 
 func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
@@ -245,6 +248,14 @@ then open a pull request for the branch.
 }
 
 func (o *publishOptions) report(r result) error {
+	if o.pending != nil { // success: the build replaces what --output held
+		kept, err := o.pending.keep()
+		if err != nil {
+			return err
+		}
+		r.Archive = kept
+		fmt.Fprintf(o.env.ErrOut, "built %s\n", kept)
+	}
 	if o.format == "json" {
 		enc := json.NewEncoder(o.env.Out)
 		enc.SetIndent("", "  ")
