@@ -77,14 +77,9 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if o.registry == "" {
-				o.registry = env.Getenv("WOP_REGISTRY")
-			}
-			if o.registry == "" {
-				return cli.Usagef("--registry URL is required (or set WOP_REGISTRY)")
-			}
-			if u, err := url.Parse(o.registry); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				return cli.Usagef("--registry %q: want an http(s) URL", o.registry)
+			var err error
+			if o.registry, err = cli.RegistryURL(env, o.registry); err != nil {
+				return err
 			}
 			if o.format != "text" && o.format != "json" {
 				return cli.Usagef("--format %q: want text or json", o.format)

@@ -32,7 +32,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
-	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env))
+	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
 	return cmd
 }
 
