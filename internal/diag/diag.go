@@ -80,6 +80,9 @@ type RuleInfo struct {
 	ID       string
 	Severity Severity
 	Summary  string
+	// Doc is the rule's catalogue prose in markdown (why it exists, how to
+	// fix it), or "" when not loaded: only SARIF output needs it.
+	Doc string `json:",omitempty"`
 }
 
 // Sort orders findings by file, line, column, rule and message, and drops

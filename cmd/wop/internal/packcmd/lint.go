@@ -166,7 +166,11 @@ func runLint(_ context.Context, o *lintOptions) error {
 	if len(loadErrs) > 0 && o.output != "" {
 		return &cli.UsageError{Err: errors.Join(loadErrs...)} // no partial report file
 	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: lint.Infos(), Diags: diags, Color: o.env.Color && o.output == ""}
+	rules := lint.Infos()
+	if o.format == "sarif" {
+		rules = lint.InfosWithDocs()
+	}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir}
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
