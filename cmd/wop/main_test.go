@@ -79,6 +79,7 @@ func TestScript(t *testing.T) {
 			"gen-deep":         genDeep,
 			"gen-sparse":       genSparse,
 			"precommit-config": precommitConfig,
+			"env-from-file":    envFromFile,
 		},
 	})
 }
@@ -230,4 +231,10 @@ func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
 	out, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": hooks}}})
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), out, 0o644))
+}
+
+// envFromFile sets VAR to FILE's contents, trimmed: `env-from-file VAR FILE`
+// (a script's only way to pass a command's output as an argument).
+func envFromFile(ts *testscript.TestScript, neg bool, args []string) {
+	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile(args[1])))
 }
