@@ -43,7 +43,7 @@ placeholders. Existing files are never overwritten.`,
 			for _, f := range files {
 				fmt.Fprintf(env.Out, "created %s\n", filepath.Join(dir, f))
 			}
-			fmt.Fprintf(env.ErrOut, "next: edit the TODOs, then run 'wop pack lint %s'\n", dir)
+			fmt.Fprintf(env.ErrOut, "next: replace every TODO: (lint warns about each; publish refuses them), then run 'wop pack lint %s'\n", dir)
 			return nil
 		},
 	}

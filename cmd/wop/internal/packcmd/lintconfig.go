@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -24,8 +25,11 @@ type packSettings struct {
 func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cache map[string]*packSettings) (*packSettings, error) {
 	path := explicit
 	if path == "" {
+		// A pack directory's own .wop.yaml counts; for pack.json or a .tgz,
+		// start beside the file. (Not by extension: pack directories are
+		// named like community.acme.tools.)
 		start := packPath
-		if filepath.Ext(packPath) != "" {
+		if info, err := os.Stat(packPath); err == nil && !info.IsDir() {
 			start = filepath.Dir(packPath)
 		}
 		var err error

@@ -138,7 +138,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := lintGate(o.env, pk, settings.opt); err != nil {
+		if err := lintGate(o.env, pk, gatePublish.options(settings.opt)); err != nil {
 			return err
 		}
 	}
@@ -207,7 +207,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	plan, err := prepareBuild(ctx, o.env, o.target, o.noLint, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, o.target, gateFor(o.noLint, true), &o.keys)
 	if err != nil {
 		return "", false, err
 	}
