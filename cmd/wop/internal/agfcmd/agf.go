@@ -18,6 +18,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -74,6 +75,7 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cmd.Flags().BoolVar(&strict, "strict", false, "unknown fields are errors and warnings fail")
 	return cmd
 }
@@ -128,6 +130,7 @@ fail unless --accept-loss.`,
 	cmd.Flags().StringVar(&packDir, "pack", "", "the pack directory to add the agent to")
 	cmd.Flags().StringVar(&o.AgentID, "agent-id", "", "agent id segment (default: metadata.id)")
 	cmd.Flags().StringVar(&o.ModelClass, "model-class", "general", "OpenWOP modelClass: reasoning, writing, coding, research, classification, general")
+	cli.CompleteValues(cmd, "model-class", modelClasses)
 	cmd.Flags().StringArrayVar(&tools, "tool", nil, "map a local tool: alias=openwop:<typeId> (repeatable)")
 	cmd.Flags().BoolVar(&o.AcceptLoss, "accept-loss", false, "import even when approvals or unmapped tools cannot be carried over")
 	return cmd
@@ -217,4 +220,11 @@ func lintResult(env *cli.Env, dir, display string) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// modelClasses are the values the agent manifest schema allows, for
+// completion (none if the embedded schema cannot be read: a bug in wop).
+func modelClasses() []string {
+	classes, _ := schema.ModelClasses()
+	return classes
 }

@@ -26,6 +26,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	_ = cmd.MarkFlagFilename("key", "pem")
+	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
 	k.sigstore.addFlags(cmd)
 	cmd.MarkFlagsMutuallyExclusive("sigstore", "signature")

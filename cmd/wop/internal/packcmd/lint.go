@@ -76,6 +76,8 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
 	cmd.Flags().BoolVar(&o.changed, "changed", false, "the arguments are changed files (as pre-commit passes them): lint the pack holding each, once; skip files in no pack")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the report to this file (replaced only when lint ran; default: standard output)")
+	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
+	cli.CompleteValues(cmd, "explain", ruleIDs)
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -264,4 +266,13 @@ func lintOpts(env *cli.Env, noCache bool) lint.Options {
 		opt.Cache.Dir = env.CacheDir
 	}
 	return opt
+}
+
+// ruleIDs lists every rule id, for completion and did-you-mean.
+func ruleIDs() []string {
+	var ids []string
+	for _, info := range lint.Infos() {
+		ids = append(ids, info.ID)
+	}
+	return ids
 }

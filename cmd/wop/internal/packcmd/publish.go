@@ -96,6 +96,7 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	f.StringVar(&o.stage, "stage", "", "registry repository checkout to stage the version in (registries without a write API)")
 	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into")
 	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")

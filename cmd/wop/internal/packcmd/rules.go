@@ -45,6 +45,7 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	return cmd
 }
 
@@ -57,7 +58,7 @@ func runExplain(env *cli.Env, id string) error {
 				return err
 			}
 		}
-		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
+		return cli.UnknownRule(id, ruleIDs())
 	}
 	doc, err := lint.Explain(id)
 	if err != nil {

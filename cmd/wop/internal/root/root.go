@@ -24,14 +24,16 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Version:       env.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Unknown words reach GroupRunE, which suggests the nearest command
+		// anywhere in the tree (`wop lint` -> `wop pack lint`).
+		Args: cobra.ArbitraryArgs,
+		RunE: cli.GroupRunE,
 	}
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
 	cmd.SetErr(env.ErrOut)
 	cmd.SetVersionTemplate("wop {{.Version}}\n")
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
-	})
+	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
 	return cmd
 }
