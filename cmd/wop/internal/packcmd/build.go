@@ -101,6 +101,7 @@ func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMo
 	if pk.Archive != nil {
 		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
 	}
+	keys.configKeyID = settings.keyID
 	if gate != gateOff {
 		if err := lintGate(env, pk, gate.options(settings.opt)); err != nil {
 			return nil, err

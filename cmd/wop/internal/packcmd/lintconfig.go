@@ -18,6 +18,7 @@ import (
 type packSettings struct {
 	opt    lint.Options
 	limits tarball.Limits
+	keyID  string // .wop.yaml keyId: the default signing key id
 }
 
 // settingsFor finds the configuration for a pack (--config, or .wop.yaml
@@ -58,6 +59,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 
 func apply(c *config.Config, s *packSettings) error {
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
+	s.keyID = c.KeyID
 	s.opt.Severities = map[string]diag.Severity{}
 	s.opt.Ignores = map[string][]string{}
 	ids := make([]string, 0, len(lint.All()))
