@@ -15,7 +15,7 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 	var node, agent bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR] --name NAME [--agent|--node]",
-		Short: "Create a new pack that passes lint",
+		Short: "Create a new pack: fill in its TODO: placeholders, then lint and publish",
 		Long: `Create a pack in DIR (default: a new directory named NAME): an agent pack
 (prompt, handoff schemas, remote runtime; the default) or a node pack
 (index.mjs and config/input/output schemas), with README and LICENSE
