@@ -226,3 +226,21 @@ func TestREADMEPreCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowSimulationCatchesTheOldBug: the workflow the README had
+// before (SARIF step failing first, annotation step without if: always())
+// never annotates when there are errors; the simulation must see that.
+func TestWorkflowSimulationCatchesTheOldBug(t *testing.T) {
+	old := []workflowStep{
+		{Name: "sarif", Run: "wop pack lint --format sarif --output wop.sarif packs/"},
+		{Name: "upload", If: "always()", Uses: "github/codeql-action/upload-sarif@v3", With: map[string]string{"sarif_file": "wop.sarif"}},
+		{Name: "annotate", Run: "wop pack lint --format github packs/"},
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "packs", "community.acme.bad"), 0o755)
+	os.WriteFile(filepath.Join(dir, "packs", "community.acme.bad", "pack.json"), []byte(brokenPack), 0o644)
+	ran, failed, _ := runWorkflow(t, dir, old)
+	if slices.Contains(ran, "annotate") || !failed {
+		t.Errorf("old workflow: ran %q, failed %v; want no annotate step and a failed job", ran, failed)
+	}
+}
