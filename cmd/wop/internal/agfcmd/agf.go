@@ -81,7 +81,11 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 }
 
 func printAndExit(env *cli.Env, format string, strict bool, ds []diag.Diagnostic, files int) error {
-	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: lint.Infos(), Diags: ds, Color: env.Color}); err != nil {
+	rules := lint.Infos()
+	if format == "sarif" {
+		rules = lint.InfosWithDocs()
+	}
+	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: rules, Diags: ds, Color: env.Color, BaseDir: env.WorkDir}); err != nil {
 		return err
 	}
 	c := diag.Count(ds)
