@@ -136,7 +136,8 @@ func runWorkflow(t *testing.T, dir string, steps []workflowStep) (ran []string, 
 }
 
 // stepCondition evaluates the few expressions the README uses:
-// always(), success(), failure() and hashFiles('F') != ”, joined by &&.
+// always(), success(), failure() and "hashFiles('F') is not empty", joined
+// by &&.
 func stepCondition(t *testing.T, expr string, failed bool, dir string) bool {
 	t.Helper()
 	if expr == "" {
