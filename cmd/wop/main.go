@@ -11,15 +11,16 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
 )
 
-// version is set at release time by -ldflags "-X main.version=...".
-var version = "dev"
+// version is set at release time by -ldflags "-X main.version=..."; when
+// empty, the module version from the build info is used (cli.Version).
+var version string
 
 func main() {
 	// wop is short-lived and its heap small (a pack is capped at 50 MB);
 	// collecting a quarter as often saves about a quarter of a lint run.
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := root.Main(ctx, os.Args[1:], cli.System(version))
+	code := root.Main(ctx, os.Args[1:], cli.System(cli.Version(version, debug.ReadBuildInfo)))
 	stop()
 	os.Exit(code)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/wop-cli/wop/internal/sign/sigstore"
 	"github.com/wop-cli/wop/internal/sign/sigstore/sigstoretest"
 	"github.com/wop-cli/wop/internal/testutil/golden"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestMain lets the test binary run as `wop` inside scripts, so every
@@ -53,6 +54,7 @@ func TestScript(t *testing.T) {
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
 			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
 			e.Setenv("EXAMPLES", examples)
+			e.Setenv("REPO_ROOT", filepath.Dir(examples))
 			srv := registrytest.New(testToken)
 			e.Defer(srv.Close)
 			e.Values[registryKey{}] = srv
@@ -71,11 +73,13 @@ func TestScript(t *testing.T) {
 			return stack.WriteTrustedRoot(filepath.Join(e.WorkDir, "trusted_root.json"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"registry":   registryCmd,
-			"gen-ecdsa":  genECDSA,
-			"gen-bomb":   genBomb,
-			"gen-deep":   genDeep,
-			"gen-sparse": genSparse,
+			"registry":         registryCmd,
+			"gen-ecdsa":        genECDSA,
+			"gen-bomb":         genBomb,
+			"gen-deep":         genDeep,
+			"gen-sparse":       genSparse,
+			"precommit-config": precommitConfig,
+			"env-from-file":    envFromFile,
 		},
 	})
 }
@@ -209,4 +213,28 @@ func sigstoreHelperMain() {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// precommitConfig writes a .pre-commit-config.yaml that runs this
+// repository's own hook definition (.pre-commit-hooks.yaml: entry, files,
+// pass_filenames, require_serial unchanged) as a local "system" hook, so the
+// real pre-commit tool drives it against the script's wop without building
+// wop from a clone: `precommit-config FILE`.
+func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
+	raw, err := os.ReadFile(filepath.Join(ts.Getenv("REPO_ROOT"), ".pre-commit-hooks.yaml"))
+	ts.Check(err)
+	var hooks []map[string]any
+	ts.Check(yaml.Unmarshal(raw, &hooks))
+	for _, h := range hooks {
+		h["language"] = "system"
+	}
+	out, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": hooks}}})
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), out, 0o644))
+}
+
+// envFromFile sets VAR to FILE's contents, trimmed: `env-from-file VAR FILE`
+// (a script's only way to pass a command's output as an argument).
+func envFromFile(ts *testscript.TestScript, neg bool, args []string) {
+	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile(args[1])))
 }

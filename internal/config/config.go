@@ -28,6 +28,7 @@ type Config struct {
 	SchemaBase string                `yaml:"schemaBase"` // pack schema $id prefix of the target registry
 	Rules      map[string]RuleConfig `yaml:"rules"`
 	Limits     Limits                `yaml:"limits"`
+	KeyID      string                `yaml:"keyId"` // default --key-id for build, sign and publish
 }
 
 // RuleConfig is a rule's severity ("off", "info", "warning", "error") and

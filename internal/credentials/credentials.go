@@ -85,3 +85,21 @@ func Save(path, registryURL string, token registry.Token) error {
 	}
 	return atomicfile.Write(path, append(raw, '\n'), 0o600)
 }
+
+// Remove deletes the stored token for a registry. removed is false when
+// there was none. The file is rewritten atomically, still mode 0600.
+func Remove(path, registryURL string) (removed bool, err error) {
+	f, err := load(path)
+	if err != nil || f == nil {
+		return false, err
+	}
+	if _, ok := f.Registries[key(registryURL)]; !ok {
+		return false, nil
+	}
+	delete(f.Registries, key(registryURL))
+	raw, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return false, err
+	}
+	return true, atomicfile.Write(path, append(raw, '\n'), 0o600)
+}

@@ -83,6 +83,9 @@ type RuleInfo struct {
 	Since      string // the first wop version with the rule
 	Deprecated string // why the rule is retired; "" while it is current
 	ReplacedBy string // the rule that took over a deprecated one
+	// Doc is the rule's catalogue prose in markdown (why it exists, how to
+	// fix it), or "" when not loaded: only SARIF output needs it.
+	Doc string `json:",omitempty"`
 }
 
 // Sort orders findings by file, line, column, rule and message, and drops

@@ -302,3 +302,21 @@ func TestOneMistakeOneFinding(t *testing.T) {
 		})
 	}
 }
+
+// SARIF's rule help comes from the catalogue: every lint rule has prose.
+func TestInfosWithDocsCarryCatalogueProse(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range All() {
+		ids[r.ID] = true
+	}
+	for _, info := range InfosWithDocs() {
+		if ids[info.ID] && info.Doc == "" {
+			t.Errorf("%s: no catalogue prose for SARIF help", info.ID)
+		}
+	}
+	for _, info := range Infos() {
+		if info.Doc != "" {
+			t.Errorf("%s: Infos parsed the catalogue; only InfosWithDocs may", info.ID)
+		}
+	}
+}

@@ -28,6 +28,7 @@ func All() Rules {
 		{ID: "kind-schema-unavailable", Severity: diag.Error, Since: "0.1.0", Check: checkKindSchemaUnavailable, Summary: "no schema is published for this kind, so it cannot be validated"},
 		{ID: "pack-kind-mixed", Severity: diag.Error, Since: "0.1.0", Check: checkPackKindMixed, Summary: "one manifest carries content of two kinds"},
 		{ID: "declarative-kind-has-runtime", Severity: diag.Error, Since: "0.1.0", Check: checkDeclarativeRuntime, Summary: "a declarative pack kind declares a runtime"},
+		{ID: "placeholder-left", Severity: diag.Warning, Since: "0.1.0", Check: checkPlaceholderLeft, Summary: "a placeholder from wop pack init (TODO:) is still in the pack (an error at publish)"},
 		// Refs
 		{ID: "ref-empty", Severity: diag.Error, Since: "0.1.0", Check: refSyntaxRule("ref-empty"), Summary: "a file ref is empty"},
 		{ID: "ref-absolute", Severity: diag.Error, Since: "0.1.0", Check: refSyntaxRule("ref-absolute"), Summary: "a file ref is an absolute path"},

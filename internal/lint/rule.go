@@ -7,6 +7,7 @@ package lint
 import (
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
+	"strings"
 )
 
 // Rule is one lint rule. New fields must be optional (zero means "none") so
@@ -79,9 +80,26 @@ func Lookup(id string) *Rule { return All().Lookup(id) }
 
 // Infos returns every rule's metadata, in registry order.
 func Infos() []diag.RuleInfo {
+	return infos(false)
+}
+
+// InfosWithDocs is Infos with each rule's catalogue prose in Doc, for
+// printers that carry full rule help (SARIF). It parses the catalogue, which
+// the lint path otherwise never does.
+func InfosWithDocs() []diag.RuleInfo {
+	return infos(true)
+}
+
+func infos(docs bool) []diag.RuleInfo {
 	var out []diag.RuleInfo
 	for _, r := range All() {
-		out = append(out, r.Info())
+		info := r.Info()
+		if docs {
+			if doc, err := Explain(r.ID); err == nil {
+				info.Doc = strings.TrimSpace(doc.Prose)
+			}
+		}
+		out = append(out, info)
 	}
 	return out
 }

@@ -67,13 +67,25 @@ func checkSemver(p *Pass) {
 			return
 		}
 		if _, err := semver.StrictNewVersion(v.Str); err != nil {
-			p.Reportf(ptr, "%s %q is not strict SemVer 2.0.0 (MAJOR.MINOR.PATCH, no leading zeros or \"v\"): %v", what, v.Str, err)
+			fix := ""
+			if loose, lerr := semver.NewVersion(v.Str); lerr == nil {
+				fix = fmt.Sprintf("; write %q", loose.String())
+			}
+			p.Reportf(ptr, "%s %q is not strict SemVer 2.0.0 (MAJOR.MINOR.PATCH, no leading zeros or \"v\"): %v%s", what, v.Str, err, fix)
 		}
 	}
 	check(p.Root().Get("version"), "/version", "version")
 	eachObject(p.Root().Get("nodes"), "/nodes", func(ptr string, n *jsonpos.Value) {
 		check(n.Get("version"), ptr+"/version", "node version")
 	})
+}
+
+// versionValid reports whether the pack's version is strict SemVer. Rules
+// that derive something from the version (schema $ids) stay silent when it
+// is not: semver-invalid reports that cause once.
+func versionValid(p *Pass) bool {
+	_, err := semver.StrictNewVersion(p.Root().Get("version").String())
+	return err == nil
 }
 
 // eachObject calls fn for each object item of an array value.
@@ -100,7 +112,22 @@ func enginesRange(p *Pass) (*jsonpos.Value, *semver.Constraints) {
 	return v, c
 }
 
+// defaultEngines is the range wop suggests when none usable is given.
+const defaultEngines = ">=1.1.0 <2.0.0"
+
 func checkEnginesRange(p *Pass) {
+	if e := p.Root().Get("engines"); e != nil && e.Kind != jsonpos.Object {
+		// One finding for the one cause: engines has the wrong shape. Its
+		// advice is the whole corrected member, keeping a usable range.
+		suggest := defaultEngines
+		if e.Kind == jsonpos.String {
+			if _, err := semver.NewConstraint(e.Str); err == nil {
+				suggest = e.Str
+			}
+		}
+		p.Reportf("/engines", "engines must be an object naming the protocol, not %s; write \"engines\": {\"openwop\": %q}", kindName(e), suggest)
+		return
+	}
 	v, c := enginesRange(p)
 	switch {
 	case v == nil:
@@ -108,6 +135,23 @@ func checkEnginesRange(p *Pass) {
 	case c == nil:
 		p.Reportf("/engines/openwop", "engines.openwop %s is not a semver range; write e.g. \">=1.1.0 <2.0.0\"", quoteValue(v))
 	}
+}
+
+// kindName says what a JSON value is, for messages: `a string ">=1.1"`.
+func kindName(v *jsonpos.Value) string {
+	switch v.Kind {
+	case jsonpos.String:
+		return fmt.Sprintf("a string %q", v.Str)
+	case jsonpos.Array:
+		return "an array"
+	case jsonpos.Null:
+		return "null"
+	case jsonpos.Bool:
+		return "a boolean"
+	case jsonpos.Number:
+		return "a number"
+	}
+	return "an object"
 }
 
 func quoteValue(v *jsonpos.Value) string {

@@ -112,6 +112,9 @@ func checkSchemaIDMissing(p *Pass) {
 }
 
 func checkSchemaIDMismatch(p *Pass) {
+	if !versionValid(p) {
+		return
+	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
 		id := doc.Root.Get("$id")
 		if id == nil {
@@ -127,6 +130,9 @@ func checkSchemaRefDrift(p *Pass) {
 	root := p.Root()
 	prefix := p.Profile.SchemaBase + "/" + root.Get("name").String() + "/"
 	version := root.Get("version").String()
+	if !versionValid(p) {
+		return
+	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
 		walkObjects(doc.Root, "", func(ptr string, m jsonpos.Member) {
 			ref := m.Value.String()

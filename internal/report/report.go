@@ -20,6 +20,9 @@ type Input struct {
 	Rules   []diag.RuleInfo
 	Diags   []diag.Diagnostic // sorted
 	Color   bool              // text only: colour severities
+	// BaseDir is the absolute directory relative Diags files are relative
+	// to (the working directory); SARIF records it as %SRCROOT%. "" omits it.
+	BaseDir string
 }
 
 // Print writes in.Diags to w in format.

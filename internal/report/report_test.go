@@ -25,7 +25,7 @@ func loadInput(t *testing.T) Input {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		t.Fatal(err)
 	}
-	return Input{Tool: "wop", Version: "1.2.3", Rules: in.Rules, Diags: in.Diags}
+	return Input{Tool: "wop", Version: "1.2.3", Rules: in.Rules, Diags: in.Diags, BaseDir: "/src/repo"}
 }
 
 func TestPrintersGolden(t *testing.T) {

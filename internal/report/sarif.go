@@ -3,6 +3,12 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
 
 	"github.com/wop-cli/wop/internal/diag"
 )
@@ -16,9 +22,10 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
+	Tool               sarifTool                `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                   `json:"columnKind"`
+	Results            []sarifResult            `json:"results"`
 }
 
 type sarifTool struct {
@@ -26,17 +33,28 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string       `json:"id"`
+	Name                 string       `json:"name"`
 	ShortDescription     sarifMessage `json:"shortDescription"`
+	FullDescription      sarifMessage `json:"fullDescription"`
+	Help                 sarifHelp    `json:"help"`
 	HelpURI              string       `json:"helpUri"`
 	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
+}
+
+// sarifHelp is a rule's help: GitHub code scanning shows markdown where
+// given, text otherwise.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifConfig struct {
@@ -65,7 +83,8 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -85,20 +104,29 @@ func sarifLevel(s diag.Severity) string {
 	return "note"
 }
 
+// srcRoot is the uriBaseId relative artifact URIs hang from: the directory
+// wop ran in, normally the repository root GitHub resolves them against.
+const srcRoot = "%SRCROOT%"
+
 func printSARIF(w io.Writer, in Input) error {
 	index := map[string]int{}
-	driver := sarifDriver{Name: in.Tool, Version: in.Version, InformationURI: repoURL, Rules: []sarifRule{}}
+	driver := sarifDriver{Name: in.Tool, Version: in.Version, SemanticVersion: semanticVersion(in.Version), InformationURI: repoURL, Rules: []sarifRule{}}
 	for i, r := range in.Rules {
 		index[r.ID] = i
-		driver.Rules = append(driver.Rules, sarifRule{ID: r.ID, ShortDescription: sarifMessage{r.Summary},
-			HelpURI: repoURL + "/blob/main/docs/rules.md#" + r.ID, DefaultConfiguration: sarifConfig{sarifLevel(r.Severity)}})
+		driver.Rules = append(driver.Rules, sarifRuleOf(r))
 	}
 	run := sarifRun{Tool: sarifTool{driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	if in.BaseDir != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifact{srcRoot: {URI: fileURI(in.BaseDir) + "/"}}
+	}
 	for _, d := range in.Diags {
-		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: d.File}}
+		// GitHub needs a region on every result; a whole-file finding is
+		// shown on the file's first line.
+		region := &sarifRegion{StartLine: 1}
 		if d.Start.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: d.Start.Line, StartColumn: d.Start.Column}
+			region = &sarifRegion{StartLine: d.Start.Line, StartColumn: d.Start.Column}
 		}
+		loc := sarifPhysical{ArtifactLocation: artifactOf(d.File), Region: region}
 		run.Results = append(run.Results, sarifResult{RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
 			Message: sarifMessage{d.Message}, Locations: []sarifLocation{{loc}}})
 	}
@@ -106,4 +134,48 @@ func printSARIF(w io.Writer, in Input) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifRuleOf describes a rule from the registry and, where loaded, its
+// catalogue prose.
+func sarifRuleOf(r diag.RuleInfo) sarifRule {
+	full, help := r.Summary, r.Summary
+	if r.Doc != "" {
+		full, _, _ = strings.Cut(r.Doc, "\n\n") // the first paragraph
+		full = strings.Join(strings.Fields(full), " ")
+		help = r.Doc
+	}
+	helpURI := repoURL + "/blob/main/docs/rules.md#" + r.ID
+	return sarifRule{
+		ID:                   r.ID,
+		Name:                 r.ID,
+		ShortDescription:     sarifMessage{r.Summary},
+		FullDescription:      sarifMessage{full},
+		Help:                 sarifHelp{Text: help + "\n\n" + helpURI, Markdown: help + "\n\n[" + r.ID + " in the rule catalogue](" + helpURI + ")"},
+		HelpURI:              helpURI,
+		DefaultConfiguration: sarifConfig{sarifLevel(r.Severity)},
+	}
+}
+
+// artifactOf names a finding's file: an absolute path as a file:// URI, a
+// relative one as a percent-encoded URI relative to %SRCROOT%.
+func artifactOf(file string) sarifArtifact {
+	if path.IsAbs(file) || filepath.IsAbs(file) {
+		return sarifArtifact{URI: fileURI(file)}
+	}
+	return sarifArtifact{URI: (&url.URL{Path: file}).EscapedPath(), URIBaseID: srcRoot}
+}
+
+func fileURI(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+// semanticVersion is the version as SemVer without a leading "v" ("" when
+// it is not one, e.g. a development build's "(devel)").
+func semanticVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if _, err := semver.StrictNewVersion(v); err != nil {
+		return ""
+	}
+	return v
 }

@@ -87,11 +87,11 @@ func agentFiles(name string) map[string]string {
 	return map[string]string{
 		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
 "license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},"peerDependencies":{"aiProviders":"supported"},
-"agents":[{"agentId":%q,"persona":"TODO persona","description":"TODO: what the agent does.","modelClass":"reasoning",
+"agents":[{"agentId":%q,"persona":"TODO: persona","description":"TODO: what the agent does.","modelClass":"reasoning",
 "role":"skill","systemPromptRef":"prompts/%s.md","toolAllowlist":[],"memoryShape":{"scratchpad":true,"conversation":false,"longTerm":false},
 "handoff":{"taskSchemaRef":"schemas/%s.task.json","returnSchemaRef":"schemas/%s.return.json"}}],
 "runtime":{"language":"remote","entry":"pack.json"}}`, name, name+"."+a, a, a, a)),
-		"prompts/" + a + ".md":          "You are TODO. Describe the task, the input you receive and the output you must return.\n",
+		"prompts/" + a + ".md":          "TODO: say who the agent is, its task, the input it receives and the output it must return.\n",
 		"schemas/" + a + ".task.json":   schemaDoc(name, a+".task.json", `{"input": {"type": "string"}}`, `["input"]`),
 		"schemas/" + a + ".return.json": schemaDoc(name, a+".return.json", `{"output": {"type": "string"}}`, `["output"]`),
 	}
@@ -103,7 +103,7 @@ func nodeFiles(name string) map[string]string {
 	return map[string]string{
 		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
 "license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},
-"nodes":[{"typeId":%q,"version":"0.1.0","label":"TODO label","description":"TODO: what the node does.","category":"data","role":"pure",
+"nodes":[{"typeId":%q,"version":"0.1.0","label":"TODO: label","description":"TODO: what the node does.","category":"data","role":"pure",
 "configSchemaRef":"schemas/%s.config.json","inputSchemaRef":"schemas/%s.input.json","outputSchemaRef":"schemas/%s.output.json"}],
 "runtime":{"language":"javascript","format":"esm","entry":"index.mjs"}}`, name, typeID, n, n, n)),
 		"index.mjs":                     fmt.Sprintf("// Executor for %s.\nexport const nodes = {\n  '%s': async ({ input, config }) => ({ result: input.value }),\n};\n", typeID, typeID),

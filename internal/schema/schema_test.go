@@ -2,6 +2,7 @@ package schema
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -81,5 +82,15 @@ func TestEveryKindSchemaCompiles(t *testing.T) {
 	}
 	if _, err := s.Compile(AgentFormatID); err != nil {
 		t.Errorf("agentformat: %v", err)
+	}
+}
+
+func TestModelClasses(t *testing.T) {
+	got, err := ModelClasses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 2 || got[0] != "reasoning" || !slices.Contains(got, "general") {
+		t.Errorf("ModelClasses() = %v", got)
 	}
 }

@@ -19,6 +19,23 @@ func Nearest(word string, candidates []string, maxDist int) (string, bool) {
 	return best, best != ""
 }
 
+// Closest returns every candidate at the smallest edit distance from word,
+// if that is within maxDist, in the candidates' order.
+func Closest(word string, candidates []string, maxDist int) []string {
+	var best []string
+	bestD := maxDist + 1
+	w := strings.ToLower(word)
+	for _, c := range candidates {
+		switch d := distance(w, strings.ToLower(c)); {
+		case d < bestD:
+			best, bestD = []string{c}, d
+		case d == bestD:
+			best = append(best, c)
+		}
+	}
+	return best
+}
+
 // distance is the Levenshtein edit distance between a and b, in bytes.
 func distance(a, b string) int {
 	prev := make([]int, len(b)+1)

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNearest(t *testing.T) {
 	cands := []string{"required", "properties", "additionalProperties", "toolAllowlist"}
@@ -18,5 +21,15 @@ func TestNearest(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("Nearest(%q) = %q, %v; want %q, %v", tt.word, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	got := Closest("lint", []string{"build", "lint", "lint", "list"}, 2)
+	if strings.Join(got, ",") != "lint,lint" {
+		t.Errorf("Closest = %v", got)
+	}
+	if got := Closest("zzzz", []string{"lint"}, 2); got != nil {
+		t.Errorf("Closest far = %v", got)
 	}
 }

@@ -256,6 +256,9 @@ func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
 	if errors.Is(err, sign.ErrBadSignature) {
 		err = fmt.Errorf("signature does not verify over the served manifest with key %q: it was edited after signing", r.KeyID)
 	}
+	if err == nil {
+		r.SignedBy = fmt.Sprintf("Ed25519 key %q", r.KeyID)
+	}
 	r.add("signature", err, "")
 	return r, nil
 }

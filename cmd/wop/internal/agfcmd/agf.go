@@ -16,6 +16,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -72,12 +73,17 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cmd.Flags().BoolVar(&strict, "strict", false, "unknown fields are errors and warnings fail")
 	return cmd
 }
 
 func printAndExit(env *cli.Env, format string, strict bool, ds []diag.Diagnostic, files int) error {
-	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: lint.Infos(), Diags: ds, Color: env.Color}); err != nil {
+	rules := lint.Infos()
+	if format == "sarif" {
+		rules = lint.InfosWithDocs()
+	}
+	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: rules, Diags: ds, Color: env.Color, BaseDir: env.WorkDir}); err != nil {
 		return err
 	}
 	c := diag.Count(ds)
@@ -128,6 +134,7 @@ import fail unless --accept-loss.`,
 	cmd.Flags().StringVar(&packDir, "pack", "", "the pack directory to add the agent to")
 	cmd.Flags().StringVar(&o.AgentID, "agent-id", "", "agent id segment (default: metadata.id)")
 	cmd.Flags().StringVar(&o.ModelClass, "model-class", "", "OpenWOP modelClass: reasoning, writing, coding, research, classification, general (default general; a re-import keeps the agent's)")
+	cli.CompleteValues(cmd, "model-class", modelClasses)
 	cmd.Flags().StringArrayVar(&tools, "tool", nil, "map a local tool: alias=openwop:<typeId> (repeatable)")
 	cmd.Flags().BoolVar(&o.AcceptLoss, "accept-loss", false, "import even when approvals or unmapped tools cannot be carried over")
 	return cmd
@@ -193,4 +200,11 @@ func lintResult(env *cli.Env, dir, display string) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// modelClasses are the values the agent manifest schema allows, for
+// completion (none if the embedded schema cannot be read: a bug in wop).
+func modelClasses() []string {
+	classes, _ := schema.ModelClasses()
+	return classes
 }

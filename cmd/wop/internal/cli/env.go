@@ -18,7 +18,7 @@ import (
 type Env struct {
 	In          io.Reader
 	Out, ErrOut io.Writer // Out: results; ErrOut: summaries, progress, errors
-	Color       bool      // colour output: Out is a terminal and NO_COLOR is unset
+	Color       bool      // colour output: see ColorEnabled
 	ErrTerminal bool      // ErrOut is a terminal: progress bars may be drawn
 	Getenv      func(string) string
 	WorkDir     string // base for relative paths
@@ -39,12 +39,11 @@ type Env struct {
 // reads os.Std*, the environment and the clock.
 func System(version string) *Env {
 	wd, _ := os.Getwd()
-	_, noColor := os.LookupEnv("NO_COLOR")
 	return &Env{
 		In:          os.Stdin,
 		Out:         os.Stdout,
 		ErrOut:      os.Stderr,
-		Color:       !noColor && term.IsTerminal(int(os.Stdout.Fd())),
+		Color:       ColorEnabled(os.Getenv, term.IsTerminal(int(os.Stdout.Fd()))),
 		ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv:      os.Getenv,
 		WorkDir:     wd,

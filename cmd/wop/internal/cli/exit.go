@@ -74,7 +74,7 @@ func ExitCode(err error) int {
 // print help and exit 0) and show help when called bare.
 func GroupRunE(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return Usagef("unknown command %q for %q; see '%s --help'", args[0], cmd.CommandPath(), cmd.CommandPath())
+		return UnknownCommand(cmd, args[0])
 	}
 	return cmd.Help()
 }

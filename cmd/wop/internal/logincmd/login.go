@@ -1,4 +1,6 @@
-// Package logincmd implements `wop login`: store a registry token.
+// Package logincmd implements `wop login` (store a registry token, or with
+// --status say which token would be used and whether the registry takes it)
+// and `wop logout` (forget it).
 package logincmd
 
 import (
@@ -19,36 +21,56 @@ import (
 // NewCmd returns `wop login`.
 func NewCmd(env *cli.Env) *cobra.Command {
 	var reg string
+	var status bool
 	cmd := &cobra.Command{
-		Use:   "login --registry URL",
-		Short: "Store a registry token for wop pack publish",
+		Use:   "login [--registry URL] [--status]",
+		Short: "Store a registry token for wop pack publish, or check the one in use",
 		Long: `Read a registry token from standard input (without echo on a terminal) and
-store it for URL in the user's config directory (wop/credentials.json, mode
-0600). wop refuses to read that file if other users can.`,
+store it for the registry in the user's config directory
+(wop/credentials.json, mode 0600). wop refuses to read that file if other
+users can. The registry is --registry, or $WOP_REGISTRY as for publish.
+
+--status stores nothing: it says which token publish would use (WOP_TOKEN,
+or the stored one) and asks the registry whether it accepts it, with an
+empty upload that can never be stored (a 401 means no). The token itself is
+never printed.
+
+Exit status: 0 stored, or accepted (or the registry has no write API to ask);
+2 bad usage; 3 the registry could not be reached; 4 no token, or refused.`,
 		Example: `  wop login --registry https://registry.acme.dev
-  echo "$TOKEN" | wop login --registry https://registry.acme.dev`,
+  echo "$TOKEN" | wop login --registry https://registry.acme.dev
+  WOP_REGISTRY=https://registry.acme.dev wop login --status`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if reg == "" {
-				return cli.Usagef("--registry URL is required")
-			}
-			if env.ConfigDir == "" {
-				return errors.New("no user config directory to store the token in")
-			}
-			token, err := readToken(env)
+			url, err := cli.RegistryURL(env, reg)
 			if err != nil {
 				return err
 			}
-			path := credentials.Path(env.ConfigDir)
-			if err := credentials.Save(path, reg, token); err != nil {
-				return err
+			if status {
+				return runStatus(cmd.Context(), env, url)
 			}
-			fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", reg, path)
-			return nil
+			return runLogin(env, url)
 		},
 	}
-	cmd.Flags().StringVar(&reg, "registry", "", "registry URL")
+	cmd.Flags().StringVar(&reg, "registry", "", "registry URL (default $WOP_REGISTRY)")
+	cmd.Flags().BoolVar(&status, "status", false, "show which token publish would use and whether the registry accepts it")
 	return cmd
+}
+
+func runLogin(env *cli.Env, reg string) error {
+	if env.ConfigDir == "" {
+		return errors.New("no user config directory to store the token in")
+	}
+	token, err := readToken(env)
+	if err != nil {
+		return err
+	}
+	path := credentials.Path(env.ConfigDir)
+	if err := credentials.Save(path, reg, token); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", reg, path)
+	return nil
 }
 
 func readToken(env *cli.Env) (registry.Token, error) {

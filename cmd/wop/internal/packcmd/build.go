@@ -73,7 +73,7 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 }
 
 func buildOne(ctx context.Context, o *buildOptions, dir string) error {
-	plan, err := prepareBuild(ctx, o.env, dir, o.noLint, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, dir, gateFor(o.noLint, false), &o.keys)
 	if err != nil {
 		return err
 	}
@@ -88,8 +88,8 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 }
 
 // prepareBuild loads a source directory with its configuration, runs the
-// lint gate unless noLint, and plans the signed archive.
-func prepareBuild(ctx context.Context, env *cli.Env, dir string, noLint bool, keys *keyFlags) (*build.Plan, error) {
+// lint gate (unless gate is gateOff), and plans the signed archive.
+func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
 	settings, err := settingsFor(env, "", env.Abs(dir), lintOpts(env, false), map[string]*packSettings{})
 	if err != nil {
 		return nil, err
@@ -101,8 +101,9 @@ func prepareBuild(ctx context.Context, env *cli.Env, dir string, noLint bool, ke
 	if pk.Archive != nil {
 		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
 	}
-	if !noLint {
-		if err := lintGate(env, pk, settings.opt); err != nil {
+	keys.configKeyID = settings.keyID
+	if gate != gateOff {
+		if err := lintGate(env, pk, gate.options(settings.opt)); err != nil {
 			return nil, err
 		}
 	}

@@ -15,7 +15,7 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 	var node, agent bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR] --name NAME [--agent|--node]",
-		Short: "Create a new pack that passes lint",
+		Short: "Create a new pack: fill in its TODO: placeholders, then lint and publish",
 		Long: `Create a pack in DIR (default: a new directory named NAME): an agent pack
 (prompt, handoff schemas, remote runtime; the default) or a node pack
 (index.mjs and config/input/output schemas), with README and LICENSE
@@ -43,7 +43,7 @@ placeholders. Existing files are never overwritten.`,
 			for _, f := range files {
 				fmt.Fprintf(env.Out, "created %s\n", filepath.Join(dir, f))
 			}
-			fmt.Fprintf(env.ErrOut, "next: edit the TODOs, then run 'wop pack lint %s'\n", dir)
+			fmt.Fprintf(env.ErrOut, "next: replace every TODO: (lint warns about each; publish refuses them), then run 'wop pack lint %s'\n", dir)
 			return nil
 		},
 	}

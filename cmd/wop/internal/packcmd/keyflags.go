@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,15 +18,17 @@ type keyFlags struct {
 	key, keyID, spec, signature string
 	unsigned                    bool
 	sigstore                    sigstoreFlags
+	configKeyID                 string // keyId from the pack's .wop.yaml, set by the command
 }
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.key, "key", "", "Ed25519 private key, PKCS#8 PEM (openssl genpkey -algorithm ed25519)")
-	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.publicKeyRef)")
+	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.publicKeyRef); default $WOP_KEY_ID, keyId in .wop.yaml, or --key's file name without .pem")
 	cmd.Flags().StringVar(&k.spec, "spec", "v1", "signing block shape: v1 (method manual) or v2 (keyId + scheme)")
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	_ = cmd.MarkFlagFilename("key", "pem")
+	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
 	k.sigstore.addFlags(cmd)
 	cmd.MarkFlagsMutuallyExclusive("sigstore", "signature")
@@ -35,7 +38,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 // signing resolves the flags into build.Signing. name is the pack name, for
 // the rule that only private.* packs may go unsigned without saying so.
 func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
-	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.keyID}
+	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.resolveKeyID(env)}
 	if k.sigstore.enabled {
 		var err error
 		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key)
@@ -46,20 +49,20 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 	}
 	switch {
 	case k.key != "":
-		if k.keyID == "" {
+		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
 		pemBytes, err := os.ReadFile(env.Abs(k.key))
 		if err != nil {
 			return s, cli.Usagef("--key: %v", withoutPath(err))
 		}
-		s.Key, err = sign.ParsePrivateKey(pemBytes, k.keyID)
+		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
 		if err != nil {
 			return s, cli.Usagef("--key %s: %v", k.key, err)
 		}
 	case k.signature != "":
-		if k.keyID == "" {
-			return s, cli.Usagef("--signature needs --key-id: the key that made the signature")
+		if s.KeyID == "" {
+			return s, cli.Usagef("--signature needs --key-id (or WOP_KEY_ID, or keyId in .wop.yaml): the key that made the signature")
 		}
 		var err error
 		if s.Signature, err = os.ReadFile(env.Abs(k.signature)); err != nil {
@@ -70,4 +73,21 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			"pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build")
 	}
 	return s, nil
+}
+
+// resolveKeyID picks the signing key id: --key-id, else $WOP_KEY_ID, else
+// keyId in the pack's .wop.yaml, else the --key file's name without .pem
+// (what 'wop key generate --key-id ID' writes: ID.pem). "" if none applies.
+func (k *keyFlags) resolveKeyID(env *cli.Env) string {
+	switch {
+	case k.keyID != "":
+		return k.keyID
+	case env.Getenv("WOP_KEY_ID") != "":
+		return env.Getenv("WOP_KEY_ID")
+	case k.configKeyID != "":
+		return k.configKeyID
+	case k.key != "":
+		return strings.TrimSuffix(filepath.Base(k.key), ".pem")
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,6 +30,8 @@ type lintOptions struct {
 	catalog       string
 	baseline      string
 	writeBaseline string
+	output        string
+	changed       bool
 	paths         []string
 }
 
@@ -48,7 +51,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
   wop pack lint --explain ref-missing`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
-			if len(o.paths) == 0 {
+			if len(o.paths) == 0 && !o.changed {
 				o.paths = []string{"."}
 			}
 			if !slices.Contains(report.Formats, o.format) {
@@ -71,6 +74,10 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.catalog, "catalog", "", "folder of packs or registry index file defining the typeIds and agentIds other packs provide")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
+	cmd.Flags().BoolVar(&o.changed, "changed", false, "the arguments are changed files (as pre-commit passes them): lint the pack holding each, once; skip files in no pack")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the report to this file (replaced only when lint ran; default: standard output)")
+	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
+	cli.CompleteValues(cmd, "explain", ruleIDs)
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -111,7 +118,7 @@ func withoutPath(err error) error {
 }
 
 func runLint(_ context.Context, o *lintOptions) error {
-	targets, err := expandTargets(o.env, o.paths)
+	targets, looseAGF, err := lintTargets(o)
 	if err != nil {
 		return err
 	}
@@ -143,6 +150,11 @@ func runLint(_ context.Context, o *lintOptions) error {
 		}
 		diags = append(diags, r.Diags...)
 	}
+	agfDiags, err := lintLooseAgentFormat(o.env, looseAGF)
+	if err != nil {
+		return err
+	}
+	diags = append(diags, agfDiags...)
 	if !o.info {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
@@ -153,19 +165,53 @@ func runLint(_ context.Context, o *lintOptions) error {
 	if diags, err = applyBaseline(o, diags); err != nil {
 		return err
 	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: lint.Infos(), Diags: diags, Color: o.env.Color}
-	if err := report.Print(o.env.Out, o.format, in); err != nil {
+	if len(loadErrs) > 0 && o.output != "" {
+		return &cli.UsageError{Err: errors.Join(loadErrs...)} // no partial report file
+	}
+	rules := lint.Infos()
+	if o.format == "sarif" {
+		rules = lint.InfosWithDocs()
+	}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir}
+	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
 	counts := diag.Count(diags)
 	if o.format == "text" {
-		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs), "pack"))
+		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
 	}
 	if len(loadErrs) > 0 {
 		return &cli.UsageError{Err: errors.Join(loadErrs...)}
 	}
 	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
 		return cli.ErrFindings
+	}
+	return nil
+}
+
+// lintTargets expands the arguments into packs to lint, and AgentFormat
+// files outside any pack (only with --changed).
+func lintTargets(o *lintOptions) ([]target, []string, error) {
+	if o.changed {
+		return changedTargets(o.env, o.paths)
+	}
+	targets, err := expandTargets(o.env, o.paths)
+	return targets, nil, err
+}
+
+// writeLintReport writes the report to --output or Out. A file is written
+// atomically and only here, after lint ran: a usage error or unreadable
+// input leaves no empty or half-written report for CI to upload.
+func writeLintReport(o *lintOptions, in report.Input) error {
+	if o.output == "" {
+		return report.Print(o.env.Out, o.format, in)
+	}
+	var buf bytes.Buffer
+	if err := report.Print(&buf, o.format, in); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(o.env.Abs(o.output), buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write --output: %w", err)
 	}
 	return nil
 }
@@ -223,4 +269,13 @@ func lintOpts(env *cli.Env, noCache bool) lint.Options {
 		opt.Cache.Dir = env.CacheDir
 	}
 	return opt
+}
+
+// ruleIDs lists every rule id, for completion and did-you-mean.
+func ruleIDs() []string {
+	var ids []string
+	for _, info := range lint.Infos() {
+		ids = append(ids, info.ID)
+	}
+	return ids
 }

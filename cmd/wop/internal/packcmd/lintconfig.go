@@ -3,6 +3,7 @@ package packcmd
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -19,6 +20,7 @@ import (
 type packSettings struct {
 	opt    lint.Options
 	limits tarball.Limits
+	keyID  string // .wop.yaml keyId: the default signing key id
 }
 
 // settingsFor finds the configuration for a pack (--config, or .wop.yaml
@@ -26,8 +28,11 @@ type packSettings struct {
 func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cache map[string]*packSettings) (*packSettings, error) {
 	path := explicit
 	if path == "" {
+		// A pack directory's own .wop.yaml counts; for pack.json or a .tgz,
+		// start beside the file. (Not by extension: pack directories are
+		// named like community.acme.tools.)
 		start := packPath
-		if filepath.Ext(packPath) != "" {
+		if info, err := os.Stat(packPath); err == nil && !info.IsDir() {
 			start = filepath.Dir(packPath)
 		}
 		var err error
@@ -62,6 +67,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 // read as its replacement, with a warning.
 func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []string, err error) {
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
+	s.keyID = c.KeyID
 	s.opt.Severities = map[string]diag.Severity{}
 	s.opt.Ignores = map[string][]string{}
 	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {

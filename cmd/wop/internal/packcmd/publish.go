@@ -38,6 +38,7 @@ type publishOptions struct {
 	outDir     string
 	keys       keyFlags
 	target     string
+	pending    *pendingBuild // a source build not yet moved into --output
 }
 
 // progressThreshold is the size from which an upload shows a progress bar.
@@ -76,14 +77,9 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if o.registry == "" {
-				o.registry = env.Getenv("WOP_REGISTRY")
-			}
-			if o.registry == "" {
-				return cli.Usagef("--registry URL is required (or set WOP_REGISTRY)")
-			}
-			if u, err := url.Parse(o.registry); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				return cli.Usagef("--registry %q: want an http(s) URL", o.registry)
+			var err error
+			if o.registry, err = cli.RegistryURL(env, o.registry); err != nil {
+				return err
 			}
 			if o.format != "text" && o.format != "json" {
 				return cli.Usagef("--format %q: want text or json", o.format)
@@ -100,6 +96,7 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	f.StringVar(&o.stage, "stage", "", "registry repository checkout to stage the version in (registries without a write API)")
 	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into")
 	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
@@ -126,6 +123,9 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.pending != nil {
+		defer o.pending.discard()
+	}
 	settings, err := settingsFor(o.env, "", archivePath, lintOpts(o.env, false), map[string]*packSettings{})
 	if err != nil {
 		return err
@@ -139,7 +139,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := lintGate(o.env, pk, settings.opt); err != nil {
+		if err := lintGate(o.env, pk, gatePublish.options(settings.opt)); err != nil {
 			return err
 		}
 	}
@@ -175,7 +175,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		res.Status = "already-published"
 		return o.report(res)
 	case publish.Different:
-		return &cli.ExitError{Code: cli.ExitConflict, Err: &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}}
+		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs},
+			client.Base+registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}))}
 	}
 	if o.dryRun {
 		res.Status = "dry-run"
@@ -207,16 +208,14 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	plan, err := prepareBuild(ctx, o.env, o.target, o.noLint, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, o.target, gateFor(o.noLint, true), &o.keys)
 	if err != nil {
 		return "", false, err
 	}
-	built, err := plan.Write(o.env.Abs(o.outDir))
-	if err != nil {
+	if o.pending, err = writePending(plan, o.env.Abs(o.outDir)); err != nil {
 		return "", false, err
 	}
-	fmt.Fprintf(o.env.ErrOut, "built %s\n", built.Archive)
-	return built.Archive, !o.noLint, nil
+	return o.pending.res.Archive, !o.noLint, nil
 }
 
 func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
@@ -245,6 +244,14 @@ then open a pull request for the branch.
 }
 
 func (o *publishOptions) report(r result) error {
+	if o.pending != nil { // success: the build replaces what --output held
+		kept, err := o.pending.keep()
+		if err != nil {
+			return err
+		}
+		r.Archive = kept
+		fmt.Fprintf(o.env.ErrOut, "built %s\n", kept)
+	}
 	if o.format == "json" {
 		enc := json.NewEncoder(o.env.Out)
 		enc.SetIndent("", "  ")

@@ -49,6 +49,7 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	return cmd
 }
 
@@ -70,7 +71,7 @@ func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(),
 func explain(env *cli.Env, rules lint.Rules, id string) error {
 	r := rules.Lookup(id)
 	if r == nil {
-		return cli.Usagef("no rule %q; 'wop pack rules' lists them", id)
+		return cli.UnknownRule(id, ruleIDs())
 	}
 	if r.Deprecated != "" {
 		_, err := fmt.Fprintf(env.Out, "%s (deprecated)\n%s\n\n%s\n", r.ID, summaryOf(r.Info()), r.Deprecated)

@@ -23,7 +23,7 @@ that archive's pack.json and signature, keeping its other entries.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.keys.key == "" && o.keys.signature == "" && !o.keys.sigstore.enabled {
-				return cli.Usagef("sign needs --key and --key-id, --signature and --key-id, or --sigstore")
+				return cli.Usagef("sign needs --key, --signature with --key-id, or --sigstore")
 			}
 			pk, err := loadPack(env, args[0])
 			if err != nil {
@@ -36,6 +36,11 @@ that archive's pack.json and signature, keeping its other entries.`,
 			if o.outDir == "" {
 				o.outDir = filepath.Dir(env.Abs(args[0]))
 			}
+			settings, err := settingsFor(env, "", env.Abs(args[0]), lintOpts(env, false), map[string]*packSettings{})
+			if err != nil {
+				return err
+			}
+			o.keys.configKeyID = settings.keyID
 			plan, err := planFor(cmd.Context(), env, pk, &o.keys)
 			if err != nil {
 				return err

@@ -60,7 +60,7 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 			return runVerify(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&o.key, "key", "", "public key, SPKI PEM (or its base64)")
+	cmd.Flags().StringVar(&o.key, "key", "", "public key: an SPKI PEM file, or the key's base64 itself (as a registry lists it)")
 	cmd.Flags().StringVar(&o.registry, "registry", "", "registry URL to fetch the signing key from (discovery signingKeys)")
 	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected archive integrity, sha256-<base64> or sha256:<hex>")
 	cmd.Flags().StringVar(&o.versionManifest, "version-manifest", "", "a registry <version>.json to compare with the signed manifest")
@@ -78,12 +78,12 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	opt := verify.Options{Integrity: o.integrity, Limits: tarball.DefaultLimits}
 	var sigstoreKey []byte
 	if o.key != "" {
-		raw, err := os.ReadFile(o.env.Abs(o.key))
+		raw, err := readVerifyKey(o.env, o.key)
 		if err != nil {
-			return cli.Usagef("--key: %v", withoutPath(err))
+			return err
 		}
-		// An Ed25519 SPKI key checks the manual scheme; any other key (or the
-		// same key, for an Ed25519ph bundle) checks a Sigstore bundle.
+		// An Ed25519 SPKI key checks the manual scheme; any other public key
+		// (or the same key, for an Ed25519ph bundle) checks a Sigstore bundle.
 		opt.Key, _ = sign.ParsePublicKey(raw)
 		sigstoreKey = raw
 	}

@@ -24,16 +24,33 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Version:       env.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Unknown words reach GroupRunE, which suggests the nearest command
+		// anywhere in the tree (`wop lint` -> `wop pack lint`).
+		Args: cobra.ArbitraryArgs,
+		RunE: cli.GroupRunE,
 	}
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
 	cmd.SetErr(env.ErrOut)
 	cmd.SetVersionTemplate("wop {{.Version}}\n")
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cli.UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
-	})
-	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env))
+	cmd.SetFlagErrorFunc(cli.FlagError)
+	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
+	// Add cobra's completion group now (Execute would, later) so that it
+	// too refuses unknown words with a did-you-mean, like every group.
+	cmd.InitDefaultCompletionCmd()
+	guardGroups(cmd)
 	return cmd
+}
+
+// guardGroups gives every command that only groups others GroupRunE: an
+// unknown subcommand is a usage error with a suggestion, not help and exit 0.
+func guardGroups(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		if sub.HasSubCommands() && !sub.Runnable() {
+			sub.Args, sub.RunE = cobra.ArbitraryArgs, cli.GroupRunE
+		}
+		guardGroups(sub)
+	}
 }
 
 // Main runs wop with args and returns the exit code. Errors are printed here

@@ -62,6 +62,12 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pack", "nope"}, cli.ExitUsage},
 		{[]string{"nope"}, cli.ExitUsage},
 		{[]string{"--version"}, cli.ExitOK},
+		{[]string{"lint"}, cli.ExitUsage},                                // did you mean 'wop pack lint'
+		{[]string{"pack", "lint", "--changed", "notes.txt"}, cli.ExitOK}, // a file in no pack: nothing to lint
+		{[]string{"pack", "lint", "--changed", "bad/x.md"}, cli.ExitFindings},
+		{[]string{"pack", "lint", "-o", "r.sarif", "missing"}, cli.ExitUsage},
+		{[]string{"pack", "lint", "--explain", "ref-mising"}, cli.ExitUsage},
+		{[]string{"pack", "verify", "notgz.tgz", "--key", "good/pack.json"}, cli.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

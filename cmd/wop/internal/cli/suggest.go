@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/wop-cli/wop/internal/suggest"
+)
+
+// UnknownCommand is the usage error for a word that names no subcommand of
+// group, with a did-you-mean: the nearest subcommand of group, else a
+// command of that name (or near it) elsewhere in the tree, so that
+// `wop lint` points at `wop pack lint`.
+func UnknownCommand(group *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, group.CommandPath())
+	if s := suggestCommand(group, word); s != "" {
+		return &UsageError{Err: fmt.Errorf("%s; did you mean '%s'?", msg, s)}
+	}
+	return Usagef("%s; see '%s --help'", msg, group.CommandPath())
+}
+
+func suggestCommand(group *cobra.Command, word string) string {
+	var names []string
+	for _, c := range group.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if near, ok := suggest.Nearest(word, names, 2); ok {
+		return group.CommandPath() + " " + near
+	}
+	// Elsewhere in the tree: every command at the smallest distance, by
+	// full path ("wop agf lint' or 'wop pack lint").
+	var paths, pathNames []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() {
+				paths, pathNames = append(paths, sub.CommandPath()), append(pathNames, sub.Name())
+				walk(sub)
+			}
+		}
+	}
+	walk(group.Root())
+	var found []string
+	for _, near := range uniq(suggest.Closest(word, pathNames, 2)) {
+		for i, n := range pathNames {
+			if n == near {
+				found = append(found, paths[i])
+			}
+		}
+	}
+	return strings.Join(found, "' or '")
+}
+
+func uniq(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// FlagError turns a flag parsing error into a usage error, suggesting the
+// nearest flag for an unknown one.
+func FlagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if near, ok := suggest.Nearest(name, names, 2); ok {
+			return &UsageError{Err: fmt.Errorf("%w; did you mean --%s?", err, near)}
+		}
+	}
+	return &UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
+}
+
+// UnknownRule is the usage error for a rule id that does not exist, with
+// the nearest one.
+func UnknownRule(id string, ids []string) error {
+	if near, ok := suggest.Nearest(id, ids, 3); ok {
+		return &UsageError{Err: fmt.Errorf("no rule %q; did you mean %q? ('wop pack rules' lists them)", id, near)}
+	}
+	return Usagef("no rule %q; 'wop pack rules' lists them", id)
+}

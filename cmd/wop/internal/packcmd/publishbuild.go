@@ -1,0 +1,77 @@
+package packcmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/publish"
+)
+
+// pendingBuild is a source directory built for publish into a scratch folder
+// inside --output. Its files replace those in --output only once the
+// registry has accepted them (or already holds the same bytes, or a dry run
+// passed): a conflict or a refused upload leaves the archive the user built
+// before, perhaps the one that matches the registry, exactly as it was.
+type pendingBuild struct {
+	outDir  string
+	scratch string
+	res     *build.Result
+}
+
+// writePending writes plan into a scratch folder under outDir.
+func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	scratch, err := os.MkdirTemp(outDir, ".publish-")
+	if err != nil {
+		return nil, err
+	}
+	res, err := plan.Write(scratch)
+	if err != nil {
+		os.RemoveAll(scratch)
+		return nil, err
+	}
+	return &pendingBuild{outDir: outDir, scratch: scratch, res: res}, nil
+}
+
+// keep renames the built files into outDir, replacing older ones.
+func (p *pendingBuild) keep() (archive string, err error) {
+	defer os.RemoveAll(p.scratch)
+	for _, f := range []string{p.res.Archive, p.res.Signature, p.res.Bundle, p.res.Manifest, p.res.Sidecar} {
+		if f == "" {
+			continue
+		}
+		if err := os.Rename(f, filepath.Join(p.outDir, filepath.Base(f))); err != nil {
+			return "", fmt.Errorf("move the build into %s: %w", p.outDir, err)
+		}
+	}
+	return filepath.Join(p.outDir, filepath.Base(p.res.Archive)), nil
+}
+
+// discard removes the scratch build; outDir is untouched.
+func (p *pendingBuild) discard() { os.RemoveAll(p.scratch) }
+
+// finalPath is where the archive lands in outDir if kept.
+func (p *pendingBuild) finalPath() string {
+	return filepath.Join(p.outDir, filepath.Base(p.res.Archive))
+}
+
+// conflict gives a version conflict the hint that fits what the user has:
+// the archive they named, or the untouched one in --output, or none.
+func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
+	src := o.target
+	if o.pending == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
+	}
+	local := o.pending.finalPath()
+	if _, statErr := os.Stat(local); statErr == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
+			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
+	}
+	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
+		filepath.Join(src, "pack.json"), tarballURL, src))
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"go.yaml.in/yaml/v3"
+)
+
+// readmeBlock returns the fenced code block that follows a
+// `<!-- readme-test: NAME -->` marker in the README.
+func readmeBlock(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := "<!-- readme-test: " + name + " -->\n"
+	_, rest, ok := strings.Cut(string(raw), marker)
+	if !ok {
+		t.Fatalf("README has no %q marker", marker)
+	}
+	m := regexp.MustCompile("(?s)^```[a-z]*\n(.*?)\n```").FindStringSubmatch(rest)
+	if m == nil {
+		t.Fatalf("no code block after %q", marker)
+	}
+	return m[1]
+}
+
+type workflowStep struct {
+	Name            string            `yaml:"name"`
+	If              string            `yaml:"if"`
+	Uses            string            `yaml:"uses"`
+	Run             string            `yaml:"run"`
+	ContinueOnError bool              `yaml:"continue-on-error"`
+	With            map[string]string `yaml:"with"`
+}
+
+type workflow struct {
+	Permissions map[string]string `yaml:"permissions"`
+	Jobs        map[string]struct {
+		Steps []workflowStep `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestREADMEWorkflow runs the README's GitHub Actions workflow the way the
+// runner would, with each `wop` step executed for real against a repository
+// that lints clean, one with lint errors and one where lint cannot run:
+// SARIF is uploaded whenever it was written, the annotations always appear,
+// and the job fails exactly when lint did.
+func TestREADMEWorkflow(t *testing.T) {
+	var wf workflow
+	if err := yaml.Unmarshal([]byte(readmeBlock(t, "github-workflow")), &wf); err != nil {
+		t.Fatal(err)
+	}
+	if wf.Permissions["security-events"] != "write" {
+		t.Error("upload-sarif needs permissions: security-events: write")
+	}
+	steps := wf.Jobs["lint"].Steps
+	tests := []struct {
+		name     string
+		packs    map[string]string // files under packs/; nil: no packs/ at all
+		wantRan  []string
+		wantFail bool
+	}{
+		{"clean", map[string]string{"community.acme.ok/pack.json": cleanPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, false},
+		{"lint errors", map[string]string{"community.acme.bad/pack.json": brokenPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, true},
+		{"lint cannot run", nil, []string{"lint to SARIF", "annotate and fail on errors"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, data := range tt.packs {
+				p := filepath.Join(dir, "packs", name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, []byte(data), 0o644)
+			}
+			ran, failed, annotations := runWorkflow(t, dir, steps)
+			if !slices.Equal(ran, tt.wantRan) {
+				t.Errorf("steps that ran: %q, want %q", ran, tt.wantRan)
+			}
+			if failed != tt.wantFail {
+				t.Errorf("job failed = %v, want %v", failed, tt.wantFail)
+			}
+			if tt.name == "lint errors" && !strings.Contains(annotations, "::error file=packs/community.acme.bad/pack.json") {
+				t.Errorf("no annotation for the error:\n%s", annotations)
+			}
+		})
+	}
+}
+
+// runWorkflow plays the steps as a GitHub runner does: a step runs when its
+// `if` holds (default success()); a failing step fails the job unless it
+// has continue-on-error. It returns the named steps that ran, whether the
+// job failed, and what the wop steps printed.
+func runWorkflow(t *testing.T, dir string, steps []workflowStep) (ran []string, failed bool, out string) {
+	t.Helper()
+	var all strings.Builder
+	for _, s := range steps {
+		if !stepCondition(t, s.If, failed, dir) {
+			continue
+		}
+		if s.Name != "" {
+			ran = append(ran, s.Name)
+		}
+		ok := true
+		switch {
+		case strings.HasPrefix(s.Run, "wop "):
+			if strings.ContainsAny(s.Run, "'\"$|&;") {
+				t.Fatalf("step %q: shell syntax this test does not run: %s", s.Name, s.Run)
+			}
+			args := strings.Fields(strings.TrimPrefix(s.Run, "wop "))
+			var stdout, stderr bytes.Buffer
+			env := &cli.Env{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr, Getenv: func(string) string { return "" },
+				WorkDir: dir, Version: "test", HTTPClient: func() *http.Client { return &http.Client{} }}
+			ok = root.Main(context.Background(), args, env) == 0
+			all.WriteString(stdout.String())
+		case strings.Contains(s.Uses, "upload-sarif"):
+			_, err := os.Stat(filepath.Join(dir, s.With["sarif_file"]))
+			ok = err == nil // the action fails on a missing file
+		}
+		if !ok && !s.ContinueOnError {
+			failed = true
+		}
+	}
+	return ran, failed, all.String()
+}
+
+// stepCondition evaluates the few expressions the README uses:
+// always(), success(), failure() and "hashFiles('F') is not empty", joined
+// by &&.
+func stepCondition(t *testing.T, expr string, failed bool, dir string) bool {
+	t.Helper()
+	if expr == "" {
+		expr = "success()"
+	}
+	hash := regexp.MustCompile(`^hashFiles\('([^']+)'\) != ''$`)
+	for _, term := range strings.Split(expr, "&&") {
+		term = strings.TrimSpace(term)
+		var holds bool
+		switch {
+		case term == "always()":
+			holds = true
+		case term == "success()":
+			holds = !failed
+		case term == "failure()":
+			holds = failed
+		case hash.MatchString(term):
+			_, err := os.Stat(filepath.Join(dir, hash.FindStringSubmatch(term)[1]))
+			holds = err == nil
+		default:
+			t.Fatalf("workflow condition %q: not understood by this test", term)
+		}
+		if !holds {
+			return false
+		}
+	}
+	return true
+}
+
+const cleanPack = `{"name": "community.acme.ok", "version": "1.0.0", "license": "MIT", "engines": {"openwop": ">=1.1.0 <2.0.0"},
+ "runtime": {"language": "remote", "entry": "pack.json"},
+ "agents": [{"agentId": "community.acme.ok.a", "persona": "A", "modelClass": "general", "systemPrompt": "Hi."}]}`
+
+const brokenPack = `{"name": "community.acme.bad", "version": "1.0.0", "license": "MIT", "engines": {"openwop": ">=1.1.0 <2.0.0"},
+ "runtime": {"language": "remote", "entry": "pack.json"},
+ "agents": [{"agentId": "community.acme.bad.a", "persona": "A", "modelClass": "general", "systemPromptRef": "prompts/missing.md"}]}`
+
+// TestREADMEPreCommit: the README's pre-commit snippet names this
+// repository, a release tag (v + SemVer, the scheme CONTRIBUTING.md
+// documents) and a hook that .pre-commit-hooks.yaml defines, with no args
+// overriding the hook's file mapping.
+func TestREADMEPreCommit(t *testing.T) {
+	var cfg struct {
+		Repos []struct {
+			Repo  string `yaml:"repo"`
+			Rev   string `yaml:"rev"`
+			Hooks []struct {
+				ID   string   `yaml:"id"`
+				Args []string `yaml:"args"`
+			} `yaml:"hooks"`
+		} `yaml:"repos"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeBlock(t, "pre-commit")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID            string `yaml:"id"`
+		Entry         string `yaml:"entry"`
+		Files         string `yaml:"files"`
+		PassFilenames bool   `yaml:"pass_filenames"`
+	}
+	if err := yaml.Unmarshal(raw, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.Repos[0]
+	if r.Repo != "https://github.com/wop-cli/wop" {
+		t.Errorf("repo %q", r.Repo)
+	}
+	if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(r.Rev) {
+		t.Errorf("rev %q is not a release tag vMAJOR.MINOR.PATCH", r.Rev)
+	}
+	h := hooks[0]
+	if r.Hooks[0].ID != h.ID || len(r.Hooks[0].Args) != 0 {
+		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q", r.Hooks[0], h.ID)
+	}
+	if !h.PassFilenames || !strings.Contains(h.Entry, "--changed") {
+		t.Errorf("hook must pass the changed files to 'wop pack lint --changed': %+v", h)
+	}
+	files := regexp.MustCompile(h.Files)
+	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml"} {
+		if !files.MatchString(f) {
+			t.Errorf("hook files pattern skips %s", f)
+		}
+	}
+}
+
+// TestWorkflowSimulationCatchesTheOldBug: the workflow the README had
+// before (SARIF step failing first, annotation step without if: always())
+// never annotates when there are errors; the simulation must see that.
+func TestWorkflowSimulationCatchesTheOldBug(t *testing.T) {
+	old := []workflowStep{
+		{Name: "sarif", Run: "wop pack lint --format sarif --output wop.sarif packs/"},
+		{Name: "upload", If: "always()", Uses: "github/codeql-action/upload-sarif@v3", With: map[string]string{"sarif_file": "wop.sarif"}},
+		{Name: "annotate", Run: "wop pack lint --format github packs/"},
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "packs", "community.acme.bad"), 0o755)
+	os.WriteFile(filepath.Join(dir, "packs", "community.acme.bad", "pack.json"), []byte(brokenPack), 0o644)
+	ran, failed, _ := runWorkflow(t, dir, old)
+	if slices.Contains(ran, "annotate") || !failed {
+		t.Errorf("old workflow: ran %q, failed %v; want no annotate step and a failed job", ran, failed)
+	}
+}
