@@ -16,7 +16,7 @@ type Result struct {
 	Archive   string // <dir>/<name>-<version>.tgz
 	Signature string // <dir>/<name>-<version>.sig ("" when unsigned)
 	Bundle    string // <dir>/<name>-<version>.sigstore.json ("" unless Sigstore-signed)
-	Manifest  string // <dir>/<name>-<version>.json
+	Manifest  string // <dir>/<name>-<version>.json: the version manifest, integrity included
 	Sidecar   string // <dir>/<name>-<version>.integrity
 	Integrity Integrity
 }
@@ -55,7 +55,11 @@ func (p *Plan) Write(dir string) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := atomicfile.Write(res.Manifest, p.Served, 0o644); err != nil {
+	served, err := VersionManifest(p.Served, res.Integrity.SRI)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(res.Manifest, served, 0o644); err != nil {
 		return nil, err
 	}
 	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)

@@ -33,6 +33,7 @@ type Archive struct {
 	Manifest      []byte // the pack.json entry, exactly
 	Signature     []byte // keys/pack.json.sig, nil if absent
 	Signing       *jsonpos.Value
+	limits        tarball.Limits
 }
 
 // ReadArchive hashes the file and reads its manifest and signature, holding
@@ -60,7 +61,7 @@ func ReadArchive(path string, lim tarball.Limits) (*Archive, error) {
 	if refused := a.Refused(); len(refused) > 0 {
 		return nil, fmt.Errorf("the archive would be refused: %s: %s", refused[0].Entry, refused[0].Message)
 	}
-	out := &Archive{Path: path, Size: info.Size(), Integrity: build.IntegrityOf(h.Sum(nil))}
+	out := &Archive{Path: path, Size: info.Size(), Integrity: build.IntegrityOf(h.Sum(nil)), limits: lim}
 	m, ok := a.Find(pack.ManifestName)
 	if !ok {
 		return nil, errors.New("no pack.json at the archive's root")
@@ -152,8 +153,11 @@ const (
 	Different          // other bytes: a conflict
 )
 
-// Check GETs the version manifest and compares integrities. The registry's
-// integrity is returned for conflict messages.
+// Check GETs the version manifest and compares integrities. Other
+// integrities are not yet a conflict: the registry's archive is fetched and
+// the two tar streams compared, since a rebuild by another gzip has other
+// bytes but the same content. The registry's integrity is returned for
+// conflict messages.
 func Check(ctx context.Context, c *registry.Client, e registry.Endpoints, a *Archive) (Existing, string, error) {
 	body, found, err := c.VersionManifest(ctx, e, a.Name, a.Version)
 	if err != nil || !found {
@@ -167,7 +171,36 @@ func Check(ctx context.Context, c *registry.Client, e registry.Endpoints, a *Arc
 	if theirs == a.Integrity.SRI {
 		return Identical, theirs, nil
 	}
+	rc, err := c.OpenTarball(ctx, e, a.Name, a.Version)
+	if errors.Is(err, registry.ErrNotFound) {
+		return Different, theirs, nil
+	}
+	if err != nil {
+		return Absent, "", err
+	}
+	defer rc.Close()
+	same, err := a.SameTar(rc)
+	if err != nil {
+		return Absent, "", fmt.Errorf("the registry's %s@%s archive: %w", a.Name, a.Version, err)
+	}
+	if same {
+		return Identical, theirs, nil
+	}
 	return Different, theirs, nil
+}
+
+// SameTar reports whether the gzip stream r holds exactly this archive's
+// tar stream. A stream that is no readable gzip holds other content.
+func (a *Archive) SameTar(r io.Reader) (bool, error) {
+	theirs, err := TarDigest(r, a.limits)
+	if err != nil {
+		return false, nil
+	}
+	ours, err := fileTarDigest(a.Path, a.limits)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(ours, theirs), nil
 }
 
 // ConflictError: the version exists at the registry with other bytes.
