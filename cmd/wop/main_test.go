@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +36,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"wop":          func() { os.Exit(root.Main(context.Background(), os.Args[1:], cli.System("test"))) },
 		"wop-sigstore": sigstoreHelperMain,
+		"regtool":      regtoolMain,
 	})
 }
 
@@ -78,6 +80,7 @@ func TestScript(t *testing.T) {
 			"gen-bomb":         genBomb,
 			"gen-deep":         genDeep,
 			"gen-sparse":       genSparse,
+			"gen-regzip":       genRegzip,
 			"precommit-config": precommitConfig,
 			"env-from-file":    envFromFile,
 		},
@@ -107,6 +110,23 @@ func genBomb(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	zw.Close()
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf.Bytes(), 0o644))
+}
+
+// genRegzip recompresses a .tgz as another gzip would (another level, a
+// name in the header): the same tar, other bytes. `gen-regzip IN OUT`.
+func genRegzip(ts *testscript.TestScript, neg bool, args []string) {
+	raw, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	ts.Check(err)
+	tar, err := io.ReadAll(zr)
+	ts.Check(err)
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Name = "node-built.tar"
+	zw.Write(tar)
+	ts.Check(zw.Close())
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), buf.Bytes(), 0o644))
 }
 
 // genDeep writes a JSON file nested N levels deep: `gen-deep FILE N`.

@@ -237,3 +237,14 @@ func equalFile(path string, data []byte) (bool, error) {
 	}
 	return bytes.Equal(old, data), err
 }
+
+// ReadAll reads every entry of the archive, within the limits it was read
+// with.
+func (a *Archive) ReadAll() (*tarball.Archive, error) {
+	f, err := os.Open(a.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return tarball.Read(f, a.limits)
+}

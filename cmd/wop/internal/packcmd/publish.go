@@ -34,6 +34,8 @@ type publishOptions struct {
 	format     string
 	stage      string
 	tree       string
+	noGate     bool
+	branch     string
 	noLint     bool
 	outDir     string
 	keys       keyFlags
@@ -60,8 +62,16 @@ namespace, that the signature verifies, and whether the version exists
 
 Uploads are retried on connection errors, timeouts, 429 and 5xx with capped
 exponential backoff, honouring Retry-After: a PUT of the same bytes is safe to
-repeat. Registries without a write API take a pull request instead: --stage
-CHECKOUT writes the files into a checkout of the registry repository.
+repeat.
+
+Registries without a write API take a pull request instead: --stage CHECKOUT
+stages the version into a clone of the registry's repository, offline (the
+checkout's discovery document and keys are the registry): the pack source
+under packs/<name>/, the archive, signature and version manifest, and every
+derived file, written by the checkout's own generators. The checkout's CI
+gate then runs (--no-registry-check skips it). Any failure leaves the
+checkout as it was. --branch NAME commits the change on a new branch (never
+pushed); without it the git steps are printed. See docs/staging.md.
 
 Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes. It is never
 printed (--verbose shows requests with it redacted).
@@ -70,19 +80,25 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 3 network; 4 token refused; 5 version conflict; 130 interrupted.`,
 		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
   wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
-  wop pack publish dist/acme.tools-1.0.0.tgz --registry https://packs.openwop.dev --stage ~/src/openwop-registry`,
+  wop pack publish . --key acme-1.pem --key-id acme-1 --stage ~/src/openwop-registry --branch publish/acme.tools-1.0.0`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = "."
 			if len(args) == 1 {
 				o.target = args[0]
 			}
+			if o.format != "text" && o.format != "json" {
+				return cli.Usagef("--format %q: want text or json", o.format)
+			}
+			if o.stage != "" {
+				return runPublish(cmd.Context(), o)
+			}
+			if o.branch != "" || o.noGate {
+				return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
+			}
 			var err error
 			if o.registry, err = cli.RegistryURL(env, o.registry); err != nil {
 				return err
-			}
-			if o.format != "text" && o.format != "json" {
-				return cli.Usagef("--format %q: want text or json", o.format)
 			}
 			return runPublish(cmd.Context(), o)
 		},
@@ -97,8 +113,10 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
-	f.StringVar(&o.stage, "stage", "", "registry repository checkout to stage the version in (registries without a write API)")
-	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into")
+	f.StringVar(&o.stage, "stage", "", "clone of a pull-request registry's repository to stage the version in (offline; --registry not needed)")
+	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into: v1 or v2")
+	f.BoolVar(&o.noGate, "no-registry-check", false, "with --stage: skip the checkout's CI gate")
+	f.StringVar(&o.branch, "branch", "", "with --stage: create this branch in the checkout and commit the change (never pushed)")
 	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
@@ -107,13 +125,22 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 
 // result is the --format json shape.
 type result struct {
-	Status    string `json:"status"` // published, already-published, dry-run, staged
-	Name      string `json:"name"`
-	Version   string `json:"version"`
-	Integrity string `json:"integrity"`
-	Registry  string `json:"registry"`
-	Archive   string `json:"archive"`
-	Staged    string `json:"staged,omitempty"`
+	Status    string       `json:"status"` // published, already-published, dry-run, staged
+	Name      string       `json:"name"`
+	Version   string       `json:"version"`
+	Integrity string       `json:"integrity"`
+	Registry  string       `json:"registry"`
+	Archive   string       `json:"archive"`
+	Staged    string       `json:"staged,omitempty"`
+	Files     []stagedFile `json:"files,omitempty"` // with --stage: what the change touches
+	Gate      string       `json:"gate,omitempty"`  // with --stage: the gate that passed, or why none ran
+	Branch    string       `json:"branch,omitempty"`
+}
+
+// stagedFile is one file a staged change touches.
+type stagedFile struct {
+	Path string `json:"path"`
+	Op   string `json:"op"` // added, modified, deleted
 }
 
 func runPublish(ctx context.Context, o *publishOptions) error {
@@ -143,6 +170,9 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 			return err
 		}
 	}
+	if o.stage != "" {
+		return o.stageIn(ctx, a)
+	}
 	client := &registry.Client{Base: strings.TrimSuffix(o.registry, "/"), HTTP: o.env.HTTPClient()}
 	d, err := client.Discover(ctx)
 	if err != nil {
@@ -152,9 +182,6 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		return networkError(ctx, err)
 	}
 	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base, Archive: archivePath}
-	if o.stage != "" {
-		return o.stageIn(a, res)
-	}
 	if !d.WriteAPI.Supported {
 		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
 			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
@@ -218,31 +245,6 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	return o.pending.res.Archive, !o.noLint, nil
 }
 
-func (o *publishOptions) stageIn(a *publish.Archive, res result) error {
-	staged, err := publish.Stage(o.env.Abs(o.stage), o.tree, a)
-	if err != nil {
-		if errors.Is(err, registry.ErrConflict) {
-			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-		}
-		return err
-	}
-	res.Status, res.Staged = "staged", staged.Dir
-	if err := o.report(res); err != nil {
-		return err
-	}
-	if o.format == "text" {
-		branch := "publish/" + a.Name + "-" + a.Version
-		fmt.Fprintf(o.env.ErrOut, `next, in %s:
-  git checkout -b %s
-  git add %s
-  git commit -m "Publish %s@%s"
-  git push -u origin %s
-then open a pull request for the branch.
-`, o.stage, branch, staged.Dir, a.Name, a.Version, branch)
-	}
-	return nil
-}
-
 func (o *publishOptions) report(r result) error {
 	if o.pending != nil { // success: the build replaces what --output held
 		kept, err := o.pending.keep()
@@ -266,6 +268,12 @@ func (o *publishOptions) report(r result) error {
 		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "staged":
 		fmt.Fprintf(o.env.Out, "staged %s@%s in %s (%s)\n", r.Name, r.Version, r.Staged, r.Integrity)
+		for _, f := range r.Files {
+			fmt.Fprintf(o.env.Out, "  %-8s %s\n", f.Op, f.Path)
+		}
+		fmt.Fprintf(o.env.Out, "gate: %s\n", r.Gate)
+	case "already-staged":
+		fmt.Fprintf(o.env.Out, "%s@%s is already in %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Staged, r.Integrity)
 	}
 	return nil
 }

@@ -1,0 +1,89 @@
+package packcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/publish"
+	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/stage"
+)
+
+// stageIn publishes to a pull-request registry: the checkout's discovery
+// document and keys stand in for the registry (no network), the version is
+// staged with every derived file, and the checkout's own gate judges it.
+func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error {
+	c, err := stage.Open(o.env.Abs(o.stage))
+	if err != nil {
+		return cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
+	}
+	d, err := c.Discover(ctx)
+	if err != nil {
+		return err
+	}
+	if err := stage.CheckTree(o.tree, a); err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if err := publish.Gates(ctx, c.Client(), d, a); err != nil {
+		return err
+	}
+	p := stage.Pack{Archive: a}
+	if p.Source, err = o.sourceManifest(); err != nil {
+		return err
+	}
+	// build writes the version manifest beside the archive; a missing or
+	// stale one is made again from the archive.
+	p.Manifest, _ = os.ReadFile(strings.TrimSuffix(a.Path, ".tgz") + ".json")
+	opt := stage.Options{
+		Tree: o.tree, NoGate: o.noGate, Branch: o.branch,
+		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
+		Environ: os.Environ(),
+	}
+	if !o.quiet {
+		opt.Progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
+	}
+	res, err := stage.Stage(ctx, c, p, opt)
+	switch {
+	case errors.Is(err, registry.ErrConflict):
+		return &cli.ExitError{Code: cli.ExitConflict, Err: err}
+	case err != nil:
+		return err
+	}
+	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: d.URL, Archive: a.Path,
+		Status: string(res.Status), Staged: c.Root, Branch: res.Branch}
+	for _, e := range res.Edits {
+		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+	}
+	out.Gate = res.GateNote
+	if res.Gate != "" {
+		out.Gate = res.Gate + " passed: the pull request is ready"
+	}
+	if err := o.report(out); err != nil {
+		return err
+	}
+	if o.format != "text" || res.Status != stage.Staged {
+		return nil
+	}
+	if res.Branch != "" {
+		fmt.Fprintf(o.env.ErrOut, "committed on branch %s in %s (not pushed); next:\n  git -C %s push -u origin %s\nthen open a pull request for the branch.\n", res.Branch, o.stage, o.stage, res.Branch)
+		return nil
+	}
+	fmt.Fprint(o.env.ErrOut, stage.GitSteps(o.stage, "publish/"+a.Name+"-"+a.Version, opt.Message, res.Edits))
+	return nil
+}
+
+// sourceManifest is the pack.json the author keeps, when publishing from a
+// source directory; nil for an archive.
+func (o *publishOptions) sourceManifest() ([]byte, error) {
+	dir := o.env.Abs(o.target)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, nil
+	}
+	return os.ReadFile(filepath.Join(dir, pack.ManifestName))
+}

@@ -1,0 +1,232 @@
+// Package stage publishes to a pull-request registry: it stages a version
+// into a clone of the registry's repository as the change a contributor
+// would open a pull request with, and runs the registry's own CI gate on it.
+//
+// What wop writes itself is what the registry's builder takes as input: the
+// pack's source under packs/<name>/, and the archive, raw signature and
+// version manifest (integrity included) under registry/<tree>/packs/<name>/-/.
+// Every derived file (pack and registry indexes, schema mirrors, SBOMs, the
+// landing page) is written by the checkout's own generators, as the
+// registry's staging script does: they are the definition of those bytes,
+// change with the registry, and include a large HTML template that is the
+// registry's, not wop's. The work happens in a copy of the checkout; only
+// when generators and gate pass is the difference moved in, file by file,
+// with a rollback if a write fails. A failure at any step leaves the
+// checkout as it was.
+package stage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wop-cli/wop/internal/publish"
+)
+
+// Pack is the version to stage.
+type Pack struct {
+	Archive *publish.Archive
+	// Source is the pack.json the author keeps, for packs/<name>/pack.json;
+	// nil derives it from the signed manifest (staging a bare .tgz).
+	Source []byte
+	// Manifest is the version manifest build wrote beside the archive; it
+	// is used when it matches the archive, nil derives one.
+	Manifest []byte
+}
+
+// Options configure a stage.
+type Options struct {
+	Tree     string // "v1" or "v2"
+	NoGate   bool   // skip the checkout's CI gate
+	Branch   string // create this branch and commit on it ("" prints the git steps instead)
+	Message  string // the commit message
+	Environ  []string
+	ops      fileOps                          // the writes apply makes; tests inject failures
+	Progress func(format string, args ...any) // one line per step run, nil for none
+}
+
+// Status says what a stage did.
+type Status string
+
+// The outcomes of a stage.
+const (
+	Staged        Status = "staged"
+	AlreadyStaged Status = "already-staged" // the same content is there: nothing to do
+)
+
+// Result reports a stage.
+type Result struct {
+	Status   Status
+	Edits    []Edit // the files the change touches, sorted
+	Gate     string // the gate that ran ("" when skipped or absent)
+	GateNote string // why no gate ran
+	Branch   string // the branch committed on, when --branch
+	Elapsed  time.Duration
+}
+
+// ErrV1BlockInV2 refuses a v1 signing block for the v2 tree.
+var ErrV1BlockInV2 = errors.New("v1 signing block in a v2 tree")
+
+// Stage stages p into the checkout at c.
+func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error) {
+	start := time.Now()
+	if o.ops.write == nil {
+		o.ops = realOps
+	}
+	say := o.Progress
+	if say == nil {
+		say = func(string, ...any) {}
+	}
+	a := p.Archive
+	if err := CheckTree(o.Tree, a); err != nil {
+		return nil, err
+	}
+	if a.Signature == nil {
+		return nil, fmt.Errorf("%s@%s is unsigned; a registry pull request needs keys/pack.json.sig", a.Name, a.Version)
+	}
+	existing, err := c.existing(o.Tree, a)
+	if err != nil || existing == publish.Different {
+		return nil, err
+	}
+	if existing == publish.Identical {
+		return &Result{Status: AlreadyStaged, Elapsed: time.Since(start)}, nil
+	}
+	ch, err := changeFor(o.Tree, p)
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "wop-stage-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	res := &Result{Status: Staged}
+	if err := prepare(ctx, c, work, ch, o, res, say); err != nil {
+		return nil, err
+	}
+	if res.Edits, err = diff(c.Root, work); err != nil {
+		return nil, err
+	}
+	done, err := apply(c.Root, res.Edits, o.ops)
+	if err != nil {
+		return nil, err
+	}
+	if o.Branch != "" {
+		if err := commitOnBranch(ctx, c.Root, o.Environ, o.Branch, o.Message, res.Edits); err != nil {
+			return nil, errors.Join(err, done.rollback())
+		}
+		res.Branch = o.Branch
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// prepare builds the staged tree in work: a copy of the checkout, the
+// change, the generators' output, and the gate's verdict on it.
+func prepare(ctx context.Context, c *Checkout, work string, ch *change, o Options, res *Result, say func(string, ...any)) error {
+	if err := copyTree(c.Root, work); err != nil {
+		return fmt.Errorf("copying the checkout: %w", err)
+	}
+	if _, err := os.Stat(c.path("node_modules")); err == nil {
+		if err := os.Symlink(c.path("node_modules"), filepath.Join(work, "node_modules")); err != nil {
+			return err
+		}
+	}
+	if err := writeChange(work, ch); err != nil {
+		return fmt.Errorf("writing the change: %w", err)
+	}
+	gens, err := generators(work, o.Tree)
+	if err != nil {
+		return err
+	}
+	for _, g := range gens {
+		say("running %s", g.Label)
+		if _, err := run(ctx, work, o.Environ, g); err != nil {
+			return err
+		}
+	}
+	if o.NoGate {
+		res.GateNote = "skipped (--no-registry-check)"
+		return nil
+	}
+	g, ok, err := gate(work)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		res.GateNote = "the checkout has no gate (package.json scripts.check or scripts/registry-check.sh); its CI will judge the pull request"
+		return nil
+	}
+	say("running %s", g.Label)
+	if _, err := run(ctx, work, o.Environ, g); err != nil {
+		return err
+	}
+	res.Gate = g.Label
+	return nil
+}
+
+// CheckTree refuses an archive whose signing block belongs to another tree:
+// the v2 tree takes {"keyId", "scheme"} only, and the registry's v2 verifier
+// rejects a v1 block with pack_signature_invalid after the merge.
+func CheckTree(tree string, a *publish.Archive) error {
+	switch tree {
+	case "v1":
+	case "v2":
+		if a.Signing != nil && (a.Signing.Get("method") != nil || a.Signing.Get("publicKeyRef") != nil) {
+			return fmt.Errorf("%s@%s is signed with a v1 signing block (method/publicKeyRef); the v2 tree needs {\"keyId\",\"scheme\"}: "+
+				"rebuild it with --spec v2, or stage into --tree v1: %w", a.Name, a.Version, ErrV1BlockInV2)
+		}
+	default:
+		return fmt.Errorf("--tree %q: want v1 or v2", tree)
+	}
+	return nil
+}
+
+// existing says whether the checkout already holds this version: the same
+// tar stream (whatever its gzip bytes) is Identical; another is Different,
+// returned as a *publish.ConflictError. Without an archive in the checkout
+// (some clones keep only manifests) the recorded integrity decides.
+func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, error) {
+	dir := c.path(VersionDir(tree, a.Name))
+	conflict := &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI}
+	if f, err := os.Open(filepath.Join(dir, a.Version+".tgz")); err == nil {
+		defer f.Close()
+		same, err := a.SameTar(f)
+		if err != nil || same {
+			return publish.Identical, err
+		}
+		conflict.Theirs = "the checkout's " + filepath.Join(VersionDir(tree, a.Name), a.Version+".tgz")
+		return publish.Different, conflict
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, a.Version+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return publish.Absent, nil
+	}
+	if err != nil {
+		return publish.Absent, err
+	}
+	theirs, err := integrityOf(raw)
+	if err != nil {
+		return publish.Absent, fmt.Errorf("%s: %w", filepath.Join(dir, a.Version+".json"), err)
+	}
+	if theirs == a.Integrity.SRI {
+		return publish.Identical, nil
+	}
+	conflict.Theirs = theirs
+	return publish.Different, conflict
+}
+
+// integrityOf reads a version manifest's integrity.
+func integrityOf(manifest []byte) (string, error) {
+	var m struct {
+		Integrity string `json:"integrity"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return "", err
+	}
+	return m.Integrity, nil
+}
