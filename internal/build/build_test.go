@@ -204,3 +204,26 @@ func TestRuntimeEntryDotSlash(t *testing.T) {
 		t.Errorf("entries %v lack index.mjs", plan.Entries())
 	}
 }
+
+// TestVersionManifestHasIntegrity: the <name>-<version>.json beside the
+// archive is the version manifest as the registry's index builder writes
+// it: source member order, the signing block, and integrity last.
+func TestVersionManifestHasIntegrity(t *testing.T) {
+	dir := t.TempDir()
+	writeFixture(t, dir, names(), time.Now())
+	kp, _ := sign.Generate()
+	key, _ := sign.ParsePrivateKey(kp.PrivatePEM, "acme-1")
+	res, _ := buildIn(t, dir, Signing{Key: key})
+	got, err := os.ReadFile(res.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  \"signing\": {\n    \"method\": \"manual\",\n    \"publicKeyRef\": \"acme-1\",\n    \"signatureRef\": \"keys/pack.json.sig\"\n  },\n" +
+		"  \"integrity\": \"" + res.Integrity.SRI + "\"\n}\n"
+	if !strings.HasSuffix(string(got), want) {
+		t.Errorf("version manifest ends\n%s\nwant\n%s", got[max(0, len(got)-300):], want)
+	}
+	if !strings.HasPrefix(string(got), "{\n  \"name\": ") {
+		t.Errorf("members not in source order:\n%s", got)
+	}
+}

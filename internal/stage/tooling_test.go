@@ -1,0 +1,103 @@
+package stage
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func labels(steps []step) string {
+	var out []string
+	for _, s := range steps {
+		out = append(out, s.Label+" => "+strings.Join(s.Argv, " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestGeneratorsAndGate(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		files      map[string]string
+		tree       string
+		generators string
+		gate       string
+		err        string
+	}{
+		{
+			name: "the registry's layout: SBOM script, declared index builder, declared check",
+			files: map[string]string{
+				"package.json":                      `{"scripts":{"build:index":"node registry/scripts/build-index.mjs","check":"bash scripts/registry-check.sh"}}`,
+				"registry/scripts/generate-sbom.mjs": "", "registry/scripts/build-index.mjs": "", "scripts/registry-check.sh": "",
+			},
+			tree:       "v1",
+			generators: "node registry/scripts/generate-sbom.mjs => node registry/scripts/generate-sbom.mjs\nnpm run build:index => sh -c node registry/scripts/build-index.mjs",
+			gate:       "npm run check => sh -c bash scripts/registry-check.sh",
+		},
+		{
+			name:       "scripts without package.json, v2 tree",
+			files:      map[string]string{"registry/scripts/build-index.mjs": "", "scripts/registry-check.sh": ""},
+			tree:       "v2",
+			generators: "node registry/scripts/build-index.mjs => node registry/scripts/build-index.mjs --tree v2",
+			gate:       "bash scripts/registry-check.sh => bash scripts/registry-check.sh",
+		},
+		{
+			name:  "data without tooling",
+			files: map[string]string{"package.json": `{"scripts":{"check":"x"}}`},
+			tree:  "v1",
+			err:   "no index builder",
+		},
+		{
+			name:  "broken package.json",
+			files: map[string]string{"package.json": `{"scripts":`},
+			tree:  "v1",
+			err:   "package.json",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := tree(t, tc.files)
+			gens, err := generators(root, tc.tree)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := labels(gens); got != tc.generators {
+				t.Errorf("generators\n%s\nwant\n%s", got, tc.generators)
+			}
+			g, ok, err := gate(root)
+			if err != nil || !ok {
+				t.Fatalf("gate: %v %v", ok, err)
+			}
+			if got := labels([]step{g}); got != tc.gate {
+				t.Errorf("gate %s, want %s", got, tc.gate)
+			}
+		})
+	}
+}
+
+// TestRunReportsTheFailingGate: a failing step names the last gate heading
+// it printed and shows the end of its output; node_modules/.bin is on PATH.
+func TestRunReportsTheFailingGate(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "fake-gate"), []byte("#!/bin/sh\necho '[1/9] Registry index up to date...'\necho '[7/9] SBOMs up to date...'\necho 'x.sbom.json drifted' >&2\nexit 1\n"), 0o755)
+	_, err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "fake-gate"}})
+	var se *StepError
+	if !errors.As(err, &se) {
+		t.Fatalf("err %v", err)
+	}
+	if se.Gate != "[7/9] SBOMs up to date..." || !strings.Contains(se.Output, "x.sbom.json drifted") {
+		t.Errorf("gate %q output %q", se.Gate, se.Output)
+	}
+	if !strings.Contains(se.Error(), "npm run check at [7/9] SBOMs up to date... failed") {
+		t.Errorf("message %q", se.Error())
+	}
+}
