@@ -29,7 +29,7 @@ func TestGeneratorsAndGate(t *testing.T) {
 		{
 			name: "the registry's layout: SBOM script, declared index builder, declared check",
 			files: map[string]string{
-				"package.json":                      `{"scripts":{"build:index":"node registry/scripts/build-index.mjs","check":"bash scripts/registry-check.sh"}}`,
+				"package.json":                       `{"scripts":{"build:index":"node registry/scripts/build-index.mjs","check":"bash scripts/registry-check.sh"}}`,
 				"registry/scripts/generate-sbom.mjs": "", "registry/scripts/build-index.mjs": "", "scripts/registry-check.sh": "",
 			},
 			tree:       "v1",
