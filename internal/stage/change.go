@@ -2,9 +2,13 @@ package stage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"slices"
 
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/canon"
@@ -21,10 +25,12 @@ type change struct {
 }
 
 // changeFor lays out a version as the registry keeps it: the source under
-// packs/<name>/ (the archive's files, with the pack.json the author keeps
-// rather than the signed canonical one, and without the signature, which
-// the registry's builder makes), and the archive, its raw signature and the
-// version manifest (integrity included) under registry/<tree>/packs/<name>/-/.
+// packs/<name>/ and the archive, its raw signature and the version manifest
+// (integrity included) under registry/<tree>/packs/<name>/-/. The source is
+// the archive's file set as the author keeps it: read from the source
+// folder when there is one (its pack.json unsigned, any stale signature
+// file left as it is, since the registry's builder replaces it); from an
+// archive alone, its files with pack.json unsigned and indented.
 func changeFor(tree string, p Pack) (*change, error) {
 	a := p.Archive
 	entries, err := a.ReadAll()
@@ -33,20 +39,31 @@ func changeFor(tree string, p Pack) (*change, error) {
 	}
 	src := "packs/" + a.Name
 	c := &change{files: map[string][]byte{}, replace: src}
+	names := []string{pack.ManifestName, sign.SignatureEntry, sign.SigstoreEntry}
 	for _, e := range entries.Entries {
-		switch e.Name {
-		case sign.SignatureEntry, sign.SigstoreEntry, pack.ManifestName:
-			continue
+		if !slices.Contains(names, e.Name) {
+			names = append(names, e.Name)
+			c.files[path.Join(src, e.Name)] = e.Data
 		}
-		c.files[path.Join(src, e.Name)] = e.Data
 	}
-	source := p.Source
-	if source == nil {
-		if source, err = unsignedManifest(a.Manifest); err != nil {
+	if p.SourceDir != "" {
+		for _, name := range names {
+			data, err := os.ReadFile(filepath.Join(p.SourceDir, filepath.FromSlash(name)))
+			switch {
+			case err == nil:
+				c.files[path.Join(src, name)] = data
+			case errors.Is(err, fs.ErrNotExist) && name != pack.ManifestName:
+			default:
+				return nil, fmt.Errorf("the pack's source: %w", err)
+			}
+		}
+	} else {
+		source, err := unsignedManifest(a.Manifest)
+		if err != nil {
 			return nil, err
 		}
+		c.files[path.Join(src, pack.ManifestName)] = source
 	}
-	c.files[path.Join(src, pack.ManifestName)] = source
 
 	tgz, err := os.ReadFile(a.Path)
 	if err != nil {

@@ -30,9 +30,9 @@ import (
 // Pack is the version to stage.
 type Pack struct {
 	Archive *publish.Archive
-	// Source is the pack.json the author keeps, for packs/<name>/pack.json;
-	// nil derives it from the signed manifest (staging a bare .tgz).
-	Source []byte
+	// SourceDir is the pack's source folder, whose files (as the author
+	// keeps them) go under packs/<name>/; "" stages from the archive alone.
+	SourceDir string
 	// Manifest is the version manifest build wrote beside the archive; it
 	// is used when it matches the archive, nil derives one.
 	Manifest []byte

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/stage"
@@ -33,10 +31,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	if err := publish.Gates(ctx, c.Client(), d, a); err != nil {
 		return err
 	}
-	p := stage.Pack{Archive: a}
-	if p.Source, err = o.sourceManifest(); err != nil {
-		return err
-	}
+	p := stage.Pack{Archive: a, SourceDir: o.sourceDir()}
 	// build writes the version manifest beside the archive; a missing or
 	// stale one is made again from the archive.
 	p.Manifest, _ = os.ReadFile(strings.TrimSuffix(a.Path, ".tgz") + ".json")
@@ -78,12 +73,12 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	return nil
 }
 
-// sourceManifest is the pack.json the author keeps, when publishing from a
-// source directory; nil for an archive.
-func (o *publishOptions) sourceManifest() ([]byte, error) {
+// sourceDir is the pack's source folder when publishing from one, "" for
+// an archive.
+func (o *publishOptions) sourceDir() string {
 	dir := o.env.Abs(o.target)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, nil
+		return ""
 	}
-	return os.ReadFile(filepath.Join(dir, pack.ManifestName))
+	return dir
 }
