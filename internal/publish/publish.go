@@ -1,7 +1,8 @@
 // Package publish sends a built archive to a registry, after the checks a
 // registry would make, so a publish fails on the laptop with the same reason
 // rather than halfway through an upload. Registries without a write API get
-// the archive staged into a checkout of their repository instead.
+// the archive staged into a checkout of their repository instead (package
+// stage).
 package publish
 
 import (
@@ -220,22 +221,14 @@ func (e *ConflictError) Hint() string {
 	return "versions are immutable: bump the version; if this is a rebuild, 'wop pack verify --source' shows which entries changed"
 }
 
-// Served renders the signed manifest as registries serve <version>.json.
+// Served renders the signed manifest indented, members in its order: the
+// version manifest without integrity (build.VersionManifest adds it).
 func (a *Archive) Served() ([]byte, error) {
 	doc, err := canon.Parse(a.Manifest)
 	if err != nil {
 		return nil, err
 	}
 	return canon.Indent(doc.Root)
-}
-
-// equalFile reports whether path holds exactly data (false if absent).
-func equalFile(path string, data []byte) (bool, error) {
-	old, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	return bytes.Equal(old, data), err
 }
 
 // ReadAll reads every entry of the archive, within the limits it was read

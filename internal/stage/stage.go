@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/wop-cli/wop/internal/publish"
 )
@@ -40,13 +39,13 @@ type Pack struct {
 
 // Options configure a stage.
 type Options struct {
-	Tree     string // "v1" or "v2"
-	NoGate   bool   // skip the checkout's CI gate
-	Branch   string // create this branch and commit on it ("" prints the git steps instead)
-	Message  string // the commit message
-	Environ  []string
-	ops      fileOps                          // the writes apply makes; tests inject failures
-	Progress func(format string, args ...any) // one line per step run, nil for none
+	Tree    string   // "v1" or "v2"
+	NoGate  bool     // skip the checkout's CI gate
+	Branch  string   // create this branch and commit on it ("" leaves committing to the caller)
+	Message string   // the commit message
+	Environ []string // the environment generators, gate and git run with
+	// Progress, when set, is told each step as it starts.
+	Progress func(format string, args ...any)
 }
 
 // Status says what a stage did.
@@ -62,24 +61,18 @@ const (
 type Result struct {
 	Status   Status
 	Edits    []Edit // the files the change touches, sorted
-	Gate     string // the gate that ran ("" when skipped or absent)
+	Gate     string // the gate that passed ("" when skipped or absent)
 	GateNote string // why no gate ran
-	Branch   string // the branch committed on, when --branch
-	Elapsed  time.Duration
+	Branch   string // the branch committed on, with Options.Branch
 }
 
-// ErrV1BlockInV2 refuses a v1 signing block for the v2 tree.
-var ErrV1BlockInV2 = errors.New("v1 signing block in a v2 tree")
-
-// Stage stages p into the checkout at c.
+// Stage stages p into the checkout c: the existing-version check, then the
+// change built in a copy of the checkout with the checkout's generators,
+// then its gate, and only then the files moved in (and committed, with
+// Options.Branch).
 func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error) {
-	start := time.Now()
-	if o.ops.write == nil {
-		o.ops = realOps
-	}
-	say := o.Progress
-	if say == nil {
-		say = func(string, ...any) {}
+	if o.Progress == nil {
+		o.Progress = func(string, ...any) {}
 	}
 	a := p.Archive
 	if err := CheckTree(o.Tree, a); err != nil {
@@ -93,7 +86,7 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 		return nil, err
 	}
 	if existing == publish.Identical {
-		return &Result{Status: AlreadyStaged, Elapsed: time.Since(start)}, nil
+		return &Result{Status: AlreadyStaged}, nil
 	}
 	ch, err := changeFor(o.Tree, p)
 	if err != nil {
@@ -105,13 +98,13 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 	}
 	defer os.RemoveAll(work)
 	res := &Result{Status: Staged}
-	if err := prepare(ctx, c, work, ch, o, res, say); err != nil {
+	if res.Edits, err = stageTree(ctx, c, work, ch, o); err != nil {
 		return nil, err
 	}
-	if res.Edits, err = diff(c.Root, work); err != nil {
+	if err := check(ctx, work, o, res); err != nil {
 		return nil, err
 	}
-	done, err := apply(c.Root, res.Edits, o.ops)
+	done, err := apply(c.Root, res.Edits, realOps)
 	if err != nil {
 		return nil, err
 	}
@@ -121,34 +114,39 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 		}
 		res.Branch = o.Branch
 	}
-	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
-// prepare builds the staged tree in work: a copy of the checkout, the
-// change, the generators' output, and the gate's verdict on it.
-func prepare(ctx context.Context, c *Checkout, work string, ch *change, o Options, res *Result, say func(string, ...any)) error {
+// stageTree makes the staged tree in work: a copy of the checkout, the change,
+// and the generators' output. It returns what differs from the checkout,
+// taken before the gate runs so nothing the gate leaves behind is staged.
+func stageTree(ctx context.Context, c *Checkout, work string, ch *change, o Options) ([]Edit, error) {
 	if err := copyTree(c.Root, work); err != nil {
-		return fmt.Errorf("copying the checkout: %w", err)
+		return nil, fmt.Errorf("copying the checkout: %w", err)
 	}
 	if _, err := os.Stat(c.path("node_modules")); err == nil {
 		if err := os.Symlink(c.path("node_modules"), filepath.Join(work, "node_modules")); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := writeChange(work, ch); err != nil {
-		return fmt.Errorf("writing the change: %w", err)
+		return nil, fmt.Errorf("writing the change: %w", err)
 	}
 	gens, err := generators(work, o.Tree)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, g := range gens {
-		say("running %s", g.Label)
+		o.Progress("running %s", g.Label)
 		if _, err := run(ctx, work, o.Environ, g); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	return diff(c.Root, work)
+}
+
+// check runs the checkout's gate on the staged tree in work.
+func check(ctx context.Context, work string, o Options, res *Result) error {
 	if o.NoGate {
 		res.GateNote = "skipped (--no-registry-check)"
 		return nil
@@ -161,7 +159,7 @@ func prepare(ctx context.Context, c *Checkout, work string, ch *change, o Option
 		res.GateNote = "the checkout has no gate (package.json scripts.check or scripts/registry-check.sh); its CI will judge the pull request"
 		return nil
 	}
-	say("running %s", g.Label)
+	o.Progress("running %s", g.Label)
 	if _, err := run(ctx, work, o.Environ, g); err != nil {
 		return err
 	}
@@ -178,7 +176,7 @@ func CheckTree(tree string, a *publish.Archive) error {
 	case "v2":
 		if a.Signing != nil && (a.Signing.Get("method") != nil || a.Signing.Get("publicKeyRef") != nil) {
 			return fmt.Errorf("%s@%s is signed with a v1 signing block (method/publicKeyRef); the v2 tree needs {\"keyId\",\"scheme\"}: "+
-				"rebuild it with --spec v2, or stage into --tree v1: %w", a.Name, a.Version, ErrV1BlockInV2)
+				"rebuild it with --spec v2, or stage into --tree v1", a.Name, a.Version)
 		}
 	default:
 		return fmt.Errorf("--tree %q: want v1 or v2", tree)
