@@ -158,7 +158,7 @@ func (r *regtool) version(name, dir, v string) string {
 			r.put(filepath.Join("registry", name, v, strings.TrimPrefix(e.Name, "schemas/")), e.Data)
 		}
 	}
-	r.putJSON(filepath.Join(dir, v+".sbom.json"), map[string]any{"name": name, "version": v, "files": files})
+	r.putJSON(filepath.Join(dir, v+".sbom.json"), map[string]any{"name": name, "version": v, "archiveSHA256": hex.EncodeToString(sum[:]), "files": files})
 	return integrity
 }
 
