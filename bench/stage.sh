@@ -75,13 +75,10 @@ gate_steps() {
 gate_steps > "$out/gate-before.txt"
 echo "gate before staging:"; grep '^==' "$out/gate-before.txt"
 
-offline() { unshare -rn "$@"; }
 stage() { # stage SRC EXTRA...: time one publish --stage, offline
   local src=$1; shift
-  local t0=$(date +%s.%N)
-  offline "$wop" pack publish "$src" --key "$out/keys/wop-bench-1.pem" --key-id wop-bench-1 -o "$out/dist" --stage "$clone" "$@" && rc=0 || rc=$?
-  echo "-> exit $rc in $(echo "$(date +%s.%N) - $t0" | bc) s"
-  return 0
+  /usr/bin/time -f "-> exit %x: %e s wall, %U s user + %S s sys (generators and gate included)" \
+    unshare -rn "$wop" pack publish "$src" --key "$out/keys/wop-bench-1.pem" --key-id wop-bench-1 -o "$out/dist" --stage "$clone" "$@" || true
 }
 
 echo; echo "## staging the new pack with the clone's gate (npm run check):"
