@@ -1,0 +1,147 @@
+// Package breaking compares two releases of a pack and says what changed
+// for the pack's consumers: removed ids, schemas that accept less or
+// guarantee less, new requirements, and the SemVer bump all that needs
+// against the bump the version makes. Two packs in, findings out, as
+// diag values; it never prints and never fetches.
+package breaking
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
+)
+
+// Options tune a comparison.
+type Options struct {
+	// Provides reports whether some known pack (a catalog) defines a node
+	// typeId. Nil: only the pack's own nodes and its declared dependencies'
+	// namespaces count as providers.
+	Provides func(typeID string) bool
+}
+
+// Change is one finding with what the diag model does not carry.
+type Change struct {
+	diag.Diagnostic
+	OldPointer string // where the changed thing was in the old release ("" if new)
+	Bump       Bump   // the increment this change needs
+}
+
+// Result is the outcome of a comparison.
+type Result struct {
+	Name                   string
+	OldVersion, NewVersion string
+	Changes                []Change // sorted like diag.Sort, verdict included
+	Needed                 Bump     // the largest increment the changes need
+	Made                   Bump     // the increment the version makes (caret semantics for 0.x)
+}
+
+// Diagnostics returns the findings as plain diagnostics.
+func (r *Result) Diagnostics() []diag.Diagnostic {
+	out := make([]diag.Diagnostic, len(r.Changes))
+	for i, c := range r.Changes {
+		out[i] = c.Diagnostic
+	}
+	return out
+}
+
+// release is one side of the comparison, parsed.
+type release struct {
+	pk       *pack.Pack
+	manifest *jsonpos.Doc
+	version  string
+}
+
+func load(pk *pack.Pack) (*release, error) {
+	src, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), err)
+	}
+	doc, err := jsonpos.Parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), err)
+	}
+	if doc.Root.Kind != jsonpos.Object {
+		return nil, fmt.Errorf("%s: not a JSON object", pk.Path(pack.ManifestName))
+	}
+	return &release{pk: pk, manifest: doc, version: doc.Root.Get("version").String()}, nil
+}
+
+// comparison collects changes between two releases.
+type comparison struct {
+	old, new  *release
+	opt       Options
+	changes   []Change
+	additions bool // something new appeared: a compatible feature
+	docs      map[string]*jsonpos.Doc
+}
+
+// Compare reports what changed from old to new.
+func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
+	o, err := load(oldPk)
+	if err != nil {
+		return nil, err
+	}
+	n, err := load(newPk)
+	if err != nil {
+		return nil, err
+	}
+	c := &comparison{old: o, new: n, opt: opt, docs: map[string]*jsonpos.Doc{pack.ManifestName: n.manifest}}
+	res := &Result{Name: n.manifest.Root.Get("name").String(), OldVersion: o.version, NewVersion: n.version}
+	c.compareManifest()
+	changed, firstDiff, err := contentsDiffer(oldPk, newPk)
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range c.changes {
+		res.Needed = max(res.Needed, ch.Bump)
+	}
+	if c.additions {
+		res.Needed = max(res.Needed, Minor)
+	}
+	if changed {
+		res.Needed = max(res.Needed, Patch)
+	}
+	if o.version == n.version {
+		if changed {
+			c.add(RuleVersionMutated, "/version", "", "version %s was already released with other contents (first difference: %s): publish this as a new version", n.version, firstDiff)
+		}
+	} else {
+		res.Made = c.verdict(res.Needed)
+	}
+	slices.SortStableFunc(c.changes, func(a, b Change) int { return compareDiags(a.Diagnostic, b.Diagnostic) })
+	res.Changes = c.changes
+	return res, nil
+}
+
+// compareDiags orders findings as diag.Sort does.
+func compareDiags(a, b diag.Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Start.Line, b.Start.Line),
+		cmp.Compare(a.Start.Column, b.Start.Column),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Message, b.Message),
+	)
+}
+
+// add records a change of rule at newPtr in the new pack's manifest.
+func (c *comparison) add(rule, newPtr, oldPtr, format string, args ...any) {
+	c.addIn(pack.ManifestName, rule, newPtr, oldPtr, fmt.Sprintf(format, args...))
+}
+
+// addIn records a change at a pointer into a file of the new pack.
+func (c *comparison) addIn(file, rule, newPtr, oldPtr, msg string) {
+	r := lookup(rule)
+	d := diag.Diagnostic{Rule: rule, Severity: r.Severity, File: c.new.pk.Path(file), Pointer: newPtr, Message: msg}
+	if doc := c.docs[file]; doc != nil {
+		d.Start = diag.Position(doc.Locate(newPtr))
+		if newPtr == "" {
+			d.Start = diag.Position(doc.Position(doc.Root.Start))
+		}
+	}
+	c.changes = append(c.changes, Change{Diagnostic: d, OldPointer: oldPtr, Bump: r.Bump})
+}
