@@ -21,11 +21,25 @@ type Options struct {
 	// typeId. Nil: only the pack's own nodes and its declared dependencies'
 	// namespaces count as providers.
 	Provides func(typeID string) bool
+	// Accept lists changes made on purpose (.wop.yaml breaking.accept):
+	// they are left out of the findings and of the bump the changes need.
+	Accept []Acceptance
+}
+
+// Acceptance matches changes of Rule at Where: a pointer into the old or
+// new release, or a file name in the pack; "" matches anywhere.
+type Acceptance struct {
+	Rule, Where string
+}
+
+func (a Acceptance) matches(c Change) bool {
+	return a.Rule == c.Rule && (a.Where == "" || a.Where == c.Pointer || a.Where == c.OldPointer || a.Where == c.Name)
 }
 
 // Change is one finding with what the diag model does not carry.
 type Change struct {
 	diag.Diagnostic
+	Name       string // the file within the pack, e.g. "pack.json"
 	OldPointer string // where the changed thing was in the old release ("" if new)
 	Bump       Bump   // the increment this change needs
 }
@@ -37,6 +51,7 @@ type Result struct {
 	Changes                []Change // sorted like diag.Sort, verdict included
 	Needed                 Bump     // the largest increment the changes need
 	Made                   Bump     // the increment the version makes (caret semantics for 0.x)
+	Accepted               int      // changes left out by Options.Accept
 }
 
 // Diagnostics returns the findings as plain diagnostics.
@@ -92,6 +107,13 @@ func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
 	c := &comparison{old: o, new: n, opt: opt, docs: map[string]*jsonpos.Doc{pack.ManifestName: n.manifest}}
 	res := &Result{Name: n.manifest.Root.Get("name").String(), OldVersion: o.version, NewVersion: n.version}
 	c.compareManifest()
+	c.changes = slices.DeleteFunc(c.changes, func(ch Change) bool {
+		if slices.ContainsFunc(opt.Accept, func(a Acceptance) bool { return a.matches(ch) }) {
+			res.Accepted++
+			return true
+		}
+		return false
+	})
 	changed, firstDiff, err := contentsDiffer(oldPk, newPk)
 	if err != nil {
 		return nil, err
@@ -143,5 +165,5 @@ func (c *comparison) addIn(file, rule, newPtr, oldPtr, msg string) {
 			d.Start = diag.Position(doc.Position(doc.Root.Start))
 		}
 	}
-	c.changes = append(c.changes, Change{Diagnostic: d, OldPointer: oldPtr, Bump: r.Bump})
+	c.changes = append(c.changes, Change{Diagnostic: d, Name: file, OldPointer: oldPtr, Bump: r.Bump})
 }

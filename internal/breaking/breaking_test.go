@@ -171,6 +171,25 @@ var cases = []struct {
 	{"0.0.x patch is breaking", []edit{version("0.0.3")}, []edit{version("0.0.4"), del("/nodes/1")}, []string{"node-removed"}, Major},
 }
 
+func TestAccept(t *testing.T) {
+	oldFiles, newFiles := base(), base()
+	for _, e := range []edit{version("1.2.1"), del("/nodes/1"), setIn("task.json", "/properties/question/maxLength", 10)} {
+		if err := e.apply(newFiles); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldPk := writePack(t, filepath.Join(t.TempDir(), "old"), oldFiles)
+	newPk := writePack(t, filepath.Join(t.TempDir(), "new"), newFiles)
+	accept := []Acceptance{{Rule: "node-removed", Where: "/nodes/1"}, {Rule: "agent-task-accepts-less", Where: "schemas/task.json"}}
+	res, err := Compare(oldPk, newPk, Options{Accept: accept})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changes) != 0 || res.Accepted != 2 || res.Needed != Patch {
+		t.Errorf("changes %v, accepted %d, needed %s; want none, 2, patch", res.Changes, res.Accepted, res.Needed)
+	}
+}
+
 func TestCompare(t *testing.T) {
 	var out strings.Builder
 	for _, tt := range cases {

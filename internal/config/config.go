@@ -29,6 +29,21 @@ type Config struct {
 	Rules      map[string]RuleConfig `yaml:"rules"`
 	Limits     Limits                `yaml:"limits"`
 	KeyID      string                `yaml:"keyId"` // default --key-id for build, sign and publish
+	Breaking   Breaking              `yaml:"breaking"`
+}
+
+// Breaking configures `wop pack breaking`: changes accepted on purpose.
+type Breaking struct {
+	Accept []Acceptance `yaml:"accept"`
+}
+
+// Acceptance records one deliberate breaking change: the rule, where (a
+// JSON pointer into the old or new release, or a file path; "" for
+// anywhere) and why, which is required so the decision is reviewable.
+type Acceptance struct {
+	Rule   string `yaml:"rule"`
+	Where  string `yaml:"where"`
+	Reason string `yaml:"reason"`
 }
 
 // RuleConfig is a rule's severity ("off", "info", "warning", "error") and
@@ -98,6 +113,11 @@ func Load(path string) (*Config, error) {
 	case "", "public", "private":
 	default:
 		return nil, fmt.Errorf("%s: registry %q: want public or private", path, c.Registry)
+	}
+	for i, a := range c.Breaking.Accept {
+		if a.Rule == "" || strings.TrimSpace(a.Reason) == "" {
+			return nil, fmt.Errorf("%s: breaking.accept[%d]: rule and reason are required", path, i)
+		}
 	}
 	if _, _, _, err := c.Limits.Bytes(); err != nil {
 		return nil, fmt.Errorf("%s: limits: %w", path, err)

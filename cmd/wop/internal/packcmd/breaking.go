@@ -1,0 +1,150 @@
+package packcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/breaking"
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+type breakingOptions struct {
+	env     *cli.Env
+	format  string
+	strict  bool
+	info    bool
+	config  string
+	against string
+	path    string
+}
+
+func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) error) *cobra.Command {
+	o := &breakingOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "breaking [PATH] --against REF",
+		Short: "Report what changed since the previous release and whether the version says so",
+		Long: `Compare the pack at PATH (a directory or a .tgz; default ".") with a previous
+release and report what breaks its consumers: removed node types, agents,
+chains and templates; schemas that accept less (inputs, config, parameters)
+or guarantee less (outputs); new requirements; and the verdict,
+version-bump-insufficient, when the version makes a smaller step than the
+changes need (caret semantics for 0.x). REF is a .tgz, a directory, or
+git:REF (the pack as committed at REF, read with git archive).
+
+Accept a change on purpose in .wop.yaml:
+  breaking:
+    accept:
+      - {rule: node-removed, where: /nodes/3, reason: "renamed in 2.0 notes"}
+
+Exit status: 0 nothing breaking (or no previous release); 1 errors found (or
+warnings, with --strict); 2 bad usage or input that cannot be read.`,
+		Example: `  wop pack breaking --against ../dist/acme.tools-1.2.0.tgz
+  wop pack breaking --against git:v1.2.0 --format json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.path = "."
+			if len(args) == 1 {
+				o.path = args[0]
+			}
+			if o.against == "" {
+				return cli.Usagef("--against is required: the previous release as a .tgz, a directory or git:REF")
+			}
+			if !slices.Contains(report.Formats, o.format) {
+				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runBreaking(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release: a .tgz, a directory, or git:REF")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
+	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level changes")
+	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from the pack)")
+	return cmd
+}
+
+func runBreaking(ctx context.Context, o *breakingOptions) error {
+	abs := o.env.Abs(o.path)
+	newPk, err := pack.Load(abs, tarball.DefaultLimits)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+	}
+	newPk.Display = pack.DisplayName(o.path)
+	accept, err := acceptances(o.env, o.config, packDirOf(abs))
+	if err != nil {
+		return err
+	}
+	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, packDirOf(abs), tarball.DefaultLimits)
+	defer cleanup()
+	if errors.Is(err, errNoPrevious) {
+		fmt.Fprintf(o.env.ErrOut, "no previous release at %s: nothing to compare\n", o.against)
+		return report.Print(o.env.Out, o.format, report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos()})
+	}
+	if err != nil {
+		return err
+	}
+	res, err := breaking.Compare(oldPk, newPk, breaking.Options{Accept: accept})
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	diags := res.Diagnostics()
+	if !o.info {
+		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
+	}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color}
+	if err := report.Print(o.env.Out, o.format, in); err != nil {
+		return err
+	}
+	counts := diag.Count(diags)
+	if o.format == "text" {
+		fmt.Fprintf(o.env.ErrOut, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
+		if res.Accepted > 0 {
+			fmt.Fprintf(o.env.ErrOut, " (%d accepted in .wop.yaml)", res.Accepted)
+		}
+		fmt.Fprintln(o.env.ErrOut)
+	}
+	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
+		return cli.ErrFindings
+	}
+	return nil
+}
+
+func bumpWord(b breaking.Bump) string {
+	if b == breaking.None {
+		return "no bump"
+	}
+	return "a " + b.String() + " bump"
+}
+
+// acceptances reads breaking.accept from the pack's configuration.
+func acceptances(env *cli.Env, explicit, dir string) ([]breaking.Acceptance, error) {
+	path := explicit
+	if path != "" {
+		path = env.Abs(path)
+	} else {
+		var err error
+		if path, err = config.Find(dir); err != nil || path == "" {
+			return nil, err
+		}
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	var out []breaking.Acceptance
+	for _, a := range c.Breaking.Accept {
+		out = append(out, breaking.Acceptance{Rule: a.Rule, Where: a.Where})
+	}
+	return out, nil
+}
