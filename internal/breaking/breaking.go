@@ -52,6 +52,16 @@ type Result struct {
 	Needed                 Bump     // the largest increment the changes need
 	Made                   Bump     // the increment the version makes (caret semantics for 0.x)
 	Accepted               int      // changes left out by Options.Accept
+	// Stale lists node and chain versions the changes require raising.
+	Stale []StaleVersion
+}
+
+// StaleVersion is a node's or chain's own version that did not move
+// although its contract changed.
+type StaleVersion struct {
+	Pointer string // to the version member in the new manifest, e.g. /nodes/0/version
+	Version string // as it is
+	Needed  Bump   // the step its contract change needs
 }
 
 // Diagnostics returns the findings as plain diagnostics.
@@ -87,11 +97,12 @@ func load(pk *pack.Pack) (*release, error) {
 
 // comparison collects changes between two releases.
 type comparison struct {
-	old, new  *release
-	opt       Options
-	changes   []Change
-	additions bool // something new appeared: a compatible feature
-	docs      map[string]*jsonpos.Doc
+	old, new      *release
+	opt           Options
+	changes       []Change
+	additions     bool // something new appeared: a compatible feature
+	staleVersions []StaleVersion
+	docs          map[string]*jsonpos.Doc
 }
 
 // Compare reports what changed from old to new.
@@ -136,6 +147,7 @@ func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
 	}
 	slices.SortStableFunc(c.changes, func(a, b Change) int { return compareDiags(a.Diagnostic, b.Diagnostic) })
 	res.Changes = c.changes
+	res.Stale = c.staleVersions
 	return res, nil
 }
 

@@ -16,7 +16,7 @@ const (
 )
 
 func (c *comparison) compareNode(id string, o, n entity) {
-	contract := false
+	contract, before := false, len(c.changes)
 	for _, s := range []struct {
 		field, rule string
 		role        schemaRole
@@ -29,13 +29,15 @@ func (c *comparison) compareNode(id string, o, n entity) {
 			contract = true
 		}
 	}
+	narrowed := len(c.changes) > before
 	c.compareString(o, n, "role", "role-changed", "node "+id)
 	c.compareString(o, n, "category", "category-changed", "node "+id)
 	c.newIDs(o, n, "requiresSecrets", "id", "secret-added", "node "+id+" now needs secret")
 	c.newIDs(o, n, "requiredCredentials", "key", "secret-added", "node "+id+" now needs credential")
 	c.newStrings(o, n, "requiredModelCapabilities", "model-capability-added", "node "+id+" now needs model capability")
-	if contract && same(o.v.Get("version"), n.v.Get("version")) {
+	if contract && n.v.Get("version") != nil && same(o.v.Get("version"), n.v.Get("version")) {
 		c.add("contract-version-unchanged", n.ptr+"/version", o.ptr+"/version", "node %s's contract changed but its version is still %s: raise it so hosts pinning the node see the change", id, n.v.Get("version").String())
+		c.stale(n, narrowed)
 	}
 }
 
@@ -55,7 +57,7 @@ func (c *comparison) compareAgent(id string, o, n entity) {
 }
 
 func (c *comparison) compareChain(id string, o, n entity) {
-	contract := false
+	contract, before := false, len(c.changes)
 	oldAt, newAt := place{ptr: o.ptr + "/parameters"}, place{file: manifestFile, ptr: n.ptr + "/parameters"}
 	if c.compareSchemas(iface(o.v.Get("parameters")), iface(n.v.Get("parameters")), oldAt, newAt, "chain-parameters-accept-less", inputSchema, "chain "+id+"'s parameters") {
 		contract = true
@@ -69,11 +71,13 @@ func (c *comparison) compareChain(id string, o, n entity) {
 			}
 		}
 	}
+	narrowed := len(c.changes) > before
 	if !same(o.v.Get("dag"), n.v.Get("dag")) {
 		c.add("dag-changed", n.ptr+"/dag", o.ptr+"/dag", "chain %s's DAG changed", id)
 	}
-	if contract && same(o.v.Get("version"), n.v.Get("version")) {
+	if contract && n.v.Get("version") != nil && same(o.v.Get("version"), n.v.Get("version")) {
 		c.add("contract-version-unchanged", n.ptr+"/version", o.ptr+"/version", "chain %s's contract changed but its version is still %s: raise it", id, n.v.Get("version").String())
+		c.stale(n, narrowed)
 	}
 }
 
@@ -83,6 +87,16 @@ func (c *comparison) compareTemplate(id string, o, n entity) {
 			c.add("prompt-changed", n.ptr+"/"+f, o.ptr+"/"+f, "template %s's %s changed", id, f)
 		}
 	}
+}
+
+// stale records an entity whose version must rise: a major step when its
+// contract narrowed, else a minor one (it only grew).
+func (c *comparison) stale(n entity, narrowed bool) {
+	b := Minor
+	if narrowed {
+		b = Major
+	}
+	c.staleVersions = append(c.staleVersions, StaleVersion{Pointer: n.ptr + "/version", Version: n.v.Get("version").String(), Needed: b})
 }
 
 // compareString reports a changed string member (role, category).

@@ -55,6 +55,10 @@ func gitRelease(ctx context.Context, rev, packDir string, lim tarball.Limits) (*
 	if err != nil {
 		return nil, noop, cli.Usagef("--against git:%s: %s is not in a git repository: %v", rev, packDir, err)
 	}
+	top, err := git(ctx, packDir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, noop, cli.Usagef("--against git:%s: %v", rev, err)
+	}
 	if _, err := git(ctx, packDir, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return nil, noop, cli.Usagef("--against git:%s: no such commit, tag or branch", rev)
 	}
@@ -68,7 +72,7 @@ func gitRelease(ctx context.Context, rev, packDir string, lim tarball.Limits) (*
 	}
 	cleanup := func() { os.Remove(tmp.Name()) }
 	cmd := exec.CommandContext(ctx, "git", "archive", "--format=tar.gz", tree)
-	cmd.Dir = packDir
+	cmd.Dir = strings.TrimSpace(top) // git archive refuses some subdirectories (untracked cwd)
 	cmd.Stdout = tmp
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

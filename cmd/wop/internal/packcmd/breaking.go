@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
-	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
@@ -44,8 +43,14 @@ Accept a change on purpose in .wop.yaml:
     accept:
       - {rule: node-removed, where: /nodes/3, reason: "renamed in 2.0 notes"}
 
-Exit status: 0 nothing breaking (or no previous release); 1 errors found (or
-warnings, with --strict); 2 bad usage or input that cannot be read.`,
+Findings keep their levels (error: consumers break; warning: some hosts or
+callers break; info: worth a changelog line), but as in cargo-semver-checks
+a breaking change is fine when the version says so: the run fails only on
+version-bump-insufficient or published-version-mutated.
+
+Exit status: 0 the version covers the changes (or no previous release);
+1 it does not, or the same version has other contents (with --strict: any
+error or warning); 2 bad usage or input that cannot be read.`,
 		Example: `  wop pack breaking --against ../dist/acme.tools-1.2.0.tgz
   wop pack breaking --against git:v1.2.0 --format json`,
 		Args: cobra.MaximumNArgs(1),
@@ -68,7 +73,7 @@ warnings, with --strict); 2 bad usage or input that cannot be read.`,
 	}
 	cmd.Flags().StringVar(&o.against, "against", "", "the previous release: a .tgz, a directory, or git:REF")
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
-	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on any error or warning, even when the version covers it")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level changes")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from the pack)")
 	return cmd
@@ -81,7 +86,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return cli.Usagef("%s: %v", o.path, withoutPath(err))
 	}
 	newPk.Display = pack.DisplayName(o.path)
-	accept, err := acceptances(o.env, o.config, packDirOf(abs))
+	cfg, err := packConfig(o.env, o.config, packDirOf(abs))
 	if err != nil {
 		return err
 	}
@@ -94,7 +99,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := breaking.Compare(oldPk, newPk, breaking.Options{Accept: accept})
+	res, err := breaking.Compare(oldPk, newPk, breaking.Options{Accept: acceptList(cfg)})
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
@@ -107,6 +112,9 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return err
 	}
 	counts := diag.Count(diags)
+	verdict := slices.ContainsFunc(diags, func(d diag.Diagnostic) bool {
+		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
+	})
 	if o.format == "text" {
 		fmt.Fprintf(o.env.ErrOut, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
 		if res.Accepted > 0 {
@@ -114,7 +122,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		}
 		fmt.Fprintln(o.env.ErrOut)
 	}
-	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
+	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
 	}
 	return nil
@@ -125,26 +133,4 @@ func bumpWord(b breaking.Bump) string {
 		return "no bump"
 	}
 	return "a " + b.String() + " bump"
-}
-
-// acceptances reads breaking.accept from the pack's configuration.
-func acceptances(env *cli.Env, explicit, dir string) ([]breaking.Acceptance, error) {
-	path := explicit
-	if path != "" {
-		path = env.Abs(path)
-	} else {
-		var err error
-		if path, err = config.Find(dir); err != nil || path == "" {
-			return nil, err
-		}
-	}
-	c, err := config.Load(path)
-	if err != nil {
-		return nil, cli.Usagef("%v", err)
-	}
-	var out []breaking.Acceptance
-	for _, a := range c.Breaking.Accept {
-		out = append(out, breaking.Acceptance{Rule: a.Rule, Where: a.Where})
-	}
-	return out, nil
 }

@@ -15,6 +15,6 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE:  cli.GroupRunE,
 	}
-	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env), newSignCmd(env), newVerifyCmd(env), newInitCmd(env), newPublishCmd(env), newBreakingCmd(env, nil))
+	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env), newSignCmd(env), newVerifyCmd(env), newInitCmd(env), newPublishCmd(env), newBreakingCmd(env, nil), newBumpCmd(env, nil))
 	return cmd
 }

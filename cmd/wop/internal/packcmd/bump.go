@@ -1,0 +1,220 @@
+package packcmd
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/breaking"
+	"github.com/wop-cli/wop/internal/bump"
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+type bumpOptions struct {
+	env     *cli.Env
+	step    string // major, minor, patch, auto or X.Y.Z
+	against string
+	config  string
+	dryRun  bool
+	path    string
+}
+
+func newBumpCmd(env *cli.Env, runF func(context.Context, *bumpOptions) error) *cobra.Command {
+	o := &bumpOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "bump major|minor|patch|auto|X.Y.Z [PATH]",
+		Short: "Set the pack's version and every place that embeds it",
+		Long: `Set the version of the pack source at PATH (default ".") and rewrite every
+schema $id (<schemaBase>/<name>/<version>/<file>) and absolute $ref into the
+pack to match, keeping each file's formatting. With --against, also raise the
+versions of nodes and chains whose contract changed; auto picks the smallest
+bump 'wop pack breaking' allows (it needs --against).
+
+All edits are computed first; nothing is written unless every one succeeds,
+and each file is replaced atomically.`,
+		Example: `  wop pack bump minor
+  wop pack bump auto --against git:v1.2.0
+  wop pack bump 2.0.0 --dry-run`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.step, o.path = args[0], "."
+			if len(args) == 2 {
+				o.path = args[1]
+			}
+			if o.step == "auto" && o.against == "" {
+				return cli.Usagef("bump auto needs --against: the previous release to compare with")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runBump(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory or git:REF): raise changed nodes' and chains' versions; needed by auto")
+	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from the pack)")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change and write nothing")
+	return cmd
+}
+
+func runBump(ctx context.Context, o *bumpOptions) error {
+	dir := o.env.Abs(o.path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return cli.Usagef("%s: bump edits a pack source directory, not an archive", o.path)
+	}
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+	}
+	pk.Display = pack.DisplayName(o.path)
+	cfg, err := packConfig(o.env, o.config, dir)
+	if err != nil {
+		return err
+	}
+	current, err := manifestVersion(pk)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.path, err)
+	}
+	var res *breaking.Result
+	if o.against != "" {
+		if res, err = compareWith(ctx, o.env, o.against, dir, pk, cfg); err != nil {
+			return err
+		}
+	}
+	next, err := nextVersion(o.step, current, res)
+	if err != nil {
+		return err
+	}
+	opt := bump.Options{SchemaBase: cmp.Or(cfg.SchemaBase, lint.DefaultSchemaBase)}
+	if res != nil {
+		opt.Stale = res.Stale
+	}
+	edits, err := bump.Plan(pk, next, opt)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.path, err)
+	}
+	for _, e := range edits {
+		for _, n := range e.Notes {
+			fmt.Fprintf(o.env.Out, "%s: %s\n", pk.Path(e.Name), n)
+		}
+	}
+	if o.dryRun || len(edits) == 0 {
+		return nil
+	}
+	return writeEdits(dir, edits)
+}
+
+// writeEdits replaces each edited file atomically, keeping its mode.
+func writeEdits(dir string, edits []bump.FileEdit) error {
+	for _, e := range edits {
+		p := filepath.Join(dir, filepath.FromSlash(e.Name))
+		info, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, e.New, info.Mode().Perm()); err != nil {
+			return fmt.Errorf("write %s: %w", e.Name, err)
+		}
+	}
+	return nil
+}
+
+// nextVersion turns the step argument into a version.
+func nextVersion(step, current string, res *breaking.Result) (string, error) {
+	steps := map[string]breaking.Bump{"major": breaking.Major, "minor": breaking.Minor, "patch": breaking.Patch}
+	if b, ok := steps[step]; ok {
+		v, err := semver.StrictNewVersion(current)
+		if err != nil {
+			return "", cli.Usagef("pack.json version %q is not SemVer: give the new version as X.Y.Z", current)
+		}
+		next := map[breaking.Bump]semver.Version{breaking.Major: v.IncMajor(), breaking.Minor: v.IncMinor(), breaking.Patch: v.IncPatch()}[b]
+		return next.String(), nil
+	}
+	if step == "auto" {
+		needed := max(res.Needed, breaking.Patch)
+		next, err := breaking.Next(res.OldVersion, needed)
+		if err != nil {
+			return "", cli.Usagef("previous release: %v", err)
+		}
+		return next, nil
+	}
+	v, err := semver.StrictNewVersion(step)
+	if err != nil {
+		return "", cli.Usagef("%q: want major, minor, patch, auto or a version X.Y.Z", step)
+	}
+	if cur, err := semver.StrictNewVersion(current); err == nil && !v.GreaterThan(cur) {
+		return "", cli.Usagef("%s is not above the current version %s", step, current)
+	}
+	return step, nil
+}
+
+func manifestVersion(pk *pack.Pack) (string, error) {
+	src, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return "", err
+	}
+	doc, err := jsonpos.Parse(src)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
+	}
+	return doc.Root.Get("version").String(), nil
+}
+
+// packConfig loads the pack's .wop.yaml (or --config); a pack without one
+// gets the zero Config.
+func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
+	path := explicit
+	if path != "" {
+		path = env.Abs(path)
+	} else {
+		var err error
+		if path, err = config.Find(dir); err != nil {
+			return nil, err
+		}
+		if path == "" {
+			return &config.Config{}, nil
+		}
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	return c, nil
+}
+
+// compareWith runs breaking against a previous release; a first release
+// compares with nothing (auto then picks a patch step).
+func compareWith(ctx context.Context, env *cli.Env, against, dir string, pk *pack.Pack, cfg *config.Config) (*breaking.Result, error) {
+	oldPk, cleanup, err := previousRelease(ctx, env, against, dir, tarball.DefaultLimits)
+	defer cleanup()
+	if errors.Is(err, errNoPrevious) {
+		cur, err := manifestVersion(pk)
+		return &breaking.Result{OldVersion: cur}, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := breaking.Compare(oldPk, pk, breaking.Options{Accept: acceptList(cfg)})
+	if err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	return res, nil
+}
+
+func acceptList(c *config.Config) []breaking.Acceptance {
+	var out []breaking.Acceptance
+	for _, a := range c.Breaking.Accept {
+		out = append(out, breaking.Acceptance{Rule: a.Rule, Where: a.Where})
+	}
+	return out
+}
