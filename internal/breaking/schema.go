@@ -36,11 +36,14 @@ const maxSchemaDepth = 64
 type schemaDiff struct {
 	oldRoot, newRoot any
 	out              []narrowing
+	// seen holds the pairs of places compared: each pair once, so schemas
+	// whose $refs loop back through several properties stay linear.
+	seen map[[2]string]bool
 }
 
 // narrowings lists where narrow rejects instances wide accepted.
 func narrowings(wide, narrow any) []narrowing {
-	d := &schemaDiff{oldRoot: wide, newRoot: narrow}
+	d := &schemaDiff{oldRoot: wide, newRoot: narrow, seen: map[[2]string]bool{}}
 	d.compare(wide, narrow, "", "", "", 0)
 	return d.out
 }
@@ -57,6 +60,10 @@ func (d *schemaDiff) compare(o, n any, op, np, at string, depth int) {
 	}
 	o, op = d.deref(d.oldRoot, o, op)
 	n, np = d.deref(d.newRoot, n, np)
+	if d.seen[[2]string{op, np}] {
+		return
+	}
+	d.seen[[2]string{op, np}] = true
 	if ob, ok := o.(bool); ok && !ob {
 		return // the old schema accepted nothing
 	}
