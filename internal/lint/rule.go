@@ -31,6 +31,9 @@ type Rule struct {
 	// Raw marks rules that run even when their file did not parse (file
 	// and encoding rules, agf-yaml-invalid).
 	Raw bool
+	// Fix, when set, mechanically and safely fixes one finding of the rule
+	// (`wop pack lint --fix`); nil for rules that need a person.
+	Fix Fix
 }
 
 // Rules is a rule list with lookups by id.

@@ -32,6 +32,7 @@ type lintOptions struct {
 	writeBaseline string
 	output        string
 	changed       bool
+	fix, diff     bool
 	paths         []string
 }
 
@@ -78,6 +79,8 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the report to this file (replaced only when lint ran; default: standard output)")
 	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cli.CompleteValues(cmd, "explain", ruleIDs)
+	cmd.Flags().BoolVar(&o.fix, "fix", false, "apply the safe mechanical fixes rules declare ('wop pack rules' lists them), then lint what is left")
+	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff; write nothing")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -131,6 +134,14 @@ func runLint(_ context.Context, o *lintOptions) error {
 	jobs, limits, err := lintJobs(o, targets, base)
 	if err != nil {
 		return err
+	}
+	if o.fix || o.diff {
+		if err := applyFixes(o, targets, jobs, limits, !o.diff); err != nil {
+			return err
+		}
+		if o.diff {
+			return nil
+		}
 	}
 	load := func(j lint.Job) (*pack.Pack, error) {
 		i := slices.IndexFunc(targets, func(t target) bool { return t.path == j.Path })

@@ -22,11 +22,11 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 			switch format {
 			case "text":
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
+				fmt.Fprintln(tw, "ID\tSEVERITY\tFIX\tSUMMARY")
 				for _, r := range lint.Infos() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, summaryOf(r))
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, fixMark(r.ID), summaryOf(r))
 				}
-				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it.\n")
+				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes marked yes.\n")
 				return tw.Flush()
 			case "json":
 				type rule struct {
@@ -36,10 +36,11 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 					Since      string `json:"since"`
 					Deprecated string `json:"deprecated,omitempty"`
 					ReplacedBy string `json:"replacedBy,omitempty"`
+					Fixable    bool   `json:"fixable"`
 				}
 				var out []rule
 				for _, r := range lint.Infos() {
-					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy})
+					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy, fixMark(r.ID) == "yes"})
 				}
 				enc := json.NewEncoder(env.Out)
 				enc.SetIndent("", "  ")
@@ -51,6 +52,14 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	return cmd
+}
+
+// fixMark says whether lint --fix can fix a rule's findings.
+func fixMark(id string) string {
+	if r := lint.Lookup(id); r != nil && r.Fix != nil {
+		return "yes"
+	}
+	return "-"
 }
 
 // summaryOf is a rule's summary, led by a deprecation note when it has one.

@@ -1,0 +1,65 @@
+package packcmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// applyFixes runs the rules' mechanical fixes on every pack directory
+// among the jobs: with write, each changed file is replaced atomically
+// (all of a pack's fixes are computed before any is written); without, a
+// unified diff goes to Out and nothing is written.
+func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
+	for i, job := range jobs {
+		pk, err := pack.Load(job.Path, limits[i])
+		if err != nil || pk.Archive != nil {
+			continue // load errors are reported by the lint run; archives are built output
+		}
+		pk.Display = pack.DisplayName(targets[i].display)
+		diags, err := lint.Run(pk, job.Opt)
+		if err != nil {
+			return err
+		}
+		fixes, err := lint.Fixes(pk, diags, job.Opt)
+		if err != nil {
+			return err
+		}
+		if !write {
+			for _, f := range fixes {
+				if _, err := o.env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := writeFixes(pk, fixes); err != nil {
+			return err
+		}
+		for _, f := range fixes {
+			fmt.Fprintf(o.env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
+		}
+	}
+	return nil
+}
+
+func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
+	for _, f := range fixes {
+		p := filepath.Join(pk.Dir, filepath.FromSlash(f.Name))
+		info, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, f.New, info.Mode().Perm()); err != nil {
+			return fmt.Errorf("write %s: %w", pk.Path(f.Name), err)
+		}
+	}
+	return nil
+}

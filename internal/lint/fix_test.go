@@ -1,0 +1,48 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+func TestFixes(t *testing.T) {
+	man, err := jsonpos.Parse([]byte(`{"name": "acme.x", "version": "2.0.0"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := Profile{SchemaBase: "https://reg.example"}
+	tests := []struct {
+		name string
+		fix  Fix
+		file string
+		ptr  string
+		src  string
+		want string // "" = unchanged
+	}{
+		{"dot slash", fixRefCanonical, "pack.json", "/r", `{"r": "./a.json"}`, `{"r": "a.json"}`},
+		{"double slash", fixRefCanonical, "pack.json", "/r", `{"r": "schemas//a.json"}`, `{"r": "schemas/a.json"}`},
+		{"fragment needs a person", fixRefCanonical, "pack.json", "/r", `{"r": "./a.json#/x"}`, ""},
+		{"escaping ref is not canonicalised", fixRefCanonical, "pack.json", "/r", `{"r": "./../a.json"}`, ""},
+		{"schema id", fixSchemaID, "schemas/s.json", "/$id", `{"$id": "https://reg.example/acme.x/1.0.0/s.json"}`, `{"$id": "https://reg.example/acme.x/2.0.0/s.json"}`},
+		{"no schema id to fix", fixSchemaID, "schemas/s.json", "/$id", `{"type": "object"}`, ""},
+		{"ref drift", fixSchemaRefDrift, "schemas/s.json", "/$ref", `{"$ref": "https://reg.example/acme.x/1.0.0/t.json#/a"}`, `{"$ref": "https://reg.example/acme.x/2.0.0/t.json#/a"}`},
+		{"engines lower bound", fixEnginesUpperBound, "pack.json", "/engines/openwop", `{"engines": {"openwop": ">=1.2.0"}}`, `{"engines": {"openwop": ">=1.2.0 <2.0.0"}}`},
+		{"engines alternatives need a person", fixEnginesUpperBound, "pack.json", "/engines/openwop", `{"engines": {"openwop": ">=1.0.0 || >=3.0.0"}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.fix(FixInput{File: tt.file, Src: []byte(tt.src), Pointer: tt.ptr, Manifest: man.Root, Profile: prof})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want
+			if want == "" {
+				want = tt.src
+			}
+			if string(got) != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
