@@ -33,6 +33,7 @@ type lintOptions struct {
 	output        string
 	changed       bool
 	fix, diff     bool
+	against       string
 	paths         []string
 }
 
@@ -81,6 +82,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cli.CompleteValues(cmd, "explain", ruleIDs)
 	cmd.Flags().BoolVar(&o.fix, "fix", false, "apply the safe mechanical fixes rules declare ('wop pack rules' lists them), then lint what is left")
 	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff; write nothing")
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory or git:REF): also report version-bump-insufficient and published-version-mutated")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -120,7 +122,7 @@ func withoutPath(err error) error {
 	return err
 }
 
-func runLint(_ context.Context, o *lintOptions) error {
+func runLint(ctx context.Context, o *lintOptions) error {
 	targets, looseAGF, err := lintTargets(o)
 	if err != nil {
 		return err
@@ -166,6 +168,13 @@ func runLint(_ context.Context, o *lintOptions) error {
 		return err
 	}
 	diags = append(diags, agfDiags...)
+	if o.against != "" {
+		verdict, err := releaseVerdict(ctx, o, targets, jobs, limits)
+		if err != nil {
+			return err
+		}
+		diags = append(diags, verdict...)
+	}
 	if !o.info {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
@@ -182,6 +191,9 @@ func runLint(_ context.Context, o *lintOptions) error {
 	rules := lint.Infos()
 	if o.format == "sarif" {
 		rules = lint.InfosWithDocs()
+	}
+	if o.against != "" {
+		rules = append(rules, releaseRules()...)
 	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir}
 	if err := writeLintReport(o, in); err != nil {
