@@ -163,7 +163,7 @@ type registryKey struct{}
 func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 	srv := ts.Value(registryKey{}).(*registrytest.Server)
 	if len(args) == 0 {
-		ts.Fatalf("usage: registry key|revoke|fault|writeapi|grant|puts|versions ...")
+		ts.Fatalf("usage: registry key|revoke|fault|writeapi|grant|yank|puts|versions ...")
 	}
 	switch args[0] {
 	case "key", "revoke":
@@ -198,6 +198,8 @@ func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 		srv.SetWriteAPI(args[1] == "on")
 	case "grant":
 		srv.Grant(args[1:]...)
+	case "yank":
+		srv.Yank(args[1], args[2])
 	case "puts":
 		if got := strconv.Itoa(srv.Puts()); got != args[1] {
 			ts.Fatalf("registry received %s PUTs, want %s", got, args[1])

@@ -53,6 +53,7 @@ type Server struct {
 	grants    []string // namespaces the token may publish to; empty = all
 	keys      map[string]Key
 	versions  map[string]map[string][]byte // name -> version -> tgz
+	yanked    map[string]bool              // name@version
 	faults    Faults
 	puts      int
 	writeAPI  bool
@@ -61,7 +62,7 @@ type Server struct {
 
 // New starts a registry on loopback that accepts token and has a write API.
 func New(token string) *Server {
-	s := &Server{token: token, keys: map[string]Key{}, versions: map[string]map[string][]byte{}, writeAPI: true, maxUpload: 50 << 20}
+	s := &Server{token: token, keys: map[string]Key{}, versions: map[string]map[string][]byte{}, yanked: map[string]bool{}, writeAPI: true, maxUpload: 50 << 20}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -188,6 +189,10 @@ func (s *Server) key(w http.ResponseWriter, id string) {
 // pack serves /v1/packs/{name}/-/{version}.(json|tgz) and the PUT.
 func (s *Server) pack(w http.ResponseWriter, r *http.Request) {
 	rest := strings.TrimPrefix(r.URL.Path, "/v1/packs/")
+	if name, ok := strings.CutSuffix(rest, "/index.json"); ok && r.Method == http.MethodGet {
+		s.metadata(w, name)
+		return
+	}
 	name, file, ok := strings.Cut(rest, "/-/")
 	if !ok {
 		http.NotFound(w, r)
@@ -210,6 +215,30 @@ func (s *Server) pack(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// metadata serves a pack's index.json: its versions with integrity and
+// tarball URL, as the public registry does.
+func (s *Server) metadata(w http.ResponseWriter, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.versions[name]) == 0 {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found"})
+		return
+	}
+	var versions []map[string]any
+	for v, tgz := range s.versions[name] {
+		versions = append(versions, map[string]any{"version": v, "tarballUrl": "/v1/packs/" + name + "/-/" + v + ".tgz",
+			"integrity": integrity(tgz), "yanked": s.yanked[name+"@"+v]})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "versions": versions})
+}
+
+// Yank marks a published version yanked in the pack metadata.
+func (s *Server) Yank(name, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.yanked[name+"@"+version] = true
 }
 
 func (s *Server) getManifest(w http.ResponseWriter, name, version string) {

@@ -19,16 +19,18 @@ import (
 var errNoPrevious = errors.New("no previous release")
 
 // previousRelease loads the release --against names, as a pack: a .tgz, a
-// directory, or git:REF (the pack's directory at that commit of its
-// repository, read with `git archive`, no clone). The returned cleanup
+// directory, git:REF (the pack's directory at that commit of its
+// repository, read with `git archive`, no clone), NAME@VERSION or registry
+// (fetched from $WOP_REGISTRY, see registryRelease). The returned cleanup
 // removes any temporary file.
-func previousRelease(ctx context.Context, env *cli.Env, ref, packDir string, lim tarball.Limits) (*pack.Pack, func(), error) {
+func previousRelease(ctx context.Context, env *cli.Env, ref, packPath string, lim tarball.Limits) (*pack.Pack, func(), error) {
 	noop := func() {}
 	if rev, ok := strings.CutPrefix(ref, "git:"); ok {
-		return gitRelease(ctx, rev, packDir, lim)
+		return gitRelease(ctx, rev, packDirOf(packPath), lim)
 	}
 	if ref == "registry" || strings.Contains(ref, "@") && !fileExists(env.Abs(ref)) {
-		return nil, noop, cli.Usagef("--against %s: registry baselines are not available yet; point at the previous .tgz, a directory, or git:REF", ref)
+		pk, err := registryRelease(ctx, env, ref, packPath, lim)
+		return pk, noop, err
 	}
 	pk, err := pack.Load(env.Abs(ref), lim)
 	if err != nil {

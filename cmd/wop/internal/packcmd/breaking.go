@@ -35,8 +35,11 @@ release and report what breaks its consumers: removed node types, agents,
 chains and templates; schemas that accept less (inputs, config, parameters)
 or guarantee less (outputs); new requirements; and the verdict,
 version-bump-insufficient, when the version makes a smaller step than the
-changes need (caret semantics for 0.x). REF is a .tgz, a directory, or
-git:REF (the pack as committed at REF, read with git archive).
+changes need (caret semantics for 0.x). REF is a .tgz, a directory,
+git:REF (the pack as committed at REF, read with git archive), NAME@VERSION
+or registry (the highest published version below this one, yanked versions
+and prereleases skipped) from $WOP_REGISTRY; registry archives are checked
+against their integrity and signature and cached, so reruns work offline.
 
 Accept a change on purpose in .wop.yaml:
   breaking:
@@ -60,7 +63,7 @@ error or warning); 2 bad usage or input that cannot be read.`,
 				o.path = args[0]
 			}
 			if o.against == "" {
-				return cli.Usagef("--against is required: the previous release as a .tgz, a directory or git:REF")
+				return cli.Usagef("--against is required: the previous release as a .tgz, a directory, git:REF, NAME@VERSION or registry")
 			}
 			if !slices.Contains(report.Formats, o.format) {
 				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
@@ -71,7 +74,7 @@ error or warning); 2 bad usage or input that cannot be read.`,
 			return runBreaking(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&o.against, "against", "", "the previous release: a .tgz, a directory, or git:REF")
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release: a .tgz, a directory, git:REF, NAME@VERSION or registry ($WOP_REGISTRY)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on any error or warning, even when the version covers it")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level changes")
@@ -90,7 +93,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	if err != nil {
 		return err
 	}
-	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, packDirOf(abs), tarball.DefaultLimits)
+	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, abs, tarball.DefaultLimits)
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
 		fmt.Fprintf(o.env.ErrOut, "no previous release at %s: nothing to compare\n", o.against)

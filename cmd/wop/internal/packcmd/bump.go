@@ -61,7 +61,7 @@ and each file is replaced atomically.`,
 			return runBump(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory or git:REF): raise changed nodes' and chains' versions; needed by auto")
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry): raise changed nodes' and chains' versions; needed by auto")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from the pack)")
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change and write nothing")
 	return cmd

@@ -82,7 +82,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cli.CompleteValues(cmd, "explain", ruleIDs)
 	cmd.Flags().BoolVar(&o.fix, "fix", false, "apply the safe mechanical fixes rules declare ('wop pack rules' lists them), then lint what is left")
 	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff; write nothing")
-	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory or git:REF): also report version-bump-insufficient and published-version-mutated")
+	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry): also report version-bump-insufficient and published-version-mutated")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }

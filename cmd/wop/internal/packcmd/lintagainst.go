@@ -38,7 +38,7 @@ func releaseVerdict(ctx context.Context, o *lintOptions, targets []target, jobs 
 		return nil, nil // the lint run reports why it cannot be read
 	}
 	pk.Display = pack.DisplayName(targets[0].display)
-	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, packDirOf(jobs[0].Path), limits[0])
+	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, jobs[0].Path, limits[0])
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
 		return nil, nil
