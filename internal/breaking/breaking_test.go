@@ -171,6 +171,24 @@ var cases = []struct {
 	{"0.0.x patch is breaking", []edit{version("0.0.3")}, []edit{version("0.0.4"), del("/nodes/1")}, []string{"node-removed"}, Major},
 }
 
+func TestCatalogProvidesChainNodes(t *testing.T) {
+	oldFiles, newFiles := base(), base()
+	if err := set("/chains/0/dag/nodes/-", map[string]string{"id": "b", "typeId": "other.pack.thing"}).apply(newFiles); err != nil {
+		t.Fatal(err)
+	}
+	oldPk := writePack(t, filepath.Join(t.TempDir(), "old"), oldFiles)
+	newPk := writePack(t, filepath.Join(t.TempDir(), "new"), newFiles)
+	res, err := Compare(oldPk, newPk, Options{Provides: func(id string) bool { return id == "other.pack.thing" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Changes {
+		if c.Rule == "chain-node-unprovided" {
+			t.Errorf("a node type the catalog provides was reported: %s", c.Message)
+		}
+	}
+}
+
 func TestAccept(t *testing.T) {
 	oldFiles, newFiles := base(), base()
 	for _, e := range []edit{version("1.2.1"), del("/nodes/1"), setIn("task.json", "/properties/question/maxLength", 10)} {
@@ -228,4 +246,14 @@ func TestCompare(t *testing.T) {
 		})
 	}
 	golden.Assert(t, "golden/changes.txt", []byte(out.String()))
+}
+
+// TestRulesDoc keeps docs/breaking.md in step with Rules().
+func TestRulesDoc(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Release rules (`wop pack breaking`)\n\nGenerated from `internal/breaking` (`go test ./internal/breaking -update`). See docs/releases.md for how to use them.\n\n| id | level | bump it needs | summary |\n|---|---|---|---|\n")
+	for _, r := range Rules() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.ID, r.Severity, r.Bump, r.Summary)
+	}
+	golden.Assert(t, filepath.Join("..", "..", "..", "docs", "breaking.md"), []byte(b.String()))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -22,6 +23,7 @@ type breakingOptions struct {
 	info    bool
 	config  string
 	against string
+	catalog string
 	path    string
 }
 
@@ -75,6 +77,7 @@ error or warning); 2 bad usage or input that cannot be read.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.against, "against", "", "the previous release: a .tgz, a directory, git:REF, NAME@VERSION or registry ($WOP_REGISTRY)")
+	cmd.Flags().StringVar(&o.catalog, "catalog", "", "folder of packs or registry index file: node types it defines count as provided to chains")
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on any error or warning, even when the version covers it")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level changes")
@@ -102,7 +105,15 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := breaking.Compare(oldPk, newPk, breaking.Options{Accept: acceptList(cfg)})
+	opt := breaking.Options{Accept: acceptList(cfg)}
+	if o.catalog != "" {
+		cat, err := lint.LoadCatalog(o.env.Abs(o.catalog))
+		if err != nil {
+			return cli.Usagef("--catalog: %v", withoutPath(err))
+		}
+		opt.Provides = func(typeID string) bool { _, ok := cat.TypeIDs[typeID]; return ok }
+	}
+	res, err := breaking.Compare(oldPk, newPk, opt)
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
