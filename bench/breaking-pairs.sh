@@ -8,9 +8,13 @@
 # manifest-level changes are seen). Prints one line per pair:
 #   name old -> new: needs X, makes Y [archives|manifests] rule,rule,...
 # and a tally of the pairs whose changes need a larger bump than they made.
+# Node types count as provided when the registry's index.json defines them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packs=${1:-../shared/registry-checkout/registry/v1/packs}
+# The registry's index (beside packs/) tells which pack defines each node type.
+catalog=()
+[ -f "$packs/../index.json" ] && catalog=(--catalog "$packs/../index.json")
 mkdir -p bench/out
 go build -trimpath -o bench/out/wop ./cmd/wop
 tmp=$(mktemp -d)
@@ -29,7 +33,7 @@ for dir in "$packs"/*/; do
       cp "$dir/-/$new.json" "$tmp/$name/$new/pack.json"
       a="$tmp/$name/$old" b="$tmp/$name/$new" how=manifests
     fi
-    out=$(bench/out/wop pack breaking "$b" --against "$a" --info --config /dev/null 2>"$tmp/err" || true)
+    out=$(bench/out/wop pack breaking "$b" --against "$a" --info --config /dev/null "${catalog[@]}" 2>"$tmp/err" || true)
     verdict=$(grep -o "need.*" "$tmp/err" | head -1 || true)
     rules=$(printf '%s\n' "$out" | awk '{sub(":$", "", $3); print $3}' | { grep -v "^$" || true; } | sort | uniq -c | awk '{printf "%s%s(%d)", sep, $2, $1; sep=","}')
     echo "$name $old -> $new: $verdict [$how] $rules"
