@@ -46,6 +46,7 @@ func TestExitCodes(t *testing.T) {
 	write("warn/keys/pack.json.sig", "stale")
 	write("bad/pack.json", `{"name":`)
 	write("notgz.tgz", "text")
+	write("next/pack.json", strings.Replace(good, `"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"hi"}]`, `"agents":[]`, 1))
 	tests := []struct {
 		args []string
 		code int
@@ -61,6 +62,15 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pack", "lint", "--no-such-flag"}, cli.ExitUsage},
 		{[]string{"pack", "nope"}, cli.ExitUsage},
 		{[]string{"nope"}, cli.ExitUsage},
+		{[]string{"pack", "breaking", "good", "--against", "good"}, cli.ExitOK},
+		{[]string{"pack", "breaking", "next", "--against", "good"}, cli.ExitFindings}, // same version, other contents
+		{[]string{"pack", "breaking", "good"}, cli.ExitUsage},                         // no --against
+		{[]string{"pack", "breaking", "good", "--against", "missing"}, cli.ExitUsage},
+		{[]string{"pack", "breaking", "good", "--against", "good", "--format", "xml"}, cli.ExitUsage},
+		{[]string{"pack", "bump", "auto", "good"}, cli.ExitUsage},  // auto needs --against
+		{[]string{"pack", "bump", "0.1.0", "good"}, cli.ExitUsage}, // not above 1.0.0
+		{[]string{"pack", "bump", "huge", "good"}, cli.ExitUsage},
+		{[]string{"pack", "bump", "patch", "notgz.tgz"}, cli.ExitUsage}, // archives are not edited
 		{[]string{"--version"}, cli.ExitOK},
 		{[]string{"lint"}, cli.ExitUsage},                                // did you mean 'wop pack lint'
 		{[]string{"pack", "lint", "--changed", "notes.txt"}, cli.ExitOK}, // a file in no pack: nothing to lint
