@@ -22,11 +22,11 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 			switch format {
 			case "text":
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSEVERITY\tFIX\tSUMMARY")
+				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
 				for _, r := range lint.Infos() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, fixMark(r.ID), summaryOf(r))
+					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, summaryOf(r), fixMark(r.ID))
 				}
-				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes marked yes.\n")
+				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes of rules marked (fixable).\n")
 				return tw.Flush()
 			case "json":
 				type rule struct {
@@ -40,7 +40,7 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 				}
 				var out []rule
 				for _, r := range lint.Infos() {
-					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy, fixMark(r.ID) == "yes"})
+					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy, fixMark(r.ID) != ""})
 				}
 				enc := json.NewEncoder(env.Out)
 				enc.SetIndent("", "  ")
@@ -54,12 +54,12 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 	return cmd
 }
 
-// fixMark says whether lint --fix can fix a rule's findings.
+// fixMark marks the summary of a rule whose findings lint --fix can fix.
 func fixMark(id string) string {
 	if r := lint.Lookup(id); r != nil && r.Fix != nil {
-		return "yes"
+		return " (fixable)"
 	}
-	return "-"
+	return ""
 }
 
 // summaryOf is a rule's summary, led by a deprecation note when it has one.
