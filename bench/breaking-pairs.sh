@@ -9,6 +9,8 @@
 #   name old -> new: needs X, makes Y [archives|manifests] rule,rule,...
 # and a tally of the pairs whose changes need a larger bump than they made.
 # Node types count as provided when the registry's index.json defines them.
+# Then, for a registry checkout, each pack source is compared with the archive
+# published under its own version (published-version-mutated when they differ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packs=${1:-../shared/registry-checkout/registry/v1/packs}
@@ -42,3 +44,23 @@ for dir in "$packs"/*/; do
   done
 done
 echo "pairs: $pairs; bump insufficient: $short"
+
+# Sources (a checkout's packs/ beside registry/) against the archive published
+# under their own version: published-version-mutated when they differ.
+sources="$packs/../../../packs"
+if [ -d "$sources" ]; then
+  checked=0 mutated=0
+  for dir in "$sources"/*/; do
+    name=$(basename "$dir")
+    version=$(sed -nE 's/^  "version": "([^"]+)".*/\1/p' "$dir/pack.json" | head -1)
+    tgz="$packs/$name/-/$version.tgz"
+    [ -n "$version" ] && [ -f "$tgz" ] || continue
+    checked=$((checked + 1))
+    out=$(bench/out/wop pack breaking "$dir" --against "$tgz" --config /dev/null 2>/dev/null || true)
+    if printf '%s\n' "$out" | grep -q published-version-mutated; then
+      mutated=$((mutated + 1))
+      echo "$name@$version source differs from its archive: $(printf '%s\n' "$out" | grep -o 'first difference: [^)]*')"
+    fi
+  done
+  echo "sources with an archive of their version: $checked; published-version-mutated: $mutated"
+fi
