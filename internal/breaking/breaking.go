@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -151,6 +152,12 @@ func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// moved reports whether a change's old place is elsewhere than its new one
+// (a node that moved in nodes[]), not merely above or below it.
+func moved(oldPtr, newPtr string) bool {
+	return oldPtr != "" && !strings.HasPrefix(oldPtr+"/", newPtr+"/") && !strings.HasPrefix(newPtr+"/", oldPtr+"/")
+}
+
 // compareDiags orders findings as diag.Sort does.
 func compareDiags(a, b diag.Diagnostic) int {
 	return cmp.Or(
@@ -170,6 +177,9 @@ func (c *comparison) add(rule, newPtr, oldPtr, format string, args ...any) {
 // addIn records a change at a pointer into a file of the new pack.
 func (c *comparison) addIn(file, rule, newPtr, oldPtr, msg string) {
 	r := lookup(rule)
+	if file == pack.ManifestName && moved(oldPtr, newPtr) && !strings.Contains(msg, oldPtr) {
+		msg += fmt.Sprintf(" (at %s in %s)", oldPtr, c.old.version)
+	}
 	d := diag.Diagnostic{Rule: rule, Severity: r.Severity, File: c.new.pk.Path(file), Pointer: newPtr, Message: msg}
 	if doc := c.docs[file]; doc != nil {
 		d.Start = diag.Position(doc.Locate(newPtr))

@@ -160,6 +160,8 @@ var cases = []struct {
 	{"chain needs unprovided node", nil, []edit{version("1.3.0"), set("/chains/0/dag/nodes/-", map[string]string{"id": "b", "typeId": "other.pack.thing"})}, []string{"chain-node-unprovided", "dag-changed"}, Minor},
 	{"chain node from a dependency", nil, []edit{version("1.2.1"), set("/dependencies", map[string]string{"other.pack": "^1.0.0"}), set("/chains/0/dag/nodes/-", map[string]string{"id": "b", "typeId": "other.pack.thing"})}, []string{"dag-changed"}, Patch},
 	{"node role changed", nil, []edit{version("1.3.0"), set("/nodes/1/role", "side-effect")}, []string{"role-changed"}, Minor},
+	{"moved node is matched by typeId", nil, []edit{version("1.3.0"), del("/nodes/0"), set("/nodes/-", map[string]string{"typeId": "acme.tools.fetch", "version": "1.0.0", "role": "pure", "category": "io", "outputSchemaRef": "schemas/fetch.output.json"})}, []string{"role-changed"}, Minor},
+	{"output schema dropped", nil, []edit{version("2.0.0"), set("/nodes/0/version", "2.0.0"), del("/nodes/0/outputSchemaRef")}, []string{"node-output-guarantees-less"}, Major},
 	{"agent lost skill role", nil, []edit{version("1.2.1"), del("/agents/0/role")}, []string{"role-changed", "version-bump-insufficient"}, Minor},
 	{"info changes", nil, []edit{version("1.2.1"), set("/agents/0/toolAllowlist", []string{"openwop:acme.tools.fetch"}), file("prompts/helper.md", "You help well.\n"), set("/nodes/1/category", "text"), set("/templates/0/text", "Hi")}, []string{"allowlist-narrowed", "category-changed", "prompt-changed"}, Patch},
 	{"addition needs minor", nil, []edit{version("1.2.1"), set("/nodes/-", map[string]string{"typeId": "acme.tools.new", "version": "1.0.0"})}, []string{"version-bump-insufficient"}, Minor},

@@ -21,6 +21,10 @@ type place struct{ file, ptr string }
 // the contract changed at all (ignoring $id, title, description, examples).
 func (c *comparison) compareSchemaRef(o, n entity, path, rule string, role schemaRole, what string) bool {
 	oref, nref := member(o.v, path).String(), member(n.v, path).String()
+	if oref != "" && nref == "" && role == outputSchema {
+		c.add(rule, n.ptr, o.ptr+"/"+path, "%s no longer declares %s: consumers lose every guarantee it gave", what, path)
+		return true
+	}
 	if oref == "" || nref == "" {
 		return false // no schema on a side: nothing to compare (lint reports a missing ref)
 	}
