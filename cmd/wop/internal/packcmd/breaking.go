@@ -82,6 +82,7 @@ error or warning); 2 bad usage or input that cannot be read.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on any error or warning, even when the version covers it")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level changes")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from the pack)")
+	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	return cmd
 }
 

@@ -47,6 +47,12 @@ and each file is replaced atomically.`,
   wop pack bump auto --against git:v1.2.0
   wop pack bump 2.0.0 --dry-run`,
 		Args: cobra.RangeArgs(1, 2),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return []string{"major", "minor", "patch", "auto"}, cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveFilterDirs // then PATH, a pack directory
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.step, o.path = args[0], "."
 			if len(args) == 2 {
