@@ -159,6 +159,7 @@ type registryKey struct{}
 //	registry writeapi off                     no write API (pull requests)
 //	registry grant NAMESPACE...               limit the token's rights
 //	registry puts N                           assert N PUT requests so far
+//	registry received N                       assert N PUT body bytes read so far
 //	registry versions NAME V...               assert the published versions
 func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 	srv := ts.Value(registryKey{}).(*registrytest.Server)
@@ -200,6 +201,10 @@ func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 		srv.Grant(args[1:]...)
 	case "yank":
 		srv.Yank(args[1], args[2])
+	case "received":
+		if got := strconv.FormatInt(srv.Received(), 10); got != args[1] {
+			ts.Fatalf("registry read %s PUT body bytes, want %s", got, args[1])
+		}
 	case "puts":
 		if got := strconv.Itoa(srv.Puts()); got != args[1] {
 			ts.Fatalf("registry received %s PUTs, want %s", got, args[1])

@@ -118,7 +118,7 @@ func Gates(ctx context.Context, c *registry.Client, d *registry.Discovery, a *Ar
 	case scope == "local":
 		return &GateError{Gate: "namespace", Err: fmt.Errorf("%s is in local.*, which is never published", a.Name), hint: "rename the pack under community.<you>.* or vendor.<org>.*"}
 	case len(d.SupportedNamespaces) > 0 && !slices.Contains(d.SupportedNamespaces, scope):
-		err := fmt.Errorf("%s accepts %s.* names only, not %s", c.Base, strings.Join(d.SupportedNamespaces, ".*, "), a.Name)
+		err := fmt.Errorf("%s accepts %s.* names only, not %s", c.Base(), strings.Join(d.SupportedNamespaces, ".*, "), a.Name)
 		hint := ""
 		if scope == "private" {
 			hint = "private.* packs go to a private registry (--registry URL)"

@@ -1,15 +1,15 @@
-// Package registry talks to OpenWOP registries over HTTP: the discovery
-// document, its URL templates and signing keys (FORMAT.md §5).
+// Package registry is wop's one HTTP client, and what it knows of OpenWOP
+// registries (FORMAT.md §5): the discovery document, its URL templates and
+// signing keys, the write API and its error catalogue. Every request wop
+// makes goes through Client: credentials bound to the registry's origin,
+// safe redirects, phase timeouts, classified retries, redacted messages.
 package registry
 
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/sign"
@@ -44,112 +44,120 @@ type WriteAPI struct {
 	PublishURL    string `json:"publishUrl"`
 }
 
-// Covers reports whether a permittedNamespaces entry covers a pack name:
-// "a.b.*" covers names starting "a.b.", anything else must match exactly.
+// Covers reports whether a permittedNamespaces entry covers a pack name,
+// exactly as FORMAT.md §5 says: a pattern of the form "a.b.*" (two
+// non-empty labels, then ".*") covers names starting "a.b."; any other
+// pattern covers only the name equal to it. So "vendor.zet*", "core.*" and
+// "*" are not wildcards.
 func Covers(pattern, name string) bool {
-	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
-		return strings.HasPrefix(name, prefix)
+	if prefix, ok := strings.CutSuffix(pattern, ".*"); ok && isWildcardPrefix(prefix) {
+		return strings.HasPrefix(name, prefix+".") && len(name) > len(prefix)+1
 	}
 	return pattern == name
 }
 
-// Client reads from one registry.
-type Client struct {
-	Base string // registry root URL, no trailing slash
-	HTTP *http.Client
+func isWildcardPrefix(prefix string) bool {
+	labels := strings.Split(prefix, ".")
+	if len(labels) != 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Contains(l, "*") {
+			return false
+		}
+	}
+	return true
 }
-
-// maxDocument bounds JSON documents read from a registry.
-const maxDocument = 4 << 20
 
 // Discover fetches and parses the discovery document.
 func (c *Client) Discover(ctx context.Context) (*Discovery, error) {
 	var d Discovery
-	if err := c.getJSON(ctx, DiscoveryPath, &d); err != nil {
+	if err := c.GetJSON(ctx, DiscoveryPath, &d); err != nil {
 		return nil, err
 	}
 	return &d, nil
 }
 
-// Key returns the public key keyID, after checking that the registry lists
-// it as active and permitted to sign packName.
-func (c *Client) Key(ctx context.Context, d *Discovery, keyID, packName string) (ed25519.PublicKey, error) {
-	var sk *SigningKey
+// DuplicateKeyError: the discovery document lists one key id more than
+// once, so which status and namespaces apply is ambiguous.
+type DuplicateKeyError struct {
+	KeyID    string
+	Statuses []string
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("key %q is listed %d times in the registry's signingKeys (statuses %s); wop trusts no entry of an ambiguous key",
+		e.KeyID, len(e.Statuses), strings.Join(e.Statuses, ", "))
+}
+
+// Hint says who must act.
+func (e *DuplicateKeyError) Hint() string {
+	return "a registry must list each key id once; ask its operator to fix the discovery document"
+}
+
+// SigningKey returns the entry for keyID after checking that it is listed
+// once, active, and permitted to sign packName.
+func (d *Discovery) SigningKey(keyID, packName string) (*SigningKey, error) {
+	var found []*SigningKey
 	for i := range d.SigningKeys {
 		if d.SigningKeys[i].KeyID == keyID {
-			sk = &d.SigningKeys[i]
+			found = append(found, &d.SigningKeys[i])
 		}
 	}
-	if sk == nil {
+	switch len(found) {
+	case 0:
 		return nil, fmt.Errorf("key %q is not among the registry's signingKeys", keyID)
+	case 1:
+	default:
+		e := &DuplicateKeyError{KeyID: keyID}
+		for _, k := range found {
+			e.Statuses = append(e.Statuses, fmt.Sprintf("%q", k.Status))
+		}
+		return nil, e
 	}
+	sk := found[0]
 	if sk.Status != "" && sk.Status != "active" {
 		return nil, fmt.Errorf("key %q has status %q at the registry, not active", keyID, sk.Status)
 	}
-	permitted := false
 	for _, ns := range sk.PermittedNamespaces {
-		permitted = permitted || Covers(ns, packName)
+		if Covers(ns, packName) {
+			return sk, nil
+		}
 	}
-	if !permitted {
-		return nil, fmt.Errorf("key %q may sign only %s, not %s", keyID, strings.Join(sk.PermittedNamespaces, ", "), packName)
+	return nil, fmt.Errorf("key %q may sign only %s, not %s", keyID, strings.Join(sk.PermittedNamespaces, ", "), packName)
+}
+
+// Key returns the public key keyID, after checking that the registry lists
+// it once, as active and permitted to sign packName. The key's URL must be
+// on the registry's origin (or an allowed one).
+func (c *Client) Key(ctx context.Context, d *Discovery, keyID, packName string) (ed25519.PublicKey, error) {
+	sk, err := d.SigningKey(keyID, packName)
+	if err != nil {
+		return nil, err
 	}
 	keyURL := sk.PublicKeyURL
 	if keyURL == "" {
 		keyURL = Expand(d.Endpoints().PublicKey, map[string]string{"keyId": keyID})
 	}
-	raw, err := c.get(ctx, keyURL)
+	resp, err := c.Get(ctx, keyURL, GetOptions{MaxBytes: 64 << 10})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("key %q: %w", keyID, err)
 	}
-	pub, err := sign.ParsePublicKey(raw)
+	pub, err := sign.ParsePublicKey(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("key %q from %s: %w", keyID, keyURL, err)
+		return nil, c.redact.Error(fmt.Errorf("key %q from %s: %w", keyID, resp.URL, err))
 	}
 	return pub, nil
 }
 
-func (c *Client) getJSON(ctx context.Context, ref string, v any) error {
-	raw, err := c.get(ctx, ref)
+// VersionManifest GETs a version's served manifest; found is false on 404.
+func (c *Client) VersionManifest(ctx context.Context, e Endpoints, name, version string) (body []byte, found bool, err error) {
+	resp, err := c.Get(ctx, Expand(e.VersionManifest, map[string]string{"name": name, "version": version}), GetOptions{})
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, nil
+	}
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("GET %s: not JSON: %w", c.resolve(ref), err)
-	}
-	return nil
-}
-
-// ErrNotFound is a 404 from the registry.
-var ErrNotFound = errors.New("not found")
-
-func (c *Client) get(ctx context.Context, ref string) ([]byte, error) {
-	u := c.resolve(ref)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", u, err)
-	}
-	if resp.StatusCode == http.StatusNotFound {
-		return nil, fmt.Errorf("GET %s: %w", u, ErrNotFound)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
-	}
-	return body, nil
-}
-
-// resolve makes a registry-relative reference absolute.
-func (c *Client) resolve(ref string) string {
-	if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
-		return ref
-	}
-	return strings.TrimSuffix(c.Base, "/") + "/" + strings.TrimPrefix(ref, "/")
+	return resp.Body, true, nil
 }

@@ -81,6 +81,9 @@ func (e *StatusError) Hint() string {
 	case http.StatusRequestEntityTooLarge:
 		return "the archive is over the registry's upload limit; private registries may raise it"
 	}
+	if e.StatusCode < 300 {
+		return "a registry answers an upload with 201 (published) or 200 (already there); this answer does not say the version was published: check with 'wop pack verify NAME@VERSION --registry URL' before publishing again"
+	}
 	if e.Code == "pack_validation_failed" {
 		if r, ok := e.Details["reason"].(string); ok {
 			return "the registry refused the pack: " + r

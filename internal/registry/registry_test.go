@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"io"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -46,6 +47,15 @@ func TestCovers(t *testing.T) {
 		{"core.openwop.*", "core.openwopx.http", false},
 		{"community.openwop-team.demo", "community.openwop-team.demo", true},
 		{"community.openwop-team.demo", "community.openwop-team.demo2", false},
+		// Only "a.b.*" is a wildcard (FORMAT.md §5); anything else is exact.
+		{"vendor.zet*", "vendor.zeta.helpdesk", false},
+		{"vendor.zet*", "vendor.zet*", true},
+		{"vendor.*", "vendor.zeta.helpdesk", false},
+		{"*", "vendor.zeta.helpdesk", false},
+		{"a.b.c.*", "a.b.c.d", false},
+		{"a..*", "a..x", false},
+		{"vendor.zeta.*", "vendor.zeta.", false},
+		{"vendor.zeta.*", "vendor.zeta", false},
 	} {
 		if got := Covers(tt.pattern, tt.name); got != tt.want {
 			t.Errorf("Covers(%q, %q) = %v", tt.pattern, tt.name, got)
@@ -122,21 +132,24 @@ func TestPutHeadersAndV2(t *testing.T) {
 	var body int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r.Clone(context.Background())
-		n, _ := r.Body.Read(make([]byte, 1<<20))
-		body = int64(n)
+		body, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusCreated)
 	}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "a.tgz")
 	os.WriteFile(path, []byte("0123456789"), 0o644)
-	up := &Uploader{Client: &Client{Base: srv.URL, HTTP: srv.Client()}, Token: "t", MaxAttempts: 1, Backoff: func(int, time.Duration) time.Duration { return 0 }}
-	out, err := up.Put(context.Background(), Endpoints{VersionTarball: "/v2/{name}/{version}", V2: true},
+	c, err := New(Options{Registry: srv.URL, Token: "t", UserAgent: "wop/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Publish(context.Background(), Endpoints{VersionTarball: "/v2/{name}/{version}", V2: true},
 		Upload{Name: "a.b.c", Version: "1.0.0", Path: path, Size: 10, Integrity: "sha256-x", SigningMethod: "manual"})
 	if err != nil || out != Published {
 		t.Fatal(out, err)
 	}
 	if got.URL.Path != "/v2/a.b.c/1.0.0" || got.Header.Get("OpenWOP-Pack-Sha256") != "sha256-x" || got.Header.Get("Content-Type") != "application/gzip" ||
-		got.Header.Get("Authorization") != "Bearer t" || got.Header.Get("X-Pack-Signing-Method") != "manual" || got.ContentLength != 10 || body != 10 {
+		got.Header.Get("Authorization") != "Bearer t" || got.Header.Get("X-Pack-Signing-Method") != "manual" || got.ContentLength != 10 || body != 10 ||
+		got.Header.Get("User-Agent") != "wop/test" {
 		t.Errorf("request %s %v len %d body %d", got.URL, got.Header, got.ContentLength, body)
 	}
 }

@@ -21,13 +21,14 @@ type PublishedVersion struct {
 // PackMetadata GETs a pack's metadata document and returns it as served
 // (for caching) with its versions; found is false on 404 (never published).
 func (c *Client) PackMetadata(ctx context.Context, e Endpoints, name string) (raw []byte, versions []PublishedVersion, found bool, err error) {
-	raw, err = c.get(ctx, Expand(e.PackMetadata, map[string]string{"name": name}))
+	resp, err := c.Get(ctx, Expand(e.PackMetadata, map[string]string{"name": name}), GetOptions{})
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, false, nil
 	}
 	if err != nil {
 		return nil, nil, false, err
 	}
+	raw = resp.Body
 	versions, err = ParsePackMetadata(raw)
 	return raw, versions, err == nil, err
 }
@@ -35,8 +36,16 @@ func (c *Client) PackMetadata(ctx context.Context, e Endpoints, name string) (ra
 // Download GETs a registry-relative or absolute URL, such as a version's
 // tarballUrl. Callers check the bytes against the version's integrity.
 func (c *Client) Download(ctx context.Context, ref string) ([]byte, error) {
-	return c.get(ctx, ref)
+	resp, err := c.Get(ctx, ref, GetOptions{MaxBytes: maxDownload})
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
+
+// maxDownload bounds an archive read whole: well above the compressed size
+// of any pack within the default size ceilings.
+const maxDownload = 256 << 20
 
 // ParsePackMetadata reads the versions of a pack metadata document.
 func ParsePackMetadata(raw []byte) ([]PublishedVersion, error) {

@@ -2,8 +2,7 @@ package registry
 
 import (
 	"context"
-	"fmt"
-	"io"
+	"errors"
 	"net/http"
 )
 
@@ -32,44 +31,41 @@ const (
 // emptyIntegrity is sha256-<base64> of zero bytes: the probe's body.
 const emptyIntegrity = "sha256-47DEQpj8HBSa+/TXVtvsfWhZvWQWXNp6VE/vjrSwlPg="
 
-// CheckToken asks the registry whether it accepts token, with the one
-// request every write API answers: an upload, here with an empty body that
-// can never be stored. FORMAT.md §5 defines no "who am I" endpoint, so a
-// 401 is the only certain "no"; any other refusal of the empty body (400,
-// 403, 404, 409, 413) means the token got past authentication. 403 is
-// reported as accepted too: rights are per namespace and the probe's is
-// nobody's.
-func (c *Client) CheckToken(ctx context.Context, d *Discovery, token Token) (TokenVerdict, error) {
+// CheckToken asks the registry whether it accepts the client's
+// credentials, with the one request every write API answers: an upload,
+// here with an empty body that can never be stored. FORMAT.md §5 defines no
+// "who am I" endpoint, so a 401 is the only certain "no"; any other refusal
+// of the empty body (400, 403, 404, 409, 413) means the token got past
+// authentication. 403 is reported as accepted too: rights are per
+// namespace and the probe's is nobody's.
+func (c *Client) CheckToken(ctx context.Context, d *Discovery) (TokenVerdict, error) {
 	if !d.WriteAPI.Supported {
 		return TokenUnchecked, nil
 	}
 	e := d.Endpoints()
-	target := c.resolve(Expand(e.VersionTarball, map[string]string{"name": ProbeName, "version": ProbeVersion}))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, http.NoBody)
+	u, err := c.Resolve(Expand(e.VersionTarball, map[string]string{"name": ProbeName, "version": ProbeVersion}))
 	if err != nil {
 		return TokenUnchecked, err
 	}
-	req.Header.Set("Content-Type", "application/gzip")
-	integrityHeader := "X-Pack-Sha256"
-	if e.V2 {
-		integrityHeader = "OpenWOP-Pack-Sha256"
+	newReq := func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, u.String(), http.NoBody)
+		if err != nil {
+			return nil, err
+		}
+		req.Header = uploadHeader(e, emptyIntegrity, "none")
+		return req, nil
 	}
-	req.Header.Set(integrityHeader, emptyIntegrity)
-	req.Header.Set("X-Pack-Signing-Method", "none")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+string(token))
+	// Every answer but 401, 429, 5xx and redirects says the token passed.
+	passed := func(status int) bool {
+		return status < 300 || status >= 400 && status < 500 && status != http.StatusUnauthorized && status != http.StatusTooManyRequests
 	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return TokenUnchecked, fmt.Errorf("PUT %s: %w", target, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	_, err = c.do(ctx, newReq, 64<<10, passed)
+	var se *StatusError
 	switch {
-	case resp.StatusCode == http.StatusUnauthorized:
+	case errors.As(err, &se) && se.StatusCode == http.StatusUnauthorized:
 		return TokenRefused, nil
-	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return TokenUnchecked, parseError(http.MethodPut, target, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	case err != nil:
+		return TokenUnchecked, err
 	}
 	return TokenAccepted, nil
 }

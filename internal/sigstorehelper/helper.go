@@ -21,6 +21,15 @@ import (
 // Name is the helper's executable name.
 const Name = "wop-sigstore"
 
+// Protocol is the version of the request and answer shapes below. A helper
+// answers with the version it speaks; wop refuses any other, so a stale
+// helper is never used silently. Bump it with any change of meaning (a new
+// field a helper must honour, such as InsecureIgnoreTlog).
+const Protocol = 2
+
+// installHint is how to get a helper that matches this wop.
+const installHint = "go install github.com/wop-cli/wop/cmd/wop-sigstore@latest (or reinstall wop, which ships it)"
+
 // Public-good Sigstore instances, the defaults.
 const (
 	PublicFulcio = "https://fulcio.sigstore.dev"
@@ -36,7 +45,8 @@ func (IDToken) GoString() string { return "[redacted]" }
 
 // Request is one operation for the helper.
 type Request struct {
-	Op string `json:"op"` // "sign-keyless", "sign-key" or "verify"
+	Protocol int    `json:"protocol"` // set by Run
+	Op       string `json:"op"`       // "sign-keyless", "sign-key" or "verify"
 
 	Data []byte `json:"data"` // the manifest bytes
 
@@ -58,37 +68,61 @@ type Request struct {
 	SubjectRegexp string `json:"subjectRegexp,omitempty"`
 	Issuer        string `json:"issuer,omitempty"`
 	IssuerRegexp  string `json:"issuerRegexp,omitempty"`
+	// InsecureIgnoreTlog accepts a keyless bundle without a transparency-log
+	// entry (a signed timestamp is still required).
+	InsecureIgnoreTlog bool `json:"insecureIgnoreTlog,omitempty"`
 }
 
 // Response is the helper's answer.
 type Response struct {
+	Protocol int    `json:"protocol"` // the helper's; 0 from helpers older than the field
 	Bundle   []byte `json:"bundle,omitempty"`
 	Signer   string `json:"signer,omitempty"` // who a verified bundle names
 	Error    string `json:"error,omitempty"`
 	KeyBased bool   `json:"keyBased,omitempty"`
 }
 
-// Locate finds the helper: $WOP_SIGSTORE_HELPER, wop-sigstore on PATH, or
-// beside the running executable.
-func Locate(getenv func(string) string) (string, error) {
+// Locate finds the helper: $WOP_SIGSTORE_HELPER, else the one installed
+// beside the running wop (executable is os.Executable), else wop-sigstore
+// on PATH. The copy beside wop comes first: it was installed with this wop,
+// while one on PATH may be from any other release.
+func Locate(getenv func(string) string, executable func() (string, error)) (string, error) {
 	if p := getenv("WOP_SIGSTORE_HELPER"); p != "" {
 		return p, nil
+	}
+	if exe, err := executable(); err == nil {
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		p := filepath.Join(filepath.Dir(exe), Name)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p, nil
+		}
 	}
 	if p, err := exec.LookPath(Name); err == nil {
 		return p, nil
 	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), Name)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
+	return "", errors.New("the wop-sigstore helper, which does the Sigstore work, is not installed: put it next to wop or on PATH (" + installHint + ")")
+}
+
+// ProtocolError: the helper speaks another protocol version than wop.
+type ProtocolError struct {
+	Helper    string
+	Got, Want int
+}
+
+func (e *ProtocolError) Error() string {
+	got := fmt.Sprintf("protocol %d", e.Got)
+	if e.Got == 0 {
+		got = "an older protocol"
 	}
-	return "", errors.New("the wop-sigstore helper, which does the Sigstore work, is not installed: put it next to wop or on PATH (go install github.com/wop-cli/wop/cmd/wop-sigstore@latest)")
+	return fmt.Sprintf("the Sigstore helper %s speaks %s, this wop needs protocol %d; its answer was not used: update it with %s", e.Helper, got, e.Want, installHint)
 }
 
 // Run sends req to the helper and returns its answer; an answer with an
 // error becomes a Go error.
 func Run(ctx context.Context, helper string, req Request) (*Response, error) {
+	req.Protocol = Protocol
 	in, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -104,6 +138,9 @@ func Run(ctx context.Context, helper string, req Request) (*Response, error) {
 			return nil, fmt.Errorf("%s: %v: %s", Name, runErr, strings.TrimSpace(stderr.String()))
 		}
 		return nil, fmt.Errorf("%s: unreadable answer: %w", Name, err)
+	}
+	if resp.Protocol != Protocol {
+		return nil, &ProtocolError{Helper: helper, Got: resp.Protocol, Want: Protocol}
 	}
 	if resp.Error != "" {
 		return nil, errors.New(resp.Error)

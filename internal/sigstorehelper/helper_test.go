@@ -2,6 +2,7 @@ package sigstorehelper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,13 +10,52 @@ import (
 	"testing"
 )
 
+// TestLocate: $WOP_SIGSTORE_HELPER, then the helper beside wop, then PATH,
+// so a stale helper on PATH never shadows the one installed with wop.
 func TestLocate(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	if _, err := Locate(func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "go install github.com/wop-cli/wop/cmd/wop-sigstore") {
+	noEnv := func(string) string { return "" }
+	bin, onPath := t.TempDir(), t.TempDir()
+	exe := func() (string, error) { return filepath.Join(bin, "wop"), nil }
+	t.Setenv("PATH", onPath)
+	if _, err := Locate(noEnv, exe); err == nil || !strings.Contains(err.Error(), "go install github.com/wop-cli/wop/cmd/wop-sigstore") {
 		t.Errorf("missing helper: %v", err)
 	}
-	if p, err := Locate(func(k string) string { return map[string]string{"WOP_SIGSTORE_HELPER": "/opt/h"}[k] }); err != nil || p != "/opt/h" {
+	pathHelper := filepath.Join(onPath, Name)
+	os.WriteFile(pathHelper, []byte("#!/bin/sh\n"), 0o755)
+	if p, err := Locate(noEnv, exe); err != nil || p != pathHelper {
+		t.Errorf("PATH only: %q %v", p, err)
+	}
+	beside := filepath.Join(bin, Name)
+	os.WriteFile(beside, []byte("#!/bin/sh\n"), 0o755)
+	if p, err := Locate(noEnv, exe); err != nil || p != beside {
+		t.Errorf("beside wop must win over PATH: %q %v", p, err)
+	}
+	if p, err := Locate(func(k string) string { return map[string]string{"WOP_SIGSTORE_HELPER": "/opt/h"}[k] }, exe); err != nil || p != "/opt/h" {
 		t.Errorf("env: %q %v", p, err)
+	}
+}
+
+// TestRunRefusesOtherProtocols: a helper that answers without wop's
+// protocol version (an older release) or with another one is refused with
+// the command that updates it, whatever it answered.
+func TestRunRefusesOtherProtocols(t *testing.T) {
+	dir := t.TempDir()
+	for name, answer := range map[string]string{
+		"old":    `{"signer":"someone"}`,
+		"future": `{"protocol":99,"signer":"someone"}`,
+	} {
+		helper := filepath.Join(dir, name)
+		os.WriteFile(helper, []byte("#!/bin/sh\ncat >/dev/null\necho '"+answer+"'\n"), 0o755)
+		_, err := Run(context.Background(), helper, Request{Op: "verify"})
+		var pe *ProtocolError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "go install github.com/wop-cli/wop/cmd/wop-sigstore") || !strings.Contains(err.Error(), helper) {
+			t.Errorf("%s helper: %v", name, err)
+		}
+	}
+	good := filepath.Join(dir, "good")
+	os.WriteFile(good, []byte(fmt.Sprintf("#!/bin/sh\ncat >/dev/null\necho '{\"protocol\":%d,\"signer\":\"someone\"}'\n", Protocol)), 0o755)
+	if resp, err := Run(context.Background(), good, Request{Op: "verify"}); err != nil || resp.Signer != "someone" {
+		t.Errorf("matching helper: %+v %v", resp, err)
 	}
 }
 
@@ -24,7 +64,7 @@ func TestLocate(t *testing.T) {
 func TestRunReportsHelperErrors(t *testing.T) {
 	dir := t.TempDir()
 	answer := filepath.Join(dir, "answer")
-	os.WriteFile(answer, []byte("#!/bin/sh\ncat >/dev/null\necho '{\"error\":\"signed by x, but y was required\"}'\nexit 1\n"), 0o755)
+	os.WriteFile(answer, []byte(fmt.Sprintf("#!/bin/sh\ncat >/dev/null\necho '{\"protocol\":%d,\"error\":\"signed by x, but y was required\"}'\nexit 1\n", Protocol)), 0o755)
 	if _, err := Run(context.Background(), answer, Request{Op: "verify"}); err == nil || err.Error() != "signed by x, but y was required" {
 		t.Errorf("answer error: %v", err)
 	}

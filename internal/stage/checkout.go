@@ -37,10 +37,11 @@ func (c *Checkout) path(parts ...string) string {
 // opens files: the discovery document, key lookups and namespace rules are
 // the registry's own, and no byte goes over the network.
 func (c *Checkout) Client() *registry.Client {
-	return &registry.Client{
-		Base: "http://registry-checkout.invalid",
-		HTTP: &http.Client{Transport: http.NewFileTransport(http.Dir(c.path("registry")))},
-	}
+	client, _ := registry.New(registry.Options{ // a constant, valid URL: New cannot fail
+		Registry:  "http://registry-checkout.invalid",
+		Transport: http.NewFileTransport(http.Dir(c.path("registry"))),
+	})
+	return client
 }
 
 // Discover reads registry/.well-known/openwop-registry.json.

@@ -28,6 +28,7 @@ type Options struct {
 	Key             ed25519.PublicKey                                       // verify with this key
 	ResolveKey      func(keyID, packName string) (ed25519.PublicKey, error) // or look the block's key up
 	Source          *pack.Pack                                              // rebuild this source and compare
+	Want            string                                                  // "name@version" the archive must hold, when fetched by that name
 	Limits          tarball.Limits
 	// Sigstore verifies a Sigstore bundle over the manifest bytes and says
 	// who signed; nil when no Sigstore verification was asked for.
@@ -88,6 +89,9 @@ func Archive(tgz []byte, opt Options) (*Report, error) {
 		return r, nil
 	}
 	r.Name, r.Version = doc.Root.Get("name").String(), doc.Root.Get("version").String()
+	if opt.Want != "" {
+		r.add("identity", checkWant(r.Name+"@"+r.Version, opt.Want), "the archive is "+opt.Want)
+	}
 	if opt.Integrity != "" {
 		r.add("integrity", checkIntegrity(r.Integrity, opt.Integrity), "matches "+opt.Integrity)
 	}
@@ -106,8 +110,16 @@ func structure(a *tarball.Archive) error {
 	for _, is := range a.Refused() {
 		msgs = append(msgs, fmt.Sprintf("%s: %s", is.Entry, is.Message))
 	}
+	msgs = append(msgs, collisions(a)...)
 	if len(msgs) > 0 {
 		return fmt.Errorf("archive refused: %s", strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+func checkWant(got, want string) error {
+	if got != want {
+		return fmt.Errorf("the registry served %s when asked for %s", got, want)
 	}
 	return nil
 }

@@ -228,7 +228,10 @@ func TestRegistryKeyLookup(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := &registry.Client{Base: srv.URL, HTTP: srv.Client()}
+	c, err := registry.New(registry.Options{Registry: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
 	resolve := func(keyID, name string) (ed25519.PublicKey, error) {
 		d, err := c.Discover(context.Background())
 		if err != nil {

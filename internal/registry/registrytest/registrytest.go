@@ -1,11 +1,16 @@
 // Package registrytest is an in-process OpenWOP registry for tests: the
 // discovery document, the read side and the write API of FORMAT.md §5 with
-// its error catalogue, plus fault injection (dropped connections, 503 with
-// Retry-After, slow answers, HTML error pages from a "proxy").
+// its error catalogue, plus fault injection as a hostile network would do
+// it: dropped connections, 503 with Retry-After, 501, slow answers and
+// throttled reads, HTML error pages from a "proxy", redirected uploads,
+// a 401 that echoes the credentials, discovery documents naming other
+// origins or listing a key twice. Recorder is the "other server" such
+// answers point to: it notes everything it is sent.
 package registrytest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"crypto/x509"
@@ -14,6 +19,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +48,22 @@ type Faults struct {
 	TooMany     int           // PUTs answered 429
 	Slow        time.Duration // delay before answering any request
 	HTML413     bool          // PUTs answered by an HTML 413 page
+
+	NotImplemented       int    // PUTs answered 501
+	DiscoveryUnavailable int    // discovery GETs answered 503 with Retry-After: 1
+	RedirectPut          int    // PUTs answered with this redirect status ...
+	RedirectTo           string // ... to this Location (the path is appended)
+	EchoAuth             bool   // 401 answers echo the request's Authorization header
+	// ReadRate throttles the reading of PUT bodies to this many bytes per
+	// second, as a slow uplink does (0: as fast as possible).
+	ReadRate int
+}
+
+// Discovery overrides what the discovery document says.
+type Discovery struct {
+	Endpoints map[string]string     // replace endpoint templates, e.g. "versionTarball"
+	KeyURLs   map[string]string     // keyId -> publicKeyUrl
+	ExtraKeys []registry.SigningKey // appended to signingKeys as they are (duplicates too)
 }
 
 // Server is the fake registry. Lock-free fields must not be changed while
@@ -56,6 +78,8 @@ type Server struct {
 	yanked    map[string]bool              // name@version
 	faults    Faults
 	puts      int
+	received  int64 // PUT body bytes read
+	disc      Discovery
 	writeAPI  bool
 	maxUpload int64
 }
@@ -89,6 +113,20 @@ func (s *Server) SetFaults(f Faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = f
+}
+
+// SetDiscovery replaces the discovery document's overrides.
+func (s *Server) SetDiscovery(d Discovery) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.disc = d
+}
+
+// Received is the number of PUT body bytes the registry read, over all PUTs.
+func (s *Server) Received() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.received
 }
 
 // SetWriteAPI turns the write API on or off (off: like packs.openwop.dev).
@@ -145,6 +183,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch {
+	case r.URL.Path == registry.DiscoveryPath && s.take(&s.faults.DiscoveryUnavailable):
+		w.Header().Set("Retry-After", "1")
+		fail(w, http.StatusServiceUnavailable, "unavailable", "try again")
 	case r.URL.Path == registry.DiscoveryPath:
 		s.discovery(w)
 	case strings.HasPrefix(r.URL.Path, "/keys/"):
@@ -161,15 +202,18 @@ func (s *Server) discovery(w http.ResponseWriter) {
 	defer s.mu.Unlock()
 	var keys []registry.SigningKey
 	for id, k := range s.keys {
-		keys = append(keys, registry.SigningKey{KeyID: id, Algorithm: "ed25519", PublicKeyURL: "/keys/" + id + ".pub", PermittedNamespaces: k.Namespaces, Status: k.Status})
+		keys = append(keys, registry.SigningKey{KeyID: id, Algorithm: "ed25519", PublicKeyURL: cmp.Or(s.disc.KeyURLs[id], "/keys/"+id+".pub"), PermittedNamespaces: k.Namespaces, Status: k.Status})
 	}
+	keys = append(keys, s.disc.ExtraKeys...)
+	endpoints := map[string]string{"versionManifest": "/v1/packs/{name}/-/{version}.json", "versionTarball": "/v1/packs/{name}/-/{version}.tgz",
+		"packMetadata": "/v1/packs/{name}/index.json", "publicKey": "/keys/{keyId}.pub"}
+	maps.Copy(endpoints, s.disc.Endpoints)
 	doc := map[string]any{
 		"name": "test registry", "url": s.URL,
 		"supportedNamespaces": []string{"core", "vendor", "community"},
-		"endpoints": map[string]string{"versionManifest": "/v1/packs/{name}/-/{version}.json", "versionTarball": "/v1/packs/{name}/-/{version}.tgz",
-			"packMetadata": "/v1/packs/{name}/index.json", "publicKey": "/keys/{keyId}.pub"},
-		"signingKeys": keys,
-		"writeApi":    map[string]any{"supported": s.writeAPI, "publishMethod": map[bool]string{true: "http-put", false: "github-pull-request"}[s.writeAPI]},
+		"endpoints":           endpoints,
+		"signingKeys":         keys,
+		"writeApi":            map[string]any{"supported": s.writeAPI, "publishMethod": map[bool]string{true: "http-put", false: "github-pull-request"}[s.writeAPI]},
 	}
 	writeJSON(w, http.StatusOK, doc)
 }
@@ -274,12 +318,28 @@ func fail(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, map[string]any{"error": code, "message": msg})
 }
 
+// take consumes one count of a fault counter.
+func (s *Server) take(n *int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if *n > 0 {
+		*n--
+		return true
+	}
+	return false
+}
+
 // takeFault consumes one pending PUT fault.
 func (s *Server) takeFault() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.puts++
 	switch {
+	case s.faults.RedirectPut != 0:
+		return "redirect"
+	case s.faults.NotImplemented > 0:
+		s.faults.NotImplemented--
+		return "501"
 	case s.faults.DropMidBody > 0:
 		s.faults.DropMidBody--
 		return "drop"
@@ -297,6 +357,16 @@ func (s *Server) takeFault() string {
 
 func (s *Server) put(w http.ResponseWriter, r *http.Request, name, version string) {
 	switch s.takeFault() {
+	case "redirect":
+		s.mu.Lock()
+		status, to := s.faults.RedirectPut, s.faults.RedirectTo
+		s.mu.Unlock()
+		w.Header().Set("Location", to+r.URL.Path)
+		w.WriteHeader(status)
+		return
+	case "501":
+		fail(w, http.StatusNotImplemented, "not_implemented", "no uploads here")
+		return
 	case "drop":
 		io.CopyN(io.Discard, r.Body, r.ContentLength/2)
 		hijackAndClose(w)
@@ -316,12 +386,19 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, name, version strin
 		io.WriteString(w, "<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>")
 		return
 	}
+	// Credentials are checked before the body is read, as registries do:
+	// a client that sent "Expect: 100-continue" then sends no body at all.
 	if status, code, msg := s.authorize(r, name); status != 0 {
-		io.Copy(io.Discard, r.Body)
+		s.mu.Lock()
+		echo := s.faults.EchoAuth
+		s.mu.Unlock()
+		if echo {
+			msg += " (got " + r.Header.Get("Authorization") + ")"
+		}
 		fail(w, status, code, msg)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, s.maxUpload+1))
+	body, err := s.readBody(r)
 	if err != nil {
 		return
 	}
@@ -335,6 +412,33 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, name, version strin
 		return
 	}
 	writeJSON(w, status, map[string]string{"name": name, "version": version, "integrity": integrity(body)})
+}
+
+// readBody reads a PUT body, at ReadRate if set, counting the bytes.
+func (s *Server) readBody(r *http.Request) ([]byte, error) {
+	s.mu.Lock()
+	rate := s.faults.ReadRate
+	s.mu.Unlock()
+	src := io.LimitReader(r.Body, s.maxUpload+1)
+	var buf bytes.Buffer
+	chunk := int64(32 << 10)
+	tick := time.Duration(0)
+	if rate > 0 { // ten reads a second
+		chunk, tick = int64(max(rate/10, 1)), 100*time.Millisecond
+	}
+	for {
+		n, err := io.CopyN(&buf, src, chunk)
+		s.mu.Lock()
+		s.received += n
+		s.mu.Unlock()
+		if err == io.EOF {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		time.Sleep(tick)
+	}
 }
 
 func (s *Server) authorize(r *http.Request, name string) (int, string, string) {

@@ -14,8 +14,18 @@ import (
 func Serve(ctx context.Context, in io.Reader) sigstorehelper.Response {
 	var req sigstorehelper.Request
 	if err := json.NewDecoder(io.LimitReader(in, 64<<20)).Decode(&req); err != nil {
-		return sigstorehelper.Response{Error: "wop-sigstore reads a JSON request on stdin; it is run by wop, not by hand"}
+		return sigstorehelper.Response{Protocol: sigstorehelper.Protocol, Error: "wop-sigstore reads a JSON request on stdin; it is run by wop, not by hand"}
 	}
+	if req.Protocol != sigstorehelper.Protocol {
+		return sigstorehelper.Response{Protocol: sigstorehelper.Protocol, Error: fmt.Sprintf(
+			"this wop-sigstore speaks protocol %d, but wop sent protocol %d: install the helper that comes with your wop", sigstorehelper.Protocol, req.Protocol)}
+	}
+	resp := serve(ctx, req)
+	resp.Protocol = sigstorehelper.Protocol
+	return resp
+}
+
+func serve(ctx context.Context, req sigstorehelper.Request) sigstorehelper.Response {
 	services := Services{FulcioURL: req.FulcioURL, RekorURL: req.RekorURL, TSAURL: req.TSAURL}
 	var resp sigstorehelper.Response
 	var err error
@@ -32,7 +42,8 @@ func Serve(ctx context.Context, in io.Reader) sigstorehelper.Response {
 	case "verify":
 		var v *Verified
 		v, err = Verify(req.Bundle, req.Data, VerifyOptions{TrustedRoot: req.TrustedRoot, PublicKey: req.PublicKeyPEM,
-			Identity: Identity{Subject: req.Subject, SubjectRegexp: req.SubjectRegexp, Issuer: req.Issuer, IssuerRegexp: req.IssuerRegexp}})
+			Identity:           Identity{Subject: req.Subject, SubjectRegexp: req.SubjectRegexp, Issuer: req.Issuer, IssuerRegexp: req.IssuerRegexp},
+			InsecureIgnoreTlog: req.InsecureIgnoreTlog})
 		if err == nil {
 			resp.KeyBased = v.KeyBased
 			resp.Signer = fmt.Sprintf("%s (issuer %s, Sigstore)", v.Subject, v.Issuer)

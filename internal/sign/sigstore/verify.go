@@ -41,6 +41,9 @@ type VerifyOptions struct {
 	TrustedRoot string // trusted_root.json path; "" fetches the public-good root through TUF (online, cached)
 	Identity    Identity
 	PublicKey   []byte // PEM: verify a key-based bundle instead of a keyless one
+	// InsecureIgnoreTlog accepts a keyless bundle with no transparency-log
+	// entry, on a signed timestamp alone (cosign's --insecure-ignore-tlog).
+	InsecureIgnoreTlog bool
 }
 
 // Verified describes a bundle that verified.
@@ -72,8 +75,13 @@ func Verify(bundleJSON, data []byte, o VerifyOptions) (*Verified, error) {
 		return nil, err
 	}
 	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
-	if entries, _ := b.TlogEntries(); len(entries) > 0 {
+	entries, _ := b.TlogEntries()
+	switch {
+	case len(entries) > 0:
 		opts = append(opts, verify.WithTransparencyLog(1))
+	case !o.InsecureIgnoreTlog:
+		return nil, errors.New("the keyless bundle has no transparency-log (Rekor) entry, so nobody can audit that this certificate was used; " +
+			"sign with a Rekor log, or accept its signed timestamp alone with --insecure-ignore-tlog (as cosign does)")
 	}
 	if len(trusted.CTLogs()) > 0 {
 		opts = append(opts, verify.WithSignedCertificateTimestamps(1))

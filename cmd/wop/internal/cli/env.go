@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
+	"github.com/wop-cli/wop/internal/registry"
 	"golang.org/x/term"
 )
 
@@ -26,7 +26,8 @@ type Env struct {
 	// BuildID changes with every build of the binary (its size and mtime),
 	// so caches keyed on it never outlive the rules that filled them.
 	BuildID string
-	// HTTPClient builds the client for registry traffic; lint never calls it.
+	// HTTPClient carries the transport for registry traffic (its Transport
+	// is what internal/registry's Client wraps); lint never calls it.
 	HTTPClient func() *http.Client
 	// ConfigDir is where wop keeps user settings (credentials).
 	ConfigDir string
@@ -50,7 +51,8 @@ func System(version string) *Env {
 		Version:     version,
 		BuildID:     buildID(),
 		HTTPClient: func() *http.Client {
-			return &http.Client{Timeout: 60 * time.Second}
+			// Phase timeouts only: an overall Timeout would fail long uploads.
+			return &http.Client{Transport: registry.NewTransport(registry.DefaultTimeouts)}
 		},
 		CacheDir:  cacheDir(),
 		ConfigDir: configDir(),

@@ -1,6 +1,10 @@
 package cli
 
-import "net/url"
+import (
+	"net/url"
+
+	"github.com/wop-cli/wop/internal/registry"
+)
 
 // RegistryURL is the registry a command talks to: the --registry flag, else
 // $WOP_REGISTRY, checked to be an http(s) URL. Every command that takes
@@ -14,7 +18,7 @@ func RegistryURL(env *Env, flag string) (string, error) {
 		return "", Usagef("--registry URL is required (or set WOP_REGISTRY)")
 	}
 	if u, err := url.Parse(reg); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return "", Usagef("--registry %q: want an http(s) URL", reg)
+		return "", Usagef("--registry %q: want an http(s) URL", registry.NewRedactor().String(reg))
 	}
 	return reg, nil
 }

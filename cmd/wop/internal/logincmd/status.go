@@ -11,11 +11,11 @@ import (
 	"github.com/wop-cli/wop/internal/registry"
 )
 
-// tokenChecker is the one registry call status needs; registry.Client is
-// the real one.
+// tokenChecker is the one registry call status needs; registry.Client, made
+// with the token to check, is the real one.
 type tokenChecker interface {
 	Discover(ctx context.Context) (*registry.Discovery, error)
-	CheckToken(ctx context.Context, d *registry.Discovery, token registry.Token) (registry.TokenVerdict, error)
+	CheckToken(ctx context.Context, d *registry.Discovery) (registry.TokenVerdict, error)
 }
 
 var _ tokenChecker = (*registry.Client)(nil)
@@ -41,35 +41,49 @@ func currentToken(env *cli.Env, reg string) (token registry.Token, source string
 }
 
 func runStatus(ctx context.Context, env *cli.Env, reg string) error {
-	client := &registry.Client{Base: strings.TrimSuffix(reg, "/"), HTTP: env.HTTPClient()}
-	return status(ctx, env, reg, client)
+	redactor := registry.NewRedactor()
+	redactor.AddURL(reg)
+	shown := redactor.String(strings.TrimSuffix(reg, "/"))
+	out := *env
+	out.Out, out.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
+	checker := func(token registry.Token) (tokenChecker, error) {
+		return registry.New(registry.Options{Registry: reg, Token: token, UserAgent: "wop/" + env.Version,
+			Transport: env.HTTPClient().Transport, MaxAttempts: 3, Redactor: redactor})
+	}
+	return redactor.Error(status(ctx, &out, shown, reg, checker))
 }
 
-func status(ctx context.Context, env *cli.Env, reg string, c tokenChecker) error {
+// status reports the token for reg (shown is reg as printed) and asks the
+// registry about it through the checker made with it.
+func status(ctx context.Context, env *cli.Env, shown, reg string, checker func(registry.Token) (tokenChecker, error)) error {
 	token, source, err := currentToken(env, reg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "registry: %s\n", reg)
+	fmt.Fprintf(env.Out, "registry: %s\n", shown)
 	if token == "" {
 		fmt.Fprintln(env.Out, "token:    none (no WOP_TOKEN, nothing stored for this registry)")
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(errors.New("no token for "+reg),
-			"run 'wop login --registry "+reg+"' with a token from the registry's operators, or set WOP_TOKEN")}
+		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(errors.New("no token for "+shown),
+			"run 'wop login --registry "+shown+"' with a token from the registry's operators, or set WOP_TOKEN")}
 	}
 	fmt.Fprintf(env.Out, "token:    %s\n", source)
+	c, err := checker(token)
+	if err != nil {
+		return err
+	}
 	d, err := c.Discover(ctx)
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
 	}
-	verdict, err := c.CheckToken(ctx, d, token)
+	verdict, err := c.CheckToken(ctx, d)
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
 	}
 	switch verdict {
 	case registry.TokenRefused:
 		fmt.Fprintln(env.Out, "check:    refused by the registry (401)")
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(fmt.Errorf("%s refuses the token (%s)", reg, source),
-			"get a new token and run 'wop login --registry "+reg+"' (or fix WOP_TOKEN)")}
+		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(fmt.Errorf("%s refuses the token (%s)", shown, source),
+			"get a new token and run 'wop login --registry "+shown+"' (or fix WOP_TOKEN)")}
 	case registry.TokenAccepted:
 		fmt.Fprintln(env.Out, "check:    accepted by the registry")
 	default:

@@ -45,7 +45,15 @@ func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 	if err != nil {
 		return nil, err
 	}
-	client := &registry.Client{Base: base, HTTP: env.HTTPClient()}
+	token, err := readToken(env, base) // base is $WOP_REGISTRY: WOP_TOKEN is its token
+	if err != nil {
+		return nil, err
+	}
+	client, err := registry.New(registry.Options{Registry: base, Token: token, UserAgent: "wop/" + env.Version,
+		Transport: env.HTTPClient().Transport, MaxAttempts: 3})
+	if err != nil {
+		return nil, cli.Usagef("WOP_REGISTRY: %v", err)
+	}
 	cache := registryCache{dir: cacheDirFor(env, base)}
 	versions, endpoints, err := publishedVersions(ctx, client, cache, name)
 	if err != nil {
@@ -59,7 +67,7 @@ func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 		return nil, cli.Usagef("--against %s: %s has no published version %s", ref, name, want)
 	}
 	path, err := cache.blob(pv.Integrity, func() ([]byte, error) {
-		return fetchVerified(ctx, client, base, endpoints, env, name, pv)
+		return fetchVerified(ctx, client, endpoints, name, pv)
 	})
 	if err != nil {
 		return nil, err
@@ -147,7 +155,7 @@ func publishedVersions(ctx context.Context, c releaseSource, cache registryCache
 
 // fetchVerified downloads a version's archive and checks its integrity and
 // signature (with the registry's keys) before anything uses it.
-func fetchVerified(ctx context.Context, c *registry.Client, base string, e registry.Endpoints, env *cli.Env, name string, pv registry.PublishedVersion) ([]byte, error) {
+func fetchVerified(ctx context.Context, c *registry.Client, e registry.Endpoints, name string, pv registry.PublishedVersion) ([]byte, error) {
 	if pv.Integrity == "" {
 		return nil, fmt.Errorf("%s@%s: the registry lists no integrity; refusing an unverifiable baseline", name, pv.Version)
 	}
@@ -159,7 +167,7 @@ func fetchVerified(ctx context.Context, c *registry.Client, base string, e regis
 	if err != nil {
 		return nil, &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
 	}
-	rep, err := verify.Archive(tgz, verify.Options{Integrity: pv.Integrity, ResolveKey: registryKeys(ctx, env, base), Limits: tarball.DefaultLimits})
+	rep, err := verify.Archive(tgz, verify.Options{Integrity: pv.Integrity, ResolveKey: (&registryKeys{ctx: ctx, client: c}).key, Limits: tarball.DefaultLimits})
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s: %w", name, pv.Version, err)
 	}

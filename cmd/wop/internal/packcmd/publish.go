@@ -17,14 +17,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/credentials"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
 type publishOptions struct {
 	env        *cli.Env
-	registry   string
+	reg        registryFlags
 	tokenStdin bool
 	retries    int
 	timeout    time.Duration
@@ -97,14 +96,17 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 				return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 			}
 			var err error
-			if o.registry, err = cli.RegistryURL(env, o.registry); err != nil {
+			if o.reg.url, err = cli.RegistryURL(env, o.reg.url); err != nil {
+				return err
+			}
+			if err := o.reg.validate(); err != nil {
 				return err
 			}
 			return runPublish(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.registry, "registry", "", "registry URL (default $WOP_REGISTRY)")
+	o.reg.addFlags(cmd, "registry URL (default $WOP_REGISTRY)")
 	f.BoolVar(&o.tokenStdin, "token-stdin", false, "read the registry token from standard input")
 	f.IntVar(&o.retries, "retries", 4, "retries after the first attempt, on network errors, 429 and 5xx")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
@@ -143,7 +145,19 @@ type stagedFile struct {
 	Op   string `json:"op"` // added, modified, deleted
 }
 
+// runPublish runs the publish with every byte it prints, and its error,
+// passed through one redactor that knows the token and the URL's
+// credentials.
 func runPublish(ctx context.Context, o *publishOptions) error {
+	redactor := registry.NewRedactor()
+	redactor.AddURL(o.reg.url)
+	env := *o.env
+	env.Out, env.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
+	o.env = &env
+	return redactor.Error(o.run(ctx, redactor))
+}
+
+func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	archivePath, linted, err := o.archive(ctx)
@@ -173,7 +187,21 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	if o.stage != "" {
 		return o.stageIn(ctx, a)
 	}
-	client := &registry.Client{Base: strings.TrimSuffix(o.registry, "/"), HTTP: o.env.HTTPClient()}
+	var token registry.Token
+	if !o.dryRun { // a broken credentials setup fails before any traffic
+		if token, err = o.token(); err != nil {
+			return err
+		}
+		redactor.Add(string(token))
+	}
+	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
+	if o.verbose {
+		copts.trace = o.env.ErrOut
+	}
+	client, err := o.reg.client(o.env, copts)
+	if err != nil {
+		return err
+	}
 	d, err := client.Discover(ctx)
 	if err != nil {
 		return networkError(ctx, err)
@@ -181,14 +209,13 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 	if err := publish.Gates(ctx, client, d, a); err != nil {
 		return networkError(ctx, err)
 	}
-	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base, Archive: archivePath}
+	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base(), Archive: archivePath}
 	if !d.WriteAPI.Supported {
-		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base, cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
+		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base(), cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
 			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
 	}
-	var token registry.Token
-	if !o.dryRun { // a broken credentials setup fails before any traffic
-		if token, err = o.token(); err != nil {
+	if !o.dryRun {
+		if err := o.requireCredentials(token, client); err != nil {
 			return err
 		}
 	}
@@ -202,22 +229,22 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 		res.Status = "already-published"
 		return o.report(res)
 	case publish.Different:
-		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs},
-			client.Base+registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}))}
+		published := registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version})
+		if u, err := client.Resolve(published); err == nil {
+			published = u.String()
+		}
+		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}, published)}
 	}
 	if o.dryRun {
 		res.Status = "dry-run"
 		fmt.Fprintf(o.env.ErrOut, "would PUT %s (%d bytes, %s, signing %s)\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningMethod())
 		return o.report(res)
 	}
-	up := &registry.Uploader{Client: client, Token: token, MaxAttempts: o.retries + 1, Backoff: registry.DefaultBackoff}
-	if o.verbose {
-		up.Trace = o.env.ErrOut
-	}
+	up := registry.Upload{Name: a.Name, Version: a.Version, Path: a.Path, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
 	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
 		up.Body = o.progress
 	}
-	outcome, err := up.Put(ctx, e, registry.Upload{Name: a.Name, Version: a.Version, Path: a.Path, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()})
+	outcome, err := client.Publish(ctx, e, up)
 	if err != nil {
 		return uploadError(ctx, err)
 	}
@@ -290,14 +317,21 @@ func (o *publishOptions) token() (registry.Token, error) {
 		}
 		return registry.Token(line), nil
 	}
-	if t := o.env.Getenv("WOP_TOKEN"); t != "" {
-		return registry.Token(t), nil
-	}
-	t, err := credentials.Token(credentials.Path(o.env.ConfigDir), o.registry)
+	t, err := readToken(o.env, o.reg.url)
 	if err != nil {
-		return "", cli.Usagef("%v", err)
+		return "", err
 	}
 	return t, nil
+}
+
+// requireCredentials fails an upload that has no credentials at all before
+// the body is sent: the registry would refuse it after receiving it whole.
+func (o *publishOptions) requireCredentials(token registry.Token, c *registry.Client) error {
+	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
+		return nil
+	}
+	err := fmt.Errorf("no token for %s, so the registry would refuse the upload; nothing was sent", c.Base())
+	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, "set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'")}
 }
 
 func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
@@ -311,13 +345,13 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 // codes; registry answers keep theirs.
 func networkError(ctx context.Context, err error) error {
 	var ne net.Error
-	var ue *url.Error
+	var te *registry.TransportError
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted; nothing was published: run the same command again")}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
-	case errors.As(err, &ne), errors.As(err, &ue):
+	case errors.As(err, &ne), errors.As(err, &te):
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
 	}
 	return err

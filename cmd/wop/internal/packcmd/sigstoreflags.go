@@ -34,7 +34,7 @@ func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
 // signer returns the function that makes a bundle over the manifest, with
 // the key of --key or keyless, through the wop-sigstore helper.
 func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string) (func([]byte) ([]byte, error), error) {
-	helper, err := sigstorehelper.Locate(env.Getenv)
+	helper, err := sigstorehelper.Locate(env.Getenv, os.Executable)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +106,7 @@ func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelp
 // verifyFlags are the Sigstore verification flags of verify.
 type verifyFlags struct {
 	identity, identityRegexp, issuer, issuerRegexp, trustedRoot string
+	insecureIgnoreTlog                                          bool
 }
 
 func (f *verifyFlags) addFlags(cmd *cobra.Command) {
@@ -113,18 +114,20 @@ func (f *verifyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.identityRegexp, "certificate-identity-regexp", "", "Sigstore: a regexp the signer's identity must match")
 	cmd.Flags().StringVar(&f.issuer, "certificate-oidc-issuer", "", "Sigstore: the OIDC issuer that vouched for the identity")
 	cmd.Flags().StringVar(&f.issuerRegexp, "certificate-oidc-issuer-regexp", "", "Sigstore: a regexp the OIDC issuer must match")
+	cmd.Flags().BoolVar(&f.insecureIgnoreTlog, "insecure-ignore-tlog", false, "Sigstore: accept a keyless bundle without a transparency-log entry, on its signed timestamp alone")
 	cmd.Flags().StringVar(&f.trustedRoot, "trusted-root", "", "Sigstore trusted_root.json to verify offline (default: the public-good root, fetched and cached)")
 }
 
 // verifier returns the Sigstore check for verify, run by the helper, with a
 // key-based PEM when --key was given.
 func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte) func(bundle, manifest []byte) (string, error) {
-	req := sigstorehelper.Request{Op: "verify", PublicKeyPEM: keyPEM, Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp}
+	req := sigstorehelper.Request{Op: "verify", PublicKeyPEM: keyPEM, Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp,
+		InsecureIgnoreTlog: f.insecureIgnoreTlog}
 	if f.trustedRoot != "" {
 		req.TrustedRoot = env.Abs(f.trustedRoot)
 	}
 	return func(bundle, manifest []byte) (string, error) {
-		helper, err := sigstorehelper.Locate(env.Getenv)
+		helper, err := sigstorehelper.Locate(env.Getenv, os.Executable)
 		if err != nil {
 			return "", err
 		}

@@ -20,7 +20,7 @@ import (
 type verifyOptions struct {
 	env             *cli.Env
 	key             string
-	registry        string
+	reg             registryFlags
 	integrity       string
 	versionManifest string
 	source          string
@@ -32,7 +32,7 @@ type verifyOptions struct {
 func newVerifyCmd(env *cli.Env) *cobra.Command {
 	o := &verifyOptions{env: env}
 	cmd := &cobra.Command{
-		Use:   "verify ARCHIVE|VERSION.json",
+		Use:   "verify ARCHIVE|VERSION.json|NAME@VERSION",
 		Short: "Verify a pack archive's structure, integrity and signature",
 		Long: `Read the archive strictly (bombs stop at the size ceiling) and verify the
 Ed25519 signature over the exact pack.json bytes inside it, with --key or with
@@ -47,21 +47,33 @@ Given a registry's <version>.json instead of an archive, verify the detached
 signature (--signature, default: the .sig beside it) over that manifest
 without the registry's own fields: a manifest edited after signing fails.
 
+Given NAME@VERSION and --registry, fetch the published archive and its
+version manifest from the registry and verify both, with the key the
+registry lists for the pack's namespace. URLs the registry's discovery
+document names must be on its origin (or one --allow-origin names); a
+private registry's token (WOP_TOKEN or 'wop login') goes only there.
+
 Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 		Example: `  wop pack verify acme.pack-1.0.0.tgz --key acme-1.pub.pem
   wop pack verify 1.0.0.tgz --registry https://packs.openwop.dev --version-manifest 1.0.0.json
-  wop pack verify 1.0.0.tgz --key team.pub --source packs/acme.pack`,
+  wop pack verify 1.0.0.tgz --key team.pub --source packs/acme.pack
+  wop pack verify core.openwop.http@1.0.0 --registry https://packs.openwop.dev`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.archive = args[0]
-			if o.key != "" && o.registry != "" {
+			if o.key != "" && o.reg.url != "" {
 				return cli.Usagef("--key and --registry both name the key; pass one")
+			}
+			if o.reg.url != "" {
+				if err := o.reg.validate(); err != nil {
+					return err
+				}
 			}
 			return runVerify(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVar(&o.key, "key", "", "public key: an SPKI PEM file, or the key's base64 itself (as a registry lists it)")
-	cmd.Flags().StringVar(&o.registry, "registry", "", "registry URL to fetch the signing key from (discovery signingKeys)")
+	o.reg.addFlags(cmd, "registry URL to fetch the signing key (and, for NAME@VERSION, the archive) from")
 	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected archive integrity, sha256-<base64> or sha256:<hex>")
 	cmd.Flags().StringVar(&o.versionManifest, "version-manifest", "", "a registry <version>.json to compare with the signed manifest")
 	cmd.Flags().StringVar(&o.source, "source", "", "source directory to rebuild and compare")
@@ -70,12 +82,31 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 	return cmd
 }
 
+// runVerify runs the verification with everything it prints, and its
+// error, passed through one redactor.
 func runVerify(ctx context.Context, o *verifyOptions) error {
-	data, err := pack.ReadCapped(o.env.Abs(o.archive), 2*tarball.DefaultLimits.MaxTotal)
-	if err != nil {
-		return cli.Usagef("%s: %v", o.archive, withoutPath(err))
-	}
+	redactor := registry.NewRedactor()
+	redactor.AddURL(o.reg.url)
+	env := *o.env
+	env.Out, env.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
+	o.env = &env
+	return redactor.Error(o.run(ctx, redactor))
+}
+
+func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	opt := verify.Options{Integrity: o.integrity, Limits: tarball.DefaultLimits}
+	var reg *registryKeys
+	if o.reg.url != "" {
+		var err error
+		if reg, err = o.registryKeys(ctx, redactor); err != nil {
+			return err
+		}
+		opt.ResolveKey = reg.key
+	}
+	data, err := o.input(ctx, reg, &opt)
+	if err != nil {
+		return err
+	}
 	var sigstoreKey []byte
 	if o.key != "" {
 		raw, err := readVerifyKey(o.env, o.key)
@@ -89,9 +120,6 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	}
 	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
 		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
-	}
-	if o.registry != "" {
-		opt.ResolveKey = registryKeys(ctx, o.env, o.registry)
 	}
 	if o.versionManifest != "" {
 		if opt.VersionManifest, err = os.ReadFile(o.env.Abs(o.versionManifest)); err != nil {
@@ -131,15 +159,30 @@ func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.
 	return verify.ServedManifest(served, sig, opt)
 }
 
-func registryKeys(ctx context.Context, env *cli.Env, base string) func(string, string) (ed25519.PublicKey, error) {
-	c := &registry.Client{Base: base, HTTP: env.HTTPClient()}
-	return func(keyID, name string) (ed25519.PublicKey, error) {
-		d, err := c.Discover(ctx)
+// input reads the archive (or VERSION.json) to verify: a file, or for
+// NAME@VERSION the archive the registry serves, whose version manifest
+// then becomes the one compared.
+func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verify.Options) ([]byte, error) {
+	name, version, remote := strings.Cut(o.archive, "@")
+	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
+		data, err := pack.ReadCapped(o.env.Abs(o.archive), 2*tarball.DefaultLimits.MaxTotal)
 		if err != nil {
-			return nil, err
+			return nil, cli.Usagef("%s: %v", o.archive, withoutPath(err))
 		}
-		return c.Key(ctx, d, keyID, name)
+		return data, nil
 	}
+	if reg == nil {
+		return nil, cli.Usagef("%s: no such file; to verify a published version, pass --registry URL", o.archive)
+	}
+	data, manifest, err := reg.fetch(ctx, name, version)
+	if err != nil {
+		return nil, networkError(ctx, err)
+	}
+	opt.Want = o.archive
+	if o.versionManifest == "" {
+		opt.VersionManifest = manifest
+	}
+	return data, nil
 }
 
 func printReport(w io.Writer, archive string, rep *verify.Report) {
@@ -155,4 +198,64 @@ func printReport(w io.Writer, archive string, rep *verify.Report) {
 		}
 		fmt.Fprintf(w, "  %s %-16s %s\n", status, c.Name, msg)
 	}
+}
+
+// registryKeys reads one registry for verify: its discovery document once,
+// the keys it lists, and published archives.
+type registryKeys struct {
+	ctx    context.Context
+	client *registry.Client
+	disc   *registry.Discovery
+}
+
+func (o *verifyOptions) registryKeys(ctx context.Context, redactor *registry.Redactor) (*registryKeys, error) {
+	token, err := readToken(o.env, o.reg.url)
+	if err != nil {
+		return nil, err
+	}
+	c, err := o.reg.client(o.env, clientOptions{token: token, attempts: 3, redactor: redactor})
+	if err != nil {
+		return nil, err
+	}
+	return &registryKeys{ctx: ctx, client: c}, nil
+}
+
+func (r *registryKeys) discovery() (*registry.Discovery, error) {
+	if r.disc != nil {
+		return r.disc, nil
+	}
+	d, err := r.client.Discover(r.ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.disc = d
+	return d, nil
+}
+
+func (r *registryKeys) key(keyID, name string) (ed25519.PublicKey, error) {
+	d, err := r.discovery()
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Key(r.ctx, d, keyID, name)
+}
+
+// fetch GETs a published archive and its version manifest (nil if the
+// registry serves none).
+func (r *registryKeys) fetch(ctx context.Context, name, version string) (tgz, manifest []byte, err error) {
+	d, err := r.discovery()
+	if err != nil {
+		return nil, nil, err
+	}
+	e := d.Endpoints()
+	resp, err := r.client.Get(ctx, registry.Expand(e.VersionTarball, map[string]string{"name": name, "version": version}),
+		registry.GetOptions{MaxBytes: 2 * tarball.DefaultLimits.MaxTotal})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s@%s: %w", name, version, err)
+	}
+	manifest, _, err = r.client.VersionManifest(ctx, e, name, version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s@%s: %w", name, version, err)
+	}
+	return resp.Body, manifest, nil
 }
