@@ -104,9 +104,9 @@ func (c *Client) Redactor() *Redactor { return c.redact }
 // not allow-listed, and any downgrade from https to http.
 func (c *Client) Resolve(ref string) (*url.URL, error) {
 	if !strings.Contains(ref, "://") {
-		joined := *c.base
-		joined.Path = c.base.Path + "/" + strings.TrimLeft(ref, "/")
-		u, err := url.Parse(joined.String())
+		// Joined as text, so the escaping Expand did (a %2F in a name)
+		// survives and a value can never add a path level.
+		u, err := url.Parse(c.base.String() + "/" + strings.TrimLeft(ref, "/"))
 		if err != nil {
 			return nil, fmt.Errorf("registry path %q: %w", c.redact.String(ref), err)
 		}

@@ -139,7 +139,13 @@ type watchedBody struct {
 	ctx  context.Context
 }
 
+// maxStep bounds one read of a watched body, so that on a slow line the
+// next read (the progress the watchdog sees) comes soon after the bytes of
+// the last one left: one 32 KB read takes most of a second at 40 KB/s.
+const maxStep = 8 << 10
+
 func (b *watchedBody) Read(p []byte) (int, error) {
+	p = p[:min(len(p), maxStep)]
 	b.w.arm(b.what)
 	n, err := b.ReadCloser.Read(p)
 	if err != nil {
