@@ -34,10 +34,60 @@ import (
 // `exec wop` is a real process with real argv, environment and exit status.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"wop":          func() { os.Exit(root.Main(context.Background(), os.Args[1:], cli.System("test"))) },
+		"wop":          wopMain,
 		"wop-sigstore": sigstoreHelperMain,
 		"regtool":      regtoolMain,
 	})
+}
+
+// wopMain is wop as scripts run it. When $WOP_TEST_PRINTED names a file,
+// every byte wop prints is appended to it too, for TestScript's check that
+// no secret ever got out.
+func wopMain() {
+	env := cli.System("test")
+	if path := os.Getenv("WOP_TEST_PRINTED"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		env.Out, env.ErrOut = io.MultiWriter(env.Out, f), io.MultiWriter(env.ErrOut, f)
+		code := root.Main(context.Background(), os.Args[1:], env)
+		f.Close()
+		os.Exit(code)
+	}
+	os.Exit(root.Main(context.Background(), os.Args[1:], env))
+}
+
+// scriptSecrets are the tokens scripts hand to wop; checkPrinted fails the
+// run if any of them is in what wop printed.
+func scriptSecrets() []string {
+	return []string{testToken, sigstoretest.Token("release@acme.dev", "https://accounts.acme.dev"), sigstoretest.ActionsRuntimeToken, echoedScriptToken, scriptURLPassword}
+}
+
+// The secrets publish-hostile.txtar gives wop.
+const (
+	echoedScriptToken = "script-token-the-registry-echoes"
+	scriptURLPassword = "script-pa55w0rd"
+)
+
+// checkPrinted greps everything wop printed in every script for secrets.
+func checkPrinted(t *testing.T, dir string) {
+	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range logs {
+		data, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range scriptSecrets() {
+			if n := bytes.Count(data, []byte(s)); n > 0 {
+				t.Errorf("%s: wop printed the test secret %q %d times", strings.TrimSuffix(filepath.Base(l), ".log"), s, n)
+			}
+		}
+	}
 }
 
 func TestScript(t *testing.T) {
@@ -45,6 +95,8 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	printed := t.TempDir()
+	t.Cleanup(func() { checkPrinted(t, printed) }) // after every script ran
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -52,6 +104,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       golden.Update(),
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			e.Setenv("WOP_TEST_PRINTED", filepath.Join(printed, filepath.Base(e.WorkDir)+".log"))
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
 			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
@@ -61,6 +114,11 @@ func TestScript(t *testing.T) {
 			e.Defer(srv.Close)
 			e.Values[registryKey{}] = srv
 			e.Setenv("WOP_REGISTRY", srv.URL)
+			other := registrytest.NewRecorder() // the server hostile answers point to
+			e.Defer(other.Close)
+			e.Values[otherKey{}] = other
+			e.Setenv("OTHER", other.URL)
+			e.Setenv("REGISTRY_HOSTPORT", strings.TrimPrefix(srv.URL, "http://"))
 			e.Setenv("TEST_TOKEN", testToken)
 			stack, err := sigstoretest.New()
 			if err != nil {
@@ -76,6 +134,7 @@ func TestScript(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"registry":         registryCmd,
+			"other-seen":       otherSeenCmd,
 			"gen-ecdsa":        genECDSA,
 			"gen-bomb":         genBomb,
 			"gen-deep":         genDeep,
@@ -151,11 +210,30 @@ const testToken = "s3cret-token-never-printed"
 
 type registryKey struct{}
 
+type otherKey struct{}
+
+// otherSeenCmd asserts how many requests the other server ($OTHER) got,
+// and that none carried credentials: `other-seen N`.
+func otherSeenCmd(ts *testscript.TestScript, neg bool, args []string) {
+	seen := ts.Value(otherKey{}).(*registrytest.Recorder).Seen()
+	if got := strconv.Itoa(len(seen)); got != args[0] {
+		ts.Fatalf("the other server got %s requests, want %s: %+v", got, args[0], seen)
+	}
+	for _, r := range seen {
+		if r.Authorization != "" {
+			ts.Fatalf("the other server got credentials: %+v", r)
+		}
+	}
+}
+
 // registryCmd drives the script's fake registry:
 //
 //	registry key ID PUBLIC.pem NAMESPACE...   accept a signing key
 //	registry revoke ID                        mark a key revoked
 //	registry fault drop|503|429|html413 N     misbehave on the next N PUTs
+//	registry fault redirect STATUS URL        answer PUTs with a redirect to URL
+//	registry fault echoauth 0                 401s echo the Authorization header
+//	registry endpoint NAME TEMPLATE           the discovery document's endpoint NAME
 //	registry writeapi off                     no write API (pull requests)
 //	registry grant NAMESPACE...               limit the token's rights
 //	registry puts N                           assert N PUT requests so far
@@ -193,8 +271,14 @@ func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 			f.TooMany = n
 		case "html413":
 			f.HTML413 = true
+		case "redirect": // registry fault redirect STATUS URL
+			f.RedirectPut, f.RedirectTo = n, args[3]
+		case "echoauth":
+			f.EchoAuth = true
 		}
 		srv.SetFaults(f)
+	case "endpoint": // registry endpoint NAME TEMPLATE
+		srv.SetDiscovery(registrytest.Discovery{Endpoints: map[string]string{args[1]: args[2]}})
 	case "writeapi":
 		srv.SetWriteAPI(args[1] == "on")
 	case "grant":

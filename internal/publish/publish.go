@@ -136,7 +136,12 @@ func Gates(ctx context.Context, c *registry.Client, d *registry.Discovery, a *Ar
 	}
 	pub, err := c.Key(ctx, d, a.KeyID(), a.Name)
 	if err != nil {
-		return &GateError{Gate: "key", Err: err, hint: "sign with a key the registry lists for this namespace, or ask its operator to register yours"}
+		hint := "sign with a key the registry lists for this namespace, or ask its operator to register yours"
+		var h interface{ Hint() string }
+		if errors.As(err, &h) && h.Hint() != "" { // the registry client's own next step (origins, duplicate keys)
+			hint = h.Hint()
+		}
+		return &GateError{Gate: "key", Err: err, hint: hint}
 	}
 	if err := sign.Verify(pub, a.Manifest, a.Signature); err != nil {
 		return &GateError{Gate: "signature", Err: fmt.Errorf("signature over pack.json does not verify with the registry's key %q: %w", a.KeyID(), err), hint: "rebuild and sign with the private half of that key"}

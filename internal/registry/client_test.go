@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
 )
 
 const secret = "s3cret-client-token"

@@ -19,7 +19,6 @@ import (
 type slowLine struct {
 	net.Conn
 	rate, blackholeAfter int
-	mu                   sync.Mutex
 	sent                 int
 	closed               chan struct{}
 	once                 sync.Once

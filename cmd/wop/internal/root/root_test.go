@@ -24,6 +24,7 @@ func runWith(t *testing.T, ctx context.Context, dir string, vars map[string]stri
 	env := &cli.Env{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Getenv: func(k string) string { return vars[k] },
 		WorkDir: dir, Version: "test", HTTPClient: func() *http.Client { return &http.Client{} }}
 	code := Main(ctx, args, env)
+	printed.record(out.String(), errOut.String())
 	return code, out.String(), errOut.String()
 }
 
