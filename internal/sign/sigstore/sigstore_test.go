@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/sign/sigstore"
 	"github.com/wop-cli/wop/internal/sign/sigstore/sigstoretest"
+	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
 const (
@@ -180,5 +182,20 @@ func TestSigningConfig(t *testing.T) {
 	}
 	if s.FulcioURL != "https://fulcio.acme.dev" || s.RekorURL != "https://rekor.acme.dev" || s.TSAURL != "https://tsa.acme.dev/api/v1/timestamp" {
 		t.Errorf("%+v", s)
+	}
+}
+
+// TestServeRefusesOtherProtocols: a helper asked in another protocol
+// version does nothing, and says which version it speaks.
+func TestServeRefusesOtherProtocols(t *testing.T) {
+	for _, req := range []string{`{"op":"verify"}`, `{"protocol":1,"op":"verify"}`, `{"protocol":99,"op":"verify"}`} {
+		resp := sigstore.Serve(context.Background(), strings.NewReader(req))
+		if resp.Protocol != sigstorehelper.Protocol || !strings.Contains(resp.Error, "install the helper that comes with your wop") {
+			t.Errorf("%s: %+v", req, resp)
+		}
+	}
+	resp := sigstore.Serve(context.Background(), strings.NewReader(fmt.Sprintf(`{"protocol":%d,"op":"nope"}`, sigstorehelper.Protocol)))
+	if resp.Protocol != sigstorehelper.Protocol || !strings.Contains(resp.Error, `unknown operation "nope"`) {
+		t.Errorf("current protocol: %+v", resp)
 	}
 }

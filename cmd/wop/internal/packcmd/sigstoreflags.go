@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
@@ -81,23 +80,20 @@ func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelp
 	if strings.Contains(url, "?") {
 		sep = "&"
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sep+"audience=sigstore", nil)
+	// The runtime token goes only to the token service's own origin.
+	c, err := registry.New(registry.Options{Registry: url, Token: registry.Token(bearer), UserAgent: "wop/" + env.Version,
+		Transport: env.HTTPClient().Transport, MaxAttempts: 3})
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("GitHub Actions identity token: ACTIONS_ID_TOKEN_REQUEST_URL: %w", err)
 	}
-	req.Header.Set("Authorization", "bearer "+bearer)
-	resp, err := env.HTTPClient().Do(req)
+	resp, err := c.Get(ctx, url+sep+"audience=sigstore", registry.GetOptions{MaxBytes: 1 << 20})
 	if err != nil {
-		return "", fmt.Errorf("GitHub Actions identity token: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GitHub Actions identity token: %s (does the job have 'permissions: id-token: write'?)", resp.Status)
+		return "", cli.WithHint(fmt.Errorf("GitHub Actions identity token: %w", err), "the job needs 'permissions: id-token: write'")
 	}
 	var body struct {
 		Value string `json:"value"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body); err != nil || body.Value == "" {
+	if err := json.Unmarshal(resp.Body, &body); err != nil || body.Value == "" {
 		return "", fmt.Errorf("GitHub Actions identity token: no token in the answer")
 	}
 	return sigstorehelper.IDToken(body.Value), nil

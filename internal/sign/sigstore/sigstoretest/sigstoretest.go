@@ -151,8 +151,9 @@ func (s *Stack) signingCert(w http.ResponseWriter, r *http.Request) {
 }
 
 // ActionsTokenPath serves a stand-in for GitHub Actions' OIDC token
-// endpoint on the Fulcio server: with "Authorization: bearer
-// ActionsRuntimeToken" and audience=sigstore it answers {"value": token}.
+// endpoint on the Fulcio server: with "Authorization: Bearer
+// ActionsRuntimeToken" (the scheme in any case, as RFC 7235 says) and
+// audience=sigstore it answers {"value": token}.
 const ActionsTokenPath = "/github-actions/token"
 
 // ActionsRuntimeToken is the request token the stand-in accepts.
@@ -165,7 +166,8 @@ const ActionsSubject = "https://github.com/acme/pack/.github/workflows/release.y
 const ActionsIssuer = "https://token.actions.githubusercontent.com"
 
 func (s *Stack) actionsToken(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Authorization") != "bearer "+ActionsRuntimeToken || r.URL.Query().Get("audience") != "sigstore" {
+	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "bearer") || tok != ActionsRuntimeToken || r.URL.Query().Get("audience") != "sigstore" {
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
