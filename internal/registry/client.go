@@ -93,12 +93,6 @@ func New(o Options) (*Client, error) {
 // Base is the registry URL for display: no userinfo, no trailing slash.
 func (c *Client) Base() string { return c.base.String() }
 
-// Origin is the registry's origin, the only one credentials go to.
-func (c *Client) Origin() Origin { return c.origin }
-
-// Redactor is the client's redactor, for the command's own messages.
-func (c *Client) Redactor() *Redactor { return c.redact }
-
 // Resolve makes a reference from the registry (a path, or a URL from its
 // discovery document) absolute, and refuses URLs on another origin that is
 // not allow-listed, and any downgrade from https to http.

@@ -445,3 +445,21 @@ func (r *recorder) Seen() []string {
 }
 
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// TestPutSuccessIsOnly200Or201: any other answer, even a 2xx, is an error
+// that says to check before publishing again.
+func TestPutSuccessIsOnly200Or201(t *testing.T) {
+	for _, status := range []int{202, 204, 206} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.WriteHeader(status)
+		}))
+		c := newClient(t, Options{Registry: srv.URL, Token: secret, MaxAttempts: 3})
+		_, err := c.Put(context.Background(), "/x.tgz", body(3))
+		var se *StatusError
+		if !errors.As(err, &se) || se.StatusCode != status || !strings.Contains(se.Hint(), "wop pack verify NAME@VERSION") {
+			t.Errorf("%d: %v", status, err)
+		}
+		srv.Close()
+	}
+}

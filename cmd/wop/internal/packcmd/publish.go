@@ -59,9 +59,12 @@ registry), that the signing key is listed by the registry as active for the
 namespace, that the signature verifies, and whether the version exists
 (same bytes: already published, exit 0; other bytes: conflict, exit 5).
 
-Uploads are retried on connection errors, timeouts, 429 and 5xx with capped
-exponential backoff, honouring Retry-After: a PUT of the same bytes is safe to
-repeat.
+Uploads are retried on connection errors, stalls, 429 and 5xx (not 501) with
+capped exponential backoff, honouring Retry-After: a PUT of the same bytes is
+safe to repeat. Only the registry's own 201 or 200 counts as success; a
+redirected upload is never followed. No timeout bounds one request, only a
+stall (no byte moving for a minute) and --timeout the whole publish, so slow
+lines can upload large packs.
 
 Registries without a write API take a pull request instead: --stage CHECKOUT
 stages the version into a clone of the registry's repository, offline (the
@@ -72,8 +75,11 @@ gate then runs (--no-registry-check skips it). Any failure leaves the
 checkout as it was. --branch NAME commits the change on a new branch (never
 pushed); without it the git steps are printed. See docs/staging.md.
 
-Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes. It is never
-printed (--verbose shows requests with it redacted).
+Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes; without one
+nothing is uploaded. It goes only to the registry's origin (scheme, host,
+port), never to another origin the registry names or redirects to, and is
+never printed (--verbose shows requests with it redacted). See
+docs/network.md.
 
 Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 3 network; 4 token refused; 5 version conflict; 130 interrupted.`,
@@ -187,13 +193,13 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if o.stage != "" {
 		return o.stageIn(ctx, a)
 	}
-	var token registry.Token
-	if !o.dryRun { // a broken credentials setup fails before any traffic
-		if token, err = o.token(); err != nil {
-			return err
-		}
-		redactor.Add(string(token))
+	// A broken credentials setup fails before any traffic; the token also
+	// goes with the GETs (a private registry may authenticate reads).
+	token, err := o.token()
+	if err != nil {
+		return err
 	}
+	redactor.Add(string(token))
 	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
 	if o.verbose {
 		copts.trace = o.env.ErrOut
