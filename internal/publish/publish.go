@@ -23,6 +23,7 @@ import (
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/verify"
 )
 
 // Archive is what a publish reads from the .tgz, in one streaming pass.
@@ -61,6 +62,9 @@ func ReadArchive(path string, lim tarball.Limits) (*Archive, error) {
 	}
 	if refused := a.Refused(); len(refused) > 0 {
 		return nil, fmt.Errorf("the archive would be refused: %s: %s", refused[0].Entry, refused[0].Message)
+	}
+	if colliding := verify.CollidingNames(a); len(colliding) > 0 { // verify would fail it
+		return nil, fmt.Errorf("the archive would not verify: %s", colliding[0])
 	}
 	out := &Archive{Path: path, Size: info.Size(), Integrity: build.IntegrityOf(h.Sum(nil)), limits: lim}
 	m, ok := a.Find(pack.ManifestName)

@@ -8,12 +8,12 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// collisions names entries that are one file on a case-insensitive or
+// CollidingNames names entries that are one file on a case-insensitive or
 // normalizing file system (macOS, Windows): "pack.json" and "Pack.json",
 // or an NFC and an NFD spelling of one name. Extracting such an archive
 // keeps only one of each pair, perhaps not the signed one, so verify
 // refuses it as lint's path-unsafe rule refuses the source.
-func collisions(a *tarball.Archive) []string {
+func CollidingNames(a *tarball.Archive) []string {
 	fold := cases.Fold()
 	seen := map[string]string{}
 	var msgs []string

@@ -110,7 +110,7 @@ func structure(a *tarball.Archive) error {
 	for _, is := range a.Refused() {
 		msgs = append(msgs, fmt.Sprintf("%s: %s", is.Entry, is.Message))
 	}
-	msgs = append(msgs, collisions(a)...)
+	msgs = append(msgs, CollidingNames(a)...)
 	if len(msgs) > 0 {
 		return fmt.Errorf("archive refused: %s", strings.Join(msgs, "; "))
 	}

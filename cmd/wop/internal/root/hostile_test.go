@@ -217,8 +217,9 @@ func TestVerifyCollidingNames(t *testing.T) {
 	}
 }
 
-// addEntries copies the archive at from to to, adding entries named names
-// (skipping the first if it is already there, when keepFirst).
+// addEntries copies the archive at from to to, adding an unsigned entry
+// for each of names; with existing, only for the first (the second names
+// one of the archive's own entries).
 func addEntries(t *testing.T, from, to string, names []string, existing bool) {
 	t.Helper()
 	raw, err := os.ReadFile(from)
@@ -289,5 +290,16 @@ func TestVerifyPublishedVersion(t *testing.T) {
 	}
 	if code, _, errOut := run(t, dir, "pack", "verify", "community.acme.demo@1.0.0"); code != cli.ExitUsage || !strings.Contains(errOut, "--registry") {
 		t.Errorf("no registry: exit %d %s", code, errOut)
+	}
+}
+
+// TestPublishRefusesCollidingNames: publish (even with --no-lint) refuses
+// an archive verify would fail, before any request.
+func TestPublishRefusesCollidingNames(t *testing.T) {
+	dir, srv, _ := publishEnv(t)
+	addEntries(t, filepath.Join(dir, archive), filepath.Join(dir, "case.tgz"), []string{"Pack.json"}, false)
+	code, _, errOut := runWith(t, context.Background(), dir, tokenEnv(), "pack", "publish", "case.tgz", "--registry", srv.URL, "--no-lint")
+	if code == cli.ExitOK || !strings.Contains(errOut, "are one file on macOS and Windows") || srv.Puts() != 0 {
+		t.Errorf("exit %d, %d PUTs\n%s", code, srv.Puts(), errOut)
 	}
 }
