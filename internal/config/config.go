@@ -30,6 +30,9 @@ type Config struct {
 	Limits     Limits                `yaml:"limits"`
 	KeyID      string                `yaml:"keyId"` // default --key-id for build, sign and publish
 	Breaking   Breaking              `yaml:"breaking"`
+	// AllowOrigins are origins besides the registry's own that its discovery
+	// document may name (publish's --allow-origin); credentials never go there.
+	AllowOrigins []string `yaml:"allowOrigins"`
 }
 
 // Breaking configures `wop pack breaking`: changes accepted on purpose.

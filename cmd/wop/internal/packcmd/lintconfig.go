@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -18,9 +19,10 @@ import (
 // packSettings are what a pack's configuration decides: lint options and
 // the size ceilings the pack is read with.
 type packSettings struct {
-	opt    lint.Options
-	limits tarball.Limits
-	keyID  string // .wop.yaml keyId: the default signing key id
+	opt          lint.Options
+	limits       tarball.Limits
+	keyID        string   // .wop.yaml keyId: the default signing key id
+	allowOrigins []string // .wop.yaml allowOrigins, checked
 }
 
 // settingsFor finds the configuration for a pack (--config, or .wop.yaml
@@ -66,6 +68,12 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 // apply turns a configuration into settings. An id of a deprecated rule is
 // read as its replacement, with a warning.
 func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []string, err error) {
+	for _, o := range c.AllowOrigins {
+		if _, err := registry.ParseOrigin(o); err != nil {
+			return nil, fmt.Errorf("allowOrigins: %w", err)
+		}
+	}
+	s.allowOrigins = c.AllowOrigins
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.keyID = c.KeyID
 	s.opt.Severities = map[string]diag.Severity{}

@@ -200,6 +200,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	redactor.Add(string(token))
+	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
 	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
 	if o.verbose {
 		copts.trace = o.env.ErrOut

@@ -108,6 +108,19 @@ func TestPublishDiscoveryOrigins(t *testing.T) {
 			t.Errorf("exit %d, other origin saw %+v\n%s", code, seen, errOut)
 		}
 	})
+	t.Run(".wop.yaml allowOrigins", func(t *testing.T) {
+		cfg := filepath.Join(dir, ".wop.yaml")
+		defer os.Remove(cfg)
+		os.WriteFile(cfg, []byte("allowOrigins: [\""+elsewhere+"\"]\n"), 0o644)
+		code, _, errOut := publishWith(t, dir, tokenEnv(), "--registry", srv.URL)
+		if seen := other.Seen(); len(seen) != 2 || seen[1].Authorization != "" {
+			t.Errorf("exit %d, other origin saw %+v\n%s", code, seen, errOut)
+		}
+		os.WriteFile(cfg, []byte("allowOrigins: [\"cdn.example\"]\n"), 0o644)
+		if code, _, errOut := publishWith(t, dir, tokenEnv(), "--registry", srv.URL); code != cli.ExitUsage || !strings.Contains(errOut, "allowOrigins: origin \"cdn.example\": want scheme://host[:port]") {
+			t.Errorf("bad origin: exit %d\n%s", code, errOut)
+		}
+	})
 	srv.SetDiscovery(registrytest.Discovery{})
 }
 
