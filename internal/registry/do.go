@@ -64,6 +64,10 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	shown := c.redact.URL(req.URL)
 	c.tracef("%s %s%s", req.Method, shown, c.describe(req))
 	raw, err := c.hc.Do(req)
+	var re *RedirectError
+	if errors.As(err, &re) { // refused by checkRedirect: a complete message already
+		return nil, nil, re
+	}
 	if err != nil {
 		return nil, nil, &TransportError{Method: req.Method, URL: shown, Err: unwrapURLError(err), raw: err}
 	}

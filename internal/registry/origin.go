@@ -54,7 +54,7 @@ type OriginError struct {
 }
 
 func (e *OriginError) Error() string {
-	return fmt.Sprintf("%s: %s", e.URL, e.Reason)
+	return fmt.Sprintf("the registry names %s: %s", e.URL, e.Reason)
 }
 
 // Hint says how to accept the origin if it is legitimate.
