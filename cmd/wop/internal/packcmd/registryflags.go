@@ -80,3 +80,23 @@ func readToken(env *cli.Env, registryURL string) (registry.Token, error) {
 	}
 	return t, nil
 }
+
+// readTokenForReads finds a token for a command that only reads (verify):
+// the one 'wop login' stored for this registry, or WOP_TOKEN when
+// WOP_REGISTRY names the same origin. Unlike publish, a read never sends
+// WOP_TOKEN to whatever registry it was pointed at.
+func readTokenForReads(env *cli.Env, registryURL string) (registry.Token, error) {
+	t, err := credentials.Token(credentials.Path(env.ConfigDir), registryURL)
+	if err != nil {
+		return "", cli.Usagef("%v", err)
+	}
+	if t != "" {
+		return t, nil
+	}
+	target, err1 := url.Parse(registryURL)
+	home, err2 := url.Parse(env.Getenv("WOP_REGISTRY"))
+	if err1 == nil && err2 == nil && home.Host != "" && registry.OriginOf(target) == registry.OriginOf(home) {
+		return registry.Token(env.Getenv("WOP_TOKEN")), nil
+	}
+	return "", nil
+}

@@ -209,7 +209,7 @@ type registryKeys struct {
 }
 
 func (o *verifyOptions) registryKeys(ctx context.Context, redactor *registry.Redactor) (*registryKeys, error) {
-	token, err := readToken(o.env, o.reg.url)
+	token, err := readTokenForReads(o.env, o.reg.url)
 	if err != nil {
 		return nil, err
 	}

@@ -316,3 +316,21 @@ func TestPublishRefusesCollidingNames(t *testing.T) {
 		t.Errorf("exit %d, %d PUTs\n%s", code, srv.Puts(), errOut)
 	}
 }
+
+// TestVerifyTokenOnlyForItsRegistry: verify sends WOP_TOKEN only to the
+// origin of WOP_REGISTRY, never to another registry it is pointed at.
+func TestVerifyTokenOnlyForItsRegistry(t *testing.T) {
+	dir, srv, _ := publishEnv(t)
+	other := registrytest.NewRecorder()
+	defer other.Close()
+	vars := map[string]string{"WOP_TOKEN": token, "WOP_REGISTRY": srv.URL}
+	runWith(t, context.Background(), dir, vars, "pack", "verify", "community.acme.demo@1.0.0", "--registry", other.URL)
+	if seen := other.Seen(); len(seen) == 0 || seen[0].Authorization != "" {
+		t.Errorf("another registry got %+v", seen)
+	}
+	vars["WOP_REGISTRY"] = other.URL + "/"
+	runWith(t, context.Background(), dir, vars, "pack", "verify", "community.acme.demo@1.0.0", "--registry", other.URL)
+	if seen := other.Seen(); seen[len(seen)-1].Authorization != "Bearer "+token {
+		t.Errorf("its own registry got %+v", seen[len(seen)-1])
+	}
+}
