@@ -69,7 +69,7 @@ func runLogin(env *cli.Env, reg string) error {
 	if err := credentials.Save(path, reg, token); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", reg, path)
+	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", registry.NewRedactor().String(reg), path)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/credentials"
+	"github.com/wop-cli/wop/internal/registry"
 )
 
 // NewLogoutCmd returns `wop logout`.
@@ -33,9 +34,9 @@ wop's to forget: unset it. Nothing stored is not an error.`,
 				return cli.Usagef("%v", err)
 			}
 			if removed {
-				fmt.Fprintf(env.ErrOut, "removed the token for %s from %s\n", url, path)
+				fmt.Fprintf(env.ErrOut, "removed the token for %s from %s\n", registry.NewRedactor().String(url), path)
 			} else {
-				fmt.Fprintf(env.ErrOut, "no token stored for %s\n", url)
+				fmt.Fprintf(env.ErrOut, "no token stored for %s\n", registry.NewRedactor().String(url))
 			}
 			if env.Getenv("WOP_TOKEN") != "" {
 				fmt.Fprintln(env.ErrOut, "note: WOP_TOKEN is still set and publish will use it")
