@@ -7,10 +7,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -167,6 +171,26 @@ func TestPublishRetries(t *testing.T) {
 	code, _, errOut := publishWith(t, dir, tokenEnv(), "--registry", srv.URL)
 	if code == cli.ExitOK || srv.Puts() != 1 || !strings.Contains(errOut, "501 Not Implemented") {
 		t.Errorf("501: exit %d, %d PUTs\n%s", code, srv.Puts(), errOut)
+	}
+}
+
+// TestPublishCertificateErrorNotRetried: a registry whose certificate does
+// not verify is reached once, not retried, and the error says why.
+func TestPublishCertificateErrorNotRetried(t *testing.T) {
+	dir, _, _ := publishEnv(t)
+	var conns atomic.Int32
+	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
+	untrusted.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0)
+	untrusted.StartTLS()
+	defer untrusted.Close()
+	code, _, errOut := publishWith(t, dir, tokenEnv(), "--registry", untrusted.URL, "--retries", "4")
+	if code != cli.ExitNetwork || !strings.Contains(errOut, "certificate") || conns.Load() != 1 {
+		t.Errorf("exit %d, %d connections\n%s", code, conns.Load(), errOut)
 	}
 }
 
