@@ -463,3 +463,34 @@ func TestPutSuccessIsOnly200Or201(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestOpenStreams: Open leaves a large answer unread for the caller,
+// retries a 503 before the answer, and wraps a 404 in ErrNotFound.
+func TestOpenStreams(t *testing.T) {
+	var n atomic.Int32
+	big := strings.Repeat("x", 2*maxDocument)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/missing.tgz":
+			http.NotFound(w, r)
+		case n.Add(1) == 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			io.WriteString(w, big)
+		}
+	}))
+	defer srv.Close()
+	c := newClient(t, Options{Registry: srv.URL, MaxAttempts: 3})
+	rc, err := c.Open(context.Background(), "/a.tgz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil || len(got) != len(big) || n.Load() != 2 {
+		t.Errorf("%d bytes after %d attempts: %v", len(got), n.Load(), err)
+	}
+	if _, err := c.Open(context.Background(), "/missing.tgz"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("404: %v", err)
+	}
+}
