@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -16,6 +17,9 @@ type Pass struct {
 	Schemas  *schema.Set
 	Profile  Profile
 	Catalog  *PackCatalog // nil unless --catalog
+	// Place is where a directory pack sits on disk: all rules may know of
+	// the file system beyond the pack's own files.
+	Place Place
 
 	rule  *Rule
 	diags *[]diag.Diagnostic
@@ -29,6 +33,27 @@ type Pass struct {
 	bundle    []pack.File
 	bundleSet bool
 	jsonNames []string
+}
+
+// Place is what rules know of a directory pack's surroundings. It is found
+// once per run, and the lint cache keys it, so a rule never reads the disk
+// around a pack behind the cache's back.
+type Place struct {
+	Abs          string // the pack directory's absolute path; "" for an archive
+	SiblingPacks bool   // the parent directory holds other packs too
+}
+
+// placeOf finds pk's Place.
+func placeOf(pk *pack.Pack) (Place, error) {
+	if pk.Dir == "" {
+		return Place{}, nil
+	}
+	abs, err := filepath.Abs(pk.Dir)
+	if err != nil {
+		return Place{}, err
+	}
+	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(abs), "*", pack.ManifestName))
+	return Place{Abs: abs, SiblingPacks: len(siblings) > 1}, nil
 }
 
 type fileRead struct {

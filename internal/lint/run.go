@@ -2,7 +2,6 @@ package lint
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -37,9 +36,9 @@ type Options struct {
 	// Ignores lists, per rule, globs of files whose findings are dropped,
 	// matched against the path as printed and relative to the pack root.
 	Ignores map[string][]string
-	// Cache, when its Dir is set, skips packs whose files and options are
-	// unchanged since a previous run. CacheSalt must change whenever the
-	// rules may (the wop build).
+	// Cache, when its Dir is set, skips packs whose inputs are unchanged
+	// since a previous run. CacheSalt must change whenever the rules may
+	// (the wop build).
 	Cache     lintcache.Cache
 	CacheSalt string
 }
@@ -53,8 +52,12 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 	if opt.Profile.SchemaBase == "" {
 		opt.Profile.SchemaBase = DefaultSchemaBase
 	}
+	place, err := placeOf(pk)
+	if err != nil {
+		return nil, err
+	}
 	var diags []diag.Diagnostic
-	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, Place: place, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
 	doc, _, err := p.JSON(pack.ManifestName)
 	if err == nil {
 		p.Manifest = doc
@@ -162,23 +165,28 @@ func parseError(err error) (*jsonpos.Error, bool) {
 	return pe, ok
 }
 
-// RunCached lints pk unless opt.Cache holds the result for its exact files.
-// Cache failures only cost speed, never correctness, so they are ignored.
+// RunCached lints pk unless opt.Cache holds the result for exactly its
+// inputs (see cacheInputs). A cache that cannot be read or written only
+// costs speed, never correctness: any doubt lints again.
 func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	if opt.Cache.Dir == "" || opt.Catalog != nil { // a catalog is other packs' contents: not keyed
+	if opt.Cache.Dir == "" {
 		return Run(pk, opt)
 	}
-	salt := fmt.Sprintf("%s|%+v|%v|%v", opt.CacheSalt, opt.Profile, opt.Severities, opt.Ignores)
-	key, err := lintcache.Key(pk, salt)
+	key, err := cacheKey(pk, opt)
 	if err != nil {
 		return Run(pk, opt)
 	}
-	if ds, ok := opt.Cache.Load(pk, key); ok {
+	if ds, ok := opt.Cache.Load(key); ok {
 		return ds, nil
 	}
 	ds, err := Run(pk, opt)
-	if err == nil {
-		_ = opt.Cache.Store(pk, key, ds)
+	if err != nil {
+		return ds, err
 	}
-	return ds, err
+	// A file edited while lint read it leaves findings that match neither
+	// version: store them only if the pack still has the keyed contents.
+	if again, err := cacheKey(pk, opt); err == nil && again == key {
+		opt.Cache.Store(key, ds)
+	}
+	return ds, nil
 }
