@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -33,27 +32,6 @@ type Pass struct {
 	bundle    []pack.File
 	bundleSet bool
 	jsonNames []string
-}
-
-// Place is what rules know of a directory pack's surroundings. It is found
-// once per run, and the lint cache keys it, so a rule never reads the disk
-// around a pack behind the cache's back.
-type Place struct {
-	Abs          string // the pack directory's absolute path; "" for an archive
-	SiblingPacks bool   // the parent directory holds other packs too
-}
-
-// placeOf finds pk's Place.
-func placeOf(pk *pack.Pack) (Place, error) {
-	if pk.Dir == "" {
-		return Place{}, nil
-	}
-	abs, err := filepath.Abs(pk.Dir)
-	if err != nil {
-		return Place{}, err
-	}
-	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(abs), "*", pack.ManifestName))
-	return Place{Abs: abs, SiblingPacks: len(siblings) > 1}, nil
 }
 
 type fileRead struct {
