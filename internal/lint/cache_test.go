@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
@@ -77,9 +78,22 @@ func assertSameAsUncached(t testing.TB, base, cacheDir string, c cacheCase) {
 	for i := range 2 {
 		got, gotOK := lintWith(t, path, c, cacheDir)
 		if gotOK != ok || !reflect.DeepEqual(got, want) {
-			t.Fatalf("cached run %d differs from --no-cache:\ncached:   %v\nuncached: %v", i+1, rulesOf(got), rulesOf(want))
+			t.Fatalf("cached run %d differs from --no-cache:\ncached:   %+v\nuncached: %+v", i+1, got, want)
 		}
 	}
+}
+
+func globs(t testing.TB, patterns ...string) []config.Glob {
+	t.Helper()
+	var out []config.Glob
+	for _, p := range patterns {
+		g, err := config.CompileGlob(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 func clean(archive bool) cacheCase {
@@ -119,7 +133,7 @@ func TestCacheSettingsAfterCleanPrime(t *testing.T) {
 		"schema base":    func(c *cacheCase) { c.opt.Profile.SchemaBase = "https://packs.acme.dev" },
 		"severity":       func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"name-dir-mismatch": diag.Error} },
 		"rule off":       func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"name-dir-mismatch": diag.Off} },
-		"ignores":        func(c *cacheCase) { c.opt.Ignores = map[string][]string{"name-dir-mismatch": {"**"}} },
+		"ignores":        func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"name-dir-mismatch": globs(t, "**")} },
 		"catalog": func(c *cacheCase) {
 			c.opt.Catalog = &PackCatalog{TypeIDs: map[string]string{}, AgentIDs: map[string]string{"community.acme.demo.a": "other"}}
 		},
@@ -194,7 +208,7 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		set("profile", func(c *cacheCase) { c.opt.Profile.Public = true })
 		set("schema base", func(c *cacheCase) { c.opt.Profile.SchemaBase = "https://x.dev" })
 		set("severity", func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"license-not-spdx": diag.Error} })
-		set("ignores", func(c *cacheCase) { c.opt.Ignores = map[string][]string{"ref-missing": {"*"}} })
+		set("ignores", func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"ref-missing": globs(t, "*")} })
 		set("catalog", func(c *cacheCase) { c.opt.Catalog = &PackCatalog{TypeIDs: map[string]string{"a": "b"}} })
 		set("build", func(c *cacheCase) { c.opt.CacheSalt = "build-2" })
 		for name, c := range changes {

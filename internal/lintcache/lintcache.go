@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
@@ -108,6 +109,12 @@ func (c Cache) store(key string, diags []diag.Diagnostic) error {
 	body, err := json.Marshal(diags)
 	if err != nil {
 		return fmt.Errorf("lint cache: %w", err)
+	}
+	// JSON replaces bytes that are not UTF-8 (a hostile archive's entry
+	// names): findings that do not come back byte for byte are not stored.
+	var back []diag.Diagnostic
+	if json.Unmarshal(body, &back) != nil || !slices.Equal(back, diags) {
+		return nil
 	}
 	sum := sha256.Sum256(body)
 	raw, err := json.Marshal(entry{Format: Format, Key: key, Sum: hex.EncodeToString(sum[:]), Diags: body})

@@ -41,6 +41,18 @@ func TestStoreLoadRoundTrip(t *testing.T) {
 	}
 }
 
+// TestUnrepresentableFindingsAreNotStored: a finding naming a file whose
+// name is not UTF-8 would come back altered from JSON, so it is not cached.
+func TestUnrepresentableFindingsAreNotStored(t *testing.T) {
+	c := Cache{Dir: t.TempDir(), Warn: func(err error) { t.Error(err) }}
+	key := mustKey(t, "a")
+	bad := []diag.Diagnostic{{Rule: "path-unsafe", File: "p/00\x92.md", Message: "non-ASCII"}}
+	c.Store(key, bad)
+	if got, ok := c.Load(key); ok {
+		t.Fatalf("hit with %+v", got)
+	}
+}
+
 // TestBadEntriesAreMisses: whatever sits at an entry's path, only an
 // entry written whole, in this format, for this key is a hit.
 func TestBadEntriesAreMisses(t *testing.T) {
