@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
@@ -20,7 +21,7 @@ type cacheInputs struct {
 	Profile  Profile
 	Catalog  *PackCatalog
 	Severity map[string]diag.Severity
-	Ignores  map[string][]string
+	Ignores  map[string][]config.Glob
 	Contents lintcache.Contents
 }
 

@@ -35,7 +35,7 @@ type Options struct {
 	Severities map[string]diag.Severity
 	// Ignores lists, per rule, globs of files whose findings are dropped,
 	// matched against the path as printed and relative to the pack root.
-	Ignores map[string][]string
+	Ignores map[string][]config.Glob
 	// Cache, when its Dir is set, skips packs whose inputs are unchanged
 	// since a previous run. CacheSalt must change whenever the rules may
 	// (the wop build).
@@ -110,10 +110,10 @@ func applyConfig(pk *pack.Pack, diags []diag.Diagnostic, opt Options) []diag.Dia
 	return out
 }
 
-func ignored(pk *pack.Pack, d diag.Diagnostic, globs []string) bool {
+func ignored(pk *pack.Pack, d diag.Diagnostic, globs []config.Glob) bool {
 	rel := strings.TrimPrefix(d.File, pk.Path(""))
 	for _, g := range globs {
-		if config.Match(g, d.File) || config.Match(g, rel) {
+		if g.Match(d.File) || g.Match(rel) {
 			return true
 		}
 	}
