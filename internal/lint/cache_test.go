@@ -323,7 +323,7 @@ func randomCase(r *rand.Rand) cacheCase {
 // one cache, written over each other at the same paths, every cached
 // result equals the uncached one.
 func TestCachePropertyAnyHistory(t *testing.T) {
-	steps := 120
+	steps := 80
 	if testing.Short() {
 		steps = 30
 	}
