@@ -163,7 +163,15 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := cacheKey(pk, c.opt)
+		place, err := placeOf(pk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contents, err := lintcache.Digest(pk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := cacheKey(pk, c.opt, place, contents)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,27 +30,22 @@ type ruleKey struct {
 	Severity diag.Severity
 }
 
-// cacheKey digests pk's inputs. It reads every file of a directory pack
-// (or the archive's bytes), which lint does anyway.
-func cacheKey(pk *pack.Pack, opt Options) (string, error) {
+// cacheKey digests pk's inputs: its place and contents (as lintcache.Digest
+// read them) and the options.
+func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Contents) (string, error) {
 	in := cacheInputs{
 		Build:    opt.CacheSalt,
 		Display:  pk.Display,
+		Place:    place,
 		Limits:   pk.Limits(),
 		Profile:  opt.Profile,
 		Catalog:  opt.Catalog,
 		Severity: opt.Severities,
 		Ignores:  opt.Ignores,
+		Contents: contents,
 	}
 	for _, r := range All() {
 		in.Rules = append(in.Rules, ruleKey{r.ID, r.Severity})
-	}
-	var err error
-	if in.Place, err = placeOf(pk); err != nil {
-		return "", err
-	}
-	if in.Contents, err = lintcache.Digest(pk); err != nil {
-		return "", err
 	}
 	return lintcache.Key(in)
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,16 +46,22 @@ type Options struct {
 
 // Run lints one pack and returns its findings, sorted.
 func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
+	place, err := placeOf(pk)
+	if err != nil {
+		return nil, err
+	}
+	return run(pk, opt, place)
+}
+
+// run lints pk at a known place (RunCached finds it once for the key and
+// the rules alike).
+func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 	schemas, err := schema.Default()
 	if err != nil {
 		return nil, err
 	}
 	if opt.Profile.SchemaBase == "" {
 		opt.Profile.SchemaBase = DefaultSchemaBase
-	}
-	place, err := placeOf(pk)
-	if err != nil {
-		return nil, err
 	}
 	var diags []diag.Diagnostic
 	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, Place: place, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
@@ -172,20 +179,30 @@ func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 	if opt.Cache.Dir == "" {
 		return Run(pk, opt)
 	}
-	key, err := cacheKey(pk, opt)
+	place, err := placeOf(pk)
 	if err != nil {
-		return Run(pk, opt)
+		return nil, err
+	}
+	stamp := lintcache.StampOf(pk)
+	contents, err := lintcache.Digest(pk)
+	if err != nil {
+		return run(pk, opt, place)
+	}
+	key, err := cacheKey(pk, opt, place, contents)
+	if err != nil {
+		return run(pk, opt, place)
 	}
 	if ds, ok := opt.Cache.Load(key); ok {
 		return ds, nil
 	}
-	ds, err := Run(pk, opt)
+	ds, err := run(pk, opt, place)
 	if err != nil {
 		return ds, err
 	}
-	// A file edited while lint read it leaves findings that match neither
-	// version: store them only if the pack still has the keyed contents.
-	if again, err := cacheKey(pk, opt); err == nil && again == key {
+	// A file edited while it was digested or linted leaves findings that
+	// match neither version: store them only if no file's size, type or
+	// modification time moved since before the digest.
+	if slices.Equal(lintcache.StampOf(pk), stamp) {
 		opt.Cache.Store(key, ds)
 	}
 	return ds, nil

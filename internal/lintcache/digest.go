@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/wop-cli/wop/internal/pack"
 )
@@ -67,4 +68,29 @@ func fileSum(path string) (string, error) {
 		return "", fmt.Errorf("digest %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Stamp is what a pack's files look like from outside: each one's size,
+// type and modification time. It is cheap to take (one lstat a file), and
+// an edit changes it.
+type Stamp []string
+
+// StampOf stamps pk's files (an archive's own file, for an archive).
+func StampOf(pk *pack.Pack) Stamp {
+	if pk.Archive != nil {
+		return Stamp{stampFile(pk.ArchivePath())}
+	}
+	st := make(Stamp, 0, len(pk.Files))
+	for _, f := range pk.Files {
+		st = append(st, stampFile(filepath.Join(pk.Dir, filepath.FromSlash(f.Name))))
+	}
+	return st
+}
+
+func stampFile(path string) string {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "missing"
+	}
+	return fmt.Sprintf("%d %v %d", info.Size(), info.Mode(), info.ModTime().UnixNano())
 }

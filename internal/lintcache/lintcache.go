@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,8 +61,11 @@ type entry struct {
 	Diags  json.RawMessage `json:"diags"`
 }
 
+// path is where key's entry lives. One flat directory: a cold run of many
+// packs would otherwise create a directory per entry, which costs as much
+// as the entries themselves.
 func (c Cache) path(key string) string {
-	return filepath.Join(c.Dir, "lint", key[:2], key+".json")
+	return filepath.Join(c.Dir, "lint", key+".json")
 }
 
 // Load returns the findings stored under key. ok is false for a disabled
@@ -122,10 +126,15 @@ func (c Cache) store(key string, diags []diag.Diagnostic) error {
 		return fmt.Errorf("lint cache: %w", err)
 	}
 	p := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("lint cache: %w", err)
+	err = atomicfile.Write(p, raw, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The entry's directory is made on first need, not on every store:
+		// a cold run of many packs would otherwise pay a MkdirAll each.
+		if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+			err = atomicfile.Write(p, raw, 0o644)
+		}
 	}
-	if err := atomicfile.Write(p, raw, 0o644); err != nil {
+	if err != nil {
 		return fmt.Errorf("lint cache %s: %w", c.Dir, err)
 	}
 	return nil

@@ -6,11 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 var findings = []diag.Diagnostic{{Rule: "json-duplicate-key", Severity: diag.Error, File: "p/pack.json", Pointer: "/name", Start: diag.Position{Line: 1, Column: 2}, Message: "duplicate key"}}
@@ -165,5 +169,42 @@ func TestKeyDigestsEveryField(t *testing.T) {
 	}
 	if _, err := Key(make(chan int)); err == nil || errors.Unwrap(err) == nil {
 		t.Errorf("unencodable inputs: %v", err)
+	}
+}
+
+// TestStampMovesWithEdits: the stamp RunCached compares around a lint
+// changes when a file is edited, replaced or removed.
+func TestStampMovesWithEdits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pack.json", "{}")
+	write("a.md", "a")
+	load := func() *pack.Pack {
+		pk, err := pack.Load(dir, tarball.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pk
+	}
+	pk := load()
+	before := StampOf(pk)
+	if !slices.Equal(StampOf(pk), before) {
+		t.Fatal("the stamp of an untouched pack moved")
+	}
+	edits := map[string]func(){
+		"grown":   func() { write("a.md", "ab") },
+		"touched": func() { os.Chtimes(filepath.Join(dir, "a.md"), time.Now(), time.Unix(1, 0)) },
+		"removed": func() { os.Remove(filepath.Join(dir, "a.md")) },
+	}
+	for _, name := range []string{"grown", "touched", "removed"} {
+		prev := StampOf(pk)
+		edits[name]()
+		if slices.Equal(StampOf(pk), prev) {
+			t.Errorf("%s: the stamp did not move", name)
+		}
 	}
 }
