@@ -14,7 +14,15 @@ import (
 	"github.com/wop-cli/wop/internal/sign/sigstore"
 )
 
+// version is set at release time by -ldflags "-X main.version=...", as
+// wop's is, so a mismatched helper can be told apart.
+var version = "dev"
+
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		fmt.Println("wop-sigstore", version)
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	resp := sigstore.Serve(ctx, os.Stdin)
 	stop()

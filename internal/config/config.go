@@ -126,7 +126,7 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: limits: %w", path, err)
 	}
 	for _, p := range c.ignoreGlobs() {
-		if _, err := globRegexp(p); err != nil {
+		if _, err := CompileGlob(p); err != nil {
 			return nil, fmt.Errorf("%s: ignore %q: %w", path, p, err)
 		}
 	}
@@ -191,12 +191,25 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// Match reports whether a slash path matches a glob where * stays within a
-// path segment and ** crosses segments.
-func Match(glob, path string) bool {
-	re, err := globRegexp(glob)
-	return err == nil && re.MatchString(path)
+// Glob is a compiled ignore pattern: * stays within a path segment, **
+// crosses segments, ? is one character. Compile each once (per
+// configuration), then match it against every finding's path.
+type Glob struct {
+	Pattern string // as written; the lint cache keys on it
+	re      *regexp.Regexp
 }
+
+// CompileGlob compiles a pattern.
+func CompileGlob(pattern string) (Glob, error) {
+	re, err := globRegexp(pattern)
+	if err != nil {
+		return Glob{}, err
+	}
+	return Glob{Pattern: pattern, re: re}, nil
+}
+
+// Match reports whether a slash path matches the glob.
+func (g Glob) Match(path string) bool { return g.re != nil && g.re.MatchString(path) }
 
 func globRegexp(glob string) (*regexp.Regexp, error) {
 	var b strings.Builder

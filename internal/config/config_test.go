@@ -81,7 +81,11 @@ func TestMatch(t *testing.T) {
 		{"schemas/*.json", "schemas/x/a.json", false},
 		{"a?.md", "ab.md", true},
 	} {
-		if got := Match(tt.glob, tt.path); got != tt.want {
+		g, err := CompileGlob(tt.glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(tt.path); got != tt.want {
 			t.Errorf("Match(%q, %q) = %v", tt.glob, tt.path, got)
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -20,6 +21,32 @@ func BenchmarkLintExample(b *testing.B) {
 		}
 		if _, err := Run(pk, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLintCorpus lints every pack under $WOP_BENCH_PACKS (a folder of
+// pack folders; skipped when unset), each with a fresh load, as one cold
+// `wop pack lint FOLDER` does minus process start-up. Profile it with
+// -cpuprofile to see where lint's time goes on real packs.
+func BenchmarkLintCorpus(b *testing.B) {
+	root := os.Getenv("WOP_BENCH_PACKS")
+	if root == "" {
+		b.Skip("set WOP_BENCH_PACKS to a folder of packs")
+	}
+	dirs, err := pack.Discover(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, dir := range dirs {
+			pk, err := pack.Load(dir, tarball.DefaultLimits)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Run(pk, Options{}); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

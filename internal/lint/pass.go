@@ -16,6 +16,9 @@ type Pass struct {
 	Schemas  *schema.Set
 	Profile  Profile
 	Catalog  *PackCatalog // nil unless --catalog
+	// Place is where a directory pack sits on disk: all rules may know of
+	// the file system beyond the pack's own files.
+	Place Place
 
 	rule  *Rule
 	diags *[]diag.Diagnostic

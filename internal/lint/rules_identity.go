@@ -42,23 +42,14 @@ func checkNameScopeCore(p *Pass) {
 // already named like a pack, or one among sibling packs. A single-pack repo's
 // root is named after the repo, and that is fine.
 func checkNameDirMismatch(p *Pass) {
-	if p.Pack.Dir == "" {
+	if p.Place.Abs == "" {
 		return
 	}
-	abs, err := filepath.Abs(p.Pack.Dir)
-	if err != nil {
-		return
-	}
-	dir, name := filepath.Base(abs), packName(p)
-	if name == "" || dir == name || !strings.Contains(dir, ".") && !hasSiblingPacks(abs) {
+	dir, name := filepath.Base(p.Place.Abs), packName(p)
+	if name == "" || dir == name || !strings.Contains(dir, ".") && !p.Place.SiblingPacks {
 		return
 	}
 	p.Reportf("/name", "name %q differs from the directory %q; registries lay packs out by name, so rename one", name, dir)
-}
-
-func hasSiblingPacks(dir string) bool {
-	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "*", "pack.json"))
-	return len(siblings) > 1
 }
 
 func checkSemver(p *Pass) {

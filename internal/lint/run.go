@@ -2,8 +2,8 @@ package lint
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,16 +36,26 @@ type Options struct {
 	Severities map[string]diag.Severity
 	// Ignores lists, per rule, globs of files whose findings are dropped,
 	// matched against the path as printed and relative to the pack root.
-	Ignores map[string][]string
-	// Cache, when its Dir is set, skips packs whose files and options are
-	// unchanged since a previous run. CacheSalt must change whenever the
-	// rules may (the wop build).
+	Ignores map[string][]config.Glob
+	// Cache, when its Dir is set, skips packs whose inputs are unchanged
+	// since a previous run. CacheSalt must change whenever the rules may
+	// (the wop build).
 	Cache     lintcache.Cache
 	CacheSalt string
 }
 
 // Run lints one pack and returns its findings, sorted.
 func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
+	place, err := placeOf(pk)
+	if err != nil {
+		return nil, err
+	}
+	return run(pk, opt, place)
+}
+
+// run lints pk at a known place (RunCached finds it once for the key and
+// the rules alike).
+func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 	schemas, err := schema.Default()
 	if err != nil {
 		return nil, err
@@ -54,7 +64,7 @@ func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		opt.Profile.SchemaBase = DefaultSchemaBase
 	}
 	var diags []diag.Diagnostic
-	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, Place: place, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
 	doc, _, err := p.JSON(pack.ManifestName)
 	if err == nil {
 		p.Manifest = doc
@@ -107,10 +117,10 @@ func applyConfig(pk *pack.Pack, diags []diag.Diagnostic, opt Options) []diag.Dia
 	return out
 }
 
-func ignored(pk *pack.Pack, d diag.Diagnostic, globs []string) bool {
+func ignored(pk *pack.Pack, d diag.Diagnostic, globs []config.Glob) bool {
 	rel := strings.TrimPrefix(d.File, pk.Path(""))
 	for _, g := range globs {
-		if config.Match(g, d.File) || config.Match(g, rel) {
+		if g.Match(d.File) || g.Match(rel) {
 			return true
 		}
 	}
@@ -162,23 +172,38 @@ func parseError(err error) (*jsonpos.Error, bool) {
 	return pe, ok
 }
 
-// RunCached lints pk unless opt.Cache holds the result for its exact files.
-// Cache failures only cost speed, never correctness, so they are ignored.
+// RunCached lints pk unless opt.Cache holds the result for exactly its
+// inputs (see cacheInputs). A cache that cannot be read or written only
+// costs speed, never correctness: any doubt lints again.
 func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	if opt.Cache.Dir == "" || opt.Catalog != nil { // a catalog is other packs' contents: not keyed
+	if opt.Cache.Dir == "" {
 		return Run(pk, opt)
 	}
-	salt := fmt.Sprintf("%s|%+v|%v|%v", opt.CacheSalt, opt.Profile, opt.Severities, opt.Ignores)
-	key, err := lintcache.Key(pk, salt)
+	place, err := placeOf(pk)
 	if err != nil {
-		return Run(pk, opt)
+		return nil, err
 	}
-	if ds, ok := opt.Cache.Load(pk, key); ok {
+	stamp := lintcache.StampOf(pk)
+	contents, err := lintcache.Digest(pk)
+	if err != nil {
+		return run(pk, opt, place)
+	}
+	key, err := cacheKey(pk, opt, place, contents)
+	if err != nil {
+		return run(pk, opt, place)
+	}
+	if ds, ok := opt.Cache.Load(key); ok {
 		return ds, nil
 	}
-	ds, err := Run(pk, opt)
-	if err == nil {
-		_ = opt.Cache.Store(pk, key, ds)
+	ds, err := run(pk, opt, place)
+	if err != nil {
+		return ds, err
 	}
-	return ds, err
+	// A file edited while it was digested or linted leaves findings that
+	// match neither version: store them only if no file's size, type or
+	// modification time moved since before the digest.
+	if slices.Equal(lintcache.StampOf(pk), stamp) {
+		opt.Cache.Store(key, ds)
+	}
+	return ds, nil
 }

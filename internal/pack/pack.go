@@ -231,6 +231,9 @@ func ReadCapped(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// ArchivePath is the .tgz the pack was loaded from; "" for a directory.
+func (pk *Pack) ArchivePath() string { return pk.archivePath }
+
 // Limits returns the size ceilings the pack was loaded with.
 func (pk *Pack) Limits() tarball.Limits { return pk.limits }
 

@@ -184,7 +184,7 @@ func (s *Set) suggest(url, name string) string {
 func (s *Set) fragment(url string) any {
 	id, frag, _ := strings.Cut(url, "#")
 	frag = strings.TrimPrefix(frag, "/")
-	v := s.docs[id]
+	v := s.Document(id)
 	if frag == "" {
 		return v
 	}

@@ -7,8 +7,8 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"io/fs"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -51,40 +51,77 @@ func ForKind(kind string) (id string, known bool) {
 // Load. A Set is safe for concurrent use.
 type Set struct {
 	compiler *jsonschema.Compiler
-	docs     map[string]any // $id -> parsed schema document, for readable messages
-	mu       sync.Mutex
+	mu       sync.Mutex // guards compiler and compiled
 	compiled map[string]*jsonschema.Schema
+
+	docsMu sync.Mutex     // guards docs; taken inside mu (the loader), never around it
+	docs   map[string]any // $id -> parsed schema document, parsed on first use
 }
 
-// Load parses every embedded schema and registers it under its $id, so
-// relative $refs between them resolve without the network.
+// Load prepares the embedded schemas. Nothing is parsed yet: a schema is
+// parsed when a compile or a message first needs it (a lint of one pack
+// needs two or three of the fifteen), and relative $refs between them
+// resolve through the same table, never the network.
 func Load() (*Set, error) {
 	s := &Set{compiler: jsonschema.NewCompiler(), docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
 	s.compiler.AssertFormat()
-	err := fs.WalkDir(specFS, "spec", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
-			return err
-		}
-		raw, err := specFS.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			return fmt.Errorf("embedded schema %s: %w", p, err)
-		}
-		id, _ := doc.(map[string]any)["$id"].(string)
-		if id == "" {
-			return fmt.Errorf("embedded schema %s has no $id", p)
-		}
-		s.docs[id] = doc
-		return s.compiler.AddResource(id, doc)
-	})
-	if err != nil {
-		return nil, err
-	}
+	s.compiler.UseLoader(embeddedLoader{s})
 	return s, nil
 }
+
+// embeddedPath is where the schema with $id id is embedded;
+// TestEmbeddedPathsMatchIDs holds every file to it.
+func embeddedPath(id string) (string, bool) {
+	switch {
+	case id == AgentFormatID:
+		return "spec/agentformat/agentformat-1.0.schema.json", true
+	case strings.HasPrefix(id, Base) && !strings.Contains(strings.TrimPrefix(id, Base), "/"):
+		return "spec/v1/" + strings.TrimPrefix(id, Base), true
+	}
+	return "", false
+}
+
+// embeddedIDs lists every embedded schema's $id, from the file names alone.
+func embeddedIDs() []string {
+	ids := []string{AgentFormatID}
+	entries, _ := specFS.ReadDir("spec/v1")
+	for _, e := range entries {
+		if path.Ext(e.Name()) == ".json" {
+			ids = append(ids, Base+e.Name())
+		}
+	}
+	return ids
+}
+
+// doc returns the embedded schema id, parsing it on first use; nil when
+// there is none.
+func (s *Set) doc(id string) (any, error) {
+	s.docsMu.Lock()
+	defer s.docsMu.Unlock()
+	if d, ok := s.docs[id]; ok {
+		return d, nil
+	}
+	p, ok := embeddedPath(id)
+	if !ok {
+		return nil, fmt.Errorf("%s: not an embedded schema", id)
+	}
+	raw, err := specFS.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an embedded schema", id)
+	}
+	d, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("embedded schema %s: %w", p, err)
+	}
+	s.docs[id] = d
+	return d, nil
+}
+
+// embeddedLoader serves the embedded schemas to the compiler by $id and
+// refuses every other URL.
+type embeddedLoader struct{ s *Set }
+
+func (l embeddedLoader) Load(url string) (any, error) { return l.s.doc(url) }
 
 // Default returns the process-wide Set, loaded on first use. The embedded
 // schemas are fixed at build time, so a load error is a bug in wop.
@@ -125,4 +162,7 @@ func (s *Set) Validate(id string, instance any) ([]Problem, error) {
 
 // Document returns the embedded schema document registered as id (nil if
 // none), for callers that walk a schema's structure themselves.
-func (s *Set) Document(id string) any { return s.docs[id] }
+func (s *Set) Document(id string) any {
+	d, _ := s.doc(id)
+	return d
+}

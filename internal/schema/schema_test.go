@@ -1,6 +1,10 @@
 package schema
 
 import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
 	"reflect"
 	"slices"
 	"testing"
@@ -92,5 +96,46 @@ func TestModelClasses(t *testing.T) {
 	}
 	if len(got) < 2 || got[0] != "reasoning" || !slices.Contains(got, "general") {
 		t.Errorf("ModelClasses() = %v", got)
+	}
+}
+
+// TestEmbeddedPathsMatchIDs: every embedded schema is found by its $id
+// (the loader parses schemas on demand by that table) and listed for pack
+// schemas that $ref them.
+func TestEmbeddedPathsMatchIDs(t *testing.T) {
+	listed := embeddedIDs()
+	n := 0
+	err := fs.WalkDir(specFS, "spec", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
+			return err
+		}
+		n++
+		raw, err := specFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var doc struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if got, ok := embeddedPath(doc.ID); !ok || got != p {
+			t.Errorf("%s has $id %q, which embeddedPath maps to %q", p, doc.ID, got)
+		}
+		if !slices.Contains(listed, doc.ID) {
+			t.Errorf("%s: $id %q missing from embeddedIDs", p, doc.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(listed) {
+		t.Errorf("%d embedded schemas, %d listed", n, len(listed))
+	}
+	s, _ := Load()
+	if _, err := s.Compile("https://example.com/not-embedded.json"); err == nil {
+		t.Error("a URL that is not embedded compiled: the loader must refuse it")
 	}
 }

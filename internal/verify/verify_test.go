@@ -142,6 +142,23 @@ func TestFailures(t *testing.T) {
 		{"served manifest edited", "version-manifest", "description", f.tgz, Options{Key: f.pub,
 			VersionManifest: bytes.Replace(f.served, []byte(`"version": "1.0.0",`), []byte(`"version": "1.0.0", "description": "added later",`), 1)}},
 	}
+	// Signed correctly, but over bytes no host can reproduce from the
+	// parsed manifest: only the canonical-form check catches it.
+	loose := append([]byte("{ "), pj.Data[1:]...)
+	resigned := rewrite(t, f.tgz, func(name string, d []byte) []byte {
+		switch name {
+		case "pack.json":
+			return loose
+		case "keys/pack.json.sig":
+			return f.key.Sign(loose)
+		}
+		return d
+	})
+	tests = append(tests, struct {
+		name, check, want string
+		tgz               []byte
+		opt               Options
+	}{"non-canonical manifest, validly signed", "signature", "not canonical JSON", resigned, Options{Key: f.pub}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.Limits = tarball.DefaultLimits

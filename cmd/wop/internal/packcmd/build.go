@@ -25,7 +25,7 @@ type buildOptions struct {
 	dirs   []string
 }
 
-func newBuildCmd(env *cli.Env) *cobra.Command {
+func newBuildCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) *cobra.Command {
 	o := &buildOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "build [DIR...]",
@@ -43,6 +43,12 @@ The pack is linted first; errors stop the build (--no-lint skips this).`,
 			o.dirs = args
 			if len(o.dirs) == 0 {
 				o.dirs = []string{"."}
+			}
+			if err := o.keys.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			return runBuild(cmd.Context(), o)
 		},

@@ -35,17 +35,26 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.MarkFlagsMutuallyExclusive("sigstore", "unsigned")
 }
 
-// signing resolves the flags into build.Signing. name is the pack name, for
-// the rule that only private.* packs may go unsigned without saying so.
+// validate checks what the flags alone decide, before any file is read.
+func (k *keyFlags) validate() error {
+	if k.sigstore.enabled {
+		return nil // the helper checks what Sigstore signing takes
+	}
+	if s := sign.Spec(k.spec); s != sign.SpecV1 && s != sign.SpecV2 {
+		return cli.Usagef("--spec %q: want v1 or v2", k.spec)
+	}
+	return nil // the key id may come from WOP_KEY_ID or .wop.yaml: signing checks it
+}
+
+// signing resolves the flags (checked by validate) into build.Signing. name
+// is the pack name, for the rule that only private.* packs may go unsigned
+// without saying so.
 func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
 	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.resolveKeyID(env)}
 	if k.sigstore.enabled {
 		var err error
 		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key)
 		return s, err
-	}
-	if s.Spec != sign.SpecV1 && s.Spec != sign.SpecV2 {
-		return s, cli.Usagef("--spec %q: want v1 or v2", k.spec)
 	}
 	switch {
 	case k.key != "":

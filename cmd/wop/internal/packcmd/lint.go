@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -286,10 +287,17 @@ func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, 
 
 // lintOpts are the lint options every command uses: the public profile and
 // the result cache (unless disabled, or the binary cannot be identified).
+// A cache that cannot be written is said once, as a warning.
 func lintOpts(env *cli.Env, noCache bool) lint.Options {
 	opt := lint.Options{CacheSalt: env.Version + "|" + env.BuildID}
 	if !noCache && env.BuildID != "" {
 		opt.Cache.Dir = env.CacheDir
+		var once sync.Once
+		opt.Cache.Warn = func(err error) {
+			once.Do(func() {
+				fmt.Fprintf(env.ErrOut, "wop: warning: results not cached: %v (set WOP_CACHE_DIR to a writable directory, or WOP_CACHE_DIR=off)\n", err)
+			})
+		}
 	}
 	return opt
 }

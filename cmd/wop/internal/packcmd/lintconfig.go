@@ -77,7 +77,7 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.keyID = c.KeyID
 	s.opt.Severities = map[string]diag.Severity{}
-	s.opt.Ignores = map[string][]string{}
+	s.opt.Ignores = map[string][]config.Glob{}
 	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {
 		rc := c.Rules[id]
 		r, warning := rules.Resolve(id)
@@ -98,7 +98,13 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 			}
 			s.opt.Severities[r.ID] = sev
 		}
-		s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], rc.Ignore...)
+		for _, pattern := range rc.Ignore {
+			g, err := config.CompileGlob(pattern)
+			if err != nil {
+				return warnings, fmt.Errorf("line %d: rule %s: ignore %q: %w", rc.Line, id, pattern, err)
+			}
+			s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], g)
+		}
 	}
 	m, f, p, _ := c.Limits.Bytes()
 	if m > 0 {

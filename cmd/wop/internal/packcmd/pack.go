@@ -1,5 +1,8 @@
 // Package packcmd implements `wop pack ...`: one file per verb. Commands
-// parse flags into an options struct and call the internal packages.
+// parse flags into an options struct and call the internal packages. Each
+// constructor takes a runF that, when set, receives the parsed and
+// validated options instead of running the command: tests check flag
+// combinations through it without touching disk or network.
 package packcmd
 
 import (
@@ -15,6 +18,6 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE:  cli.GroupRunE,
 	}
-	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env), newSignCmd(env), newVerifyCmd(env), newInitCmd(env), newPublishCmd(env), newBreakingCmd(env, nil), newBumpCmd(env, nil))
+	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env, nil), newSignCmd(env, nil), newVerifyCmd(env, nil), newInitCmd(env), newPublishCmd(env, nil), newBreakingCmd(env, nil), newBumpCmd(env, nil))
 	return cmd
 }

@@ -45,7 +45,7 @@ type publishOptions struct {
 // progressThreshold is the size from which an upload shows a progress bar.
 const progressThreshold = 4 << 20
 
-func newPublishCmd(env *cli.Env) *cobra.Command {
+func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
 	o := &publishOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "publish [DIR|TGZ] --registry URL",
@@ -95,18 +95,23 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 			if o.format != "text" && o.format != "json" {
 				return cli.Usagef("--format %q: want text or json", o.format)
 			}
-			if o.stage != "" {
-				return runPublish(cmd.Context(), o)
-			}
-			if o.branch != "" || o.noGate {
-				return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
-			}
-			var err error
-			if o.reg.url, err = cli.RegistryURL(env, o.reg.url); err != nil {
+			if err := o.keys.validate(); err != nil {
 				return err
 			}
-			if err := o.reg.validate(); err != nil {
-				return err
+			if o.stage == "" {
+				if o.branch != "" || o.noGate {
+					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
+				}
+				var err error
+				if o.reg.url, err = cli.RegistryURL(env, o.reg.url); err != nil {
+					return err
+				}
+				if err := o.reg.validate(); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			return runPublish(cmd.Context(), o)
 		},

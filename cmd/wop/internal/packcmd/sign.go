@@ -1,13 +1,14 @@
 package packcmd
 
 import (
+	"context"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 )
 
-func newSignCmd(env *cli.Env) *cobra.Command {
+func newSignCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) *cobra.Command {
 	o := &buildOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "sign DIR|TGZ",
@@ -25,12 +26,18 @@ that archive's pack.json and signature, keeping its other entries.`,
 			if o.keys.key == "" && o.keys.signature == "" && !o.keys.sigstore.enabled {
 				return cli.Usagef("sign needs --key, --signature with --key-id, or --sigstore")
 			}
+			if err := o.keys.validate(); err != nil {
+				return err
+			}
+			o.dirs = args
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
 			pk, err := loadPack(env, args[0])
 			if err != nil {
 				return err
 			}
 			if pk.Archive == nil {
-				o.dirs = args
 				return runBuild(cmd.Context(), o)
 			}
 			if o.outDir == "" {

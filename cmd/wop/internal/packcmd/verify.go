@@ -29,7 +29,7 @@ type verifyOptions struct {
 	sigstore        verifyFlags
 }
 
-func newVerifyCmd(env *cli.Env) *cobra.Command {
+func newVerifyCmd(env *cli.Env, runF func(context.Context, *verifyOptions) error) *cobra.Command {
 	o := &verifyOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "verify ARCHIVE|VERSION.json|NAME@VERSION",
@@ -68,6 +68,9 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 				if err := o.reg.validate(); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			return runVerify(cmd.Context(), o)
 		},

@@ -76,5 +76,6 @@ func Main(ctx context.Context, args []string, env *cli.Env) int {
 // plain errors.
 func isCobraUsage(err error) bool {
 	msg := err.Error()
-	return strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "arg(s)") || strings.HasPrefix(msg, "accepts ")
+	return strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "arg(s)") || strings.HasPrefix(msg, "accepts ") ||
+		strings.Contains(msg, "flags in the group") // MarkFlagsMutuallyExclusive and friends
 }

@@ -61,6 +61,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pack", "lint", "notgz.tgz"}, cli.ExitUsage},
 		{[]string{"pack", "lint", "--format", "xml", "good"}, cli.ExitUsage},
 		{[]string{"pack", "lint", "--no-such-flag"}, cli.ExitUsage},
+		{[]string{"pack", "build", "--key", "k.pem", "--unsigned", "good"}, cli.ExitUsage},
+		{[]string{"pack", "build", "--key", "k.pem", "good"}, cli.ExitUsage},
 		{[]string{"pack", "nope"}, cli.ExitUsage},
 		{[]string{"nope"}, cli.ExitUsage},
 		{[]string{"pack", "breaking", "good", "--against", "good"}, cli.ExitOK},

@@ -1,0 +1,51 @@
+package lint
+
+import (
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lintcache"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// cacheInputs is everything a lint result depends on. Rules see only a
+// *Pass (the pack, the profile, the catalog and wop's embedded schemas) and
+// the run applies Options afterwards; TestCacheKeyCoversEveryInput fails
+// when a field is added to any of those without being keyed here.
+type cacheInputs struct {
+	Build    string // wop's version and build: the rules and embedded schemas
+	Rules    []ruleKey
+	Display  string // findings name files by it
+	Place    Place  // the directory's name and sibling packs
+	Limits   tarball.Limits
+	Profile  Profile
+	Catalog  *PackCatalog
+	Severity map[string]diag.Severity
+	Ignores  map[string][]config.Glob
+	Contents lintcache.Contents
+}
+
+type ruleKey struct {
+	ID       string
+	Severity diag.Severity
+}
+
+// cacheKey digests pk's inputs: its place and contents (as lintcache.Digest
+// read them) and the options.
+func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Contents) (string, error) {
+	in := cacheInputs{
+		Build:    opt.CacheSalt,
+		Display:  pk.Display,
+		Place:    place,
+		Limits:   pk.Limits(),
+		Profile:  opt.Profile,
+		Catalog:  opt.Catalog,
+		Severity: opt.Severities,
+		Ignores:  opt.Ignores,
+		Contents: contents,
+	}
+	for _, r := range All() {
+		in.Rules = append(in.Rules, ruleKey{r.ID, r.Severity})
+	}
+	return lintcache.Key(in)
+}
