@@ -70,21 +70,38 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	return out.Close()
 }
 
-// writeChange applies c to the workspace.
+// writeChange applies c to the workspace. It writes through an os.Root, so
+// a symlink in the checkout that leads out of it (packs/ or registry/
+// pointing elsewhere) is refused rather than followed: staging must never
+// delete or write files outside the checkout's copy.
 func writeChange(root string, c *change) error {
-	if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(c.replace))); err != nil {
+	r, err := os.OpenRoot(root)
+	if err != nil {
 		return err
 	}
+	defer r.Close()
+	if err := r.RemoveAll(filepath.FromSlash(c.replace)); err != nil {
+		return escapeHint(err)
+	}
 	for name, data := range c.files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+		p := filepath.FromSlash(name)
+		if err := r.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return escapeHint(err)
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return err
+		if err := r.WriteFile(p, data, 0o644); err != nil {
+			return escapeHint(err)
 		}
 	}
 	return nil
+}
+
+// escapeHint explains os.Root's refusal of a path that leaves the checkout
+// (os exports no sentinel for it, only the message).
+func escapeHint(err error) error {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return fmt.Errorf("%w: a symlink in the checkout leads outside it; wop writes only inside the checkout (replace the link with the folder it points to)", err)
+	}
+	return err
 }
 
 // Edit is one file a staged change touches.

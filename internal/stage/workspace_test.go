@@ -3,6 +3,7 @@ package stage
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +149,35 @@ func equalMaps(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// A hostile or odd checkout whose packs/ or registry/ is a symlink out of it
+// must not make staging delete or write files there.
+func TestWriteChangeStaysInside(t *testing.T) {
+	for _, linked := range []string{"packs", "registry", "registry/v1/packs"} {
+		t.Run(linked, func(t *testing.T) {
+			outside := tree(t, map[string]string{"a/precious.txt": "keep", "-/1.0.0.tgz": "keep"})
+			work := tree(t, map[string]string{"registry/.well-known/openwop-registry.json": "{}"})
+			link := filepath.Join(work, filepath.FromSlash(linked))
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.RemoveAll(link)
+			if err := os.Symlink(outside, link); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, outside)
+			ch := &change{replace: "packs/a", files: map[string][]byte{
+				"packs/a/pack.json":               []byte("{}"),
+				"registry/v1/packs/a/-/1.0.0.tgz": []byte("tgz"),
+			}}
+			err := writeChange(work, ch)
+			if err == nil || !strings.Contains(err.Error(), "symlink in the checkout leads outside it") {
+				t.Fatalf("writeChange = %v, want the symlink refused", err)
+			}
+			if after := snapshot(t, outside); !maps.Equal(before, after) {
+				t.Errorf("outside the checkout changed:\nbefore %v\nafter  %v", before, after)
+			}
+		})
+	}
 }
