@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -64,6 +65,10 @@ func generators(root, tree string) ([]step, error) {
 	}
 	switch {
 	case scripts["build:index"] != "":
+		if f := missingScript(root, scripts["build:index"]); f != "" {
+			return nil, fmt.Errorf("the checkout's package.json script build:index runs %s, which the checkout does not have: "+
+				"its indexes, SBOMs and pages cannot be brought up to date; is it a full clone of the registry's repository?", f)
+		}
 		steps = append(steps, scriptStep(scripts, "build:index", treeArgs))
 	case exists(root, "registry/scripts/build-index.mjs"):
 		steps = append(steps, step{"node registry/scripts/build-index.mjs", append([]string{"node", "registry/scripts/build-index.mjs"}, treeArgs...)})
@@ -83,11 +88,28 @@ func gate(root string) (step, bool, error) {
 	}
 	switch {
 	case scripts["check"] != "":
+		if f := missingScript(root, scripts["check"]); f != "" {
+			return step{}, false, fmt.Errorf("the checkout's package.json script check (the registry's CI gate) runs %s, which the checkout does not have: "+
+				"use a full clone of the registry's repository, or pass --no-registry-check to leave the check to its CI", f)
+		}
 		return scriptStep(scripts, "check", nil), true, nil
 	case exists(root, "scripts/registry-check.sh"):
 		return step{"bash scripts/registry-check.sh", []string{"bash", "scripts/registry-check.sh"}}, true, nil
 	}
 	return step{}, false, nil
+}
+
+// missingScript returns the file a package.json script hands to node, bash
+// or sh when the checkout lacks it. A copy of the registry's data without
+// its scripts would otherwise fail with the interpreter's stack trace,
+// naming the temporary copy staging works in rather than the checkout.
+func missingScript(root, line string) string {
+	f := strings.Fields(line)
+	if len(f) < 2 || !slices.Contains([]string{"node", "bash", "sh"}, f[0]) ||
+		strings.HasPrefix(f[1], "-") || filepath.IsAbs(f[1]) || exists(root, f[1]) {
+		return ""
+	}
+	return f[1]
 }
 
 // scriptStep runs a package.json script the way `npm run NAME -- ARGS`
