@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/pack"
@@ -20,6 +22,9 @@ func writeImport(dir string, im *agf.Imported) error {
 	names := slices.Sorted(maps.Keys(im.Files))
 	names = slices.DeleteFunc(names, func(n string) bool { return n == pack.ManifestName })
 	for _, name := range names {
+		if err := noLinkedFolder(dir, name); err != nil {
+			return err
+		}
 		if !im.Updated {
 			_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
 			var pe *fs.PathError
@@ -35,6 +40,30 @@ func writeImport(dir string, im *agf.Imported) error {
 		}
 	}
 	return writeSet(dir, im.Files, append(names, pack.ManifestName))
+}
+
+// noLinkedFolder refuses a file whose folder in the pack (prompts/,
+// schemas/) is a symlink: writing through it would put the file outside the
+// pack, where lint and build do not look either.
+func noLinkedFolder(dir, name string) error {
+	rel := ""
+	for _, part := range strings.Split(path.Dir(name), "/") {
+		if part == "." {
+			break
+		}
+		rel = path.Join(rel, part)
+		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // created by the import, as a real folder
+		}
+		if err != nil {
+			return err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; the import writes %s only inside the pack: replace the link with a folder", rel, name)
+		}
+	}
+	return nil
 }
 
 // writeSet writes files under dir in two phases: each to a temporary file
