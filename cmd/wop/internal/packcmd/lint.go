@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -124,6 +126,9 @@ func withoutPath(err error) error {
 }
 
 func runLint(ctx context.Context, o *lintOptions) error {
+	if err := checkOutput(o.env, o.output); err != nil {
+		return err
+	}
 	targets, looseAGF, err := lintTargets(o)
 	if err != nil {
 		return err
@@ -234,10 +239,47 @@ func writeLintReport(o *lintOptions, in report.Input) error {
 	if err := report.Print(&buf, o.format, in); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(o.env.Abs(o.output), buf.Bytes(), 0o644); err != nil {
+	path := o.env.Abs(o.output)
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return writeInto(path, buf.Bytes())
+	}
+	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write --output: %w", err)
 	}
 	return nil
+}
+
+// checkOutput refuses an --output that cannot be a report file before lint
+// runs: a directory (build's -o is one, lint's is a file), or the name of a
+// pack's own source, which the report would replace.
+func checkOutput(env *cli.Env, output string) error {
+	if output == "" {
+		return nil
+	}
+	if info, err := os.Stat(env.Abs(output)); err == nil && info.IsDir() {
+		return cli.Usagef("--output %s is a directory; name the report file, e.g. wop.sarif", output)
+	}
+	switch base := filepath.Base(output); {
+	case base == pack.ManifestName, base == ".wop.yaml", base == ".wop.yml",
+		strings.HasSuffix(base, ".agf.yaml"), strings.HasSuffix(base, ".agf.yml"):
+		return cli.Usagef("--output %s would replace a pack's source with the report; name the report file, e.g. wop.sarif", output)
+	}
+	return nil
+}
+
+// writeInto writes the report into an existing device or pipe
+// (/dev/stdout, a FIFO) instead of renaming a file over it: an atomic
+// replace would swap the device itself for a regular file.
+func writeInto(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write --output: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write --output: %w", err)
+	}
+	return f.Close()
 }
 
 // lintJobs gives each target the options and limits of its configuration.

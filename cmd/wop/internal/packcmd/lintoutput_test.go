@@ -1,0 +1,69 @@
+package packcmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/report"
+)
+
+// TestCheckOutput: --output naming a directory or a pack's own source is a
+// usage error before lint runs; a report file name is fine.
+func TestCheckOutput(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := &cli.Env{WorkDir: dir}
+	for output, want := range map[string]string{
+		"":                           "",
+		"wop.sarif":                  "",
+		"reports/lint.json":          "",
+		"dist":                       "is a directory",
+		"pack.json":                  "would replace a pack's source",
+		"packs/a/pack.json":          "would replace a pack's source",
+		".wop.yaml":                  "would replace a pack's source",
+		"agents/researcher.agf.yaml": "would replace a pack's source",
+	} {
+		err := checkOutput(env, output)
+		var usage *cli.UsageError
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", output, err)
+		case want != "" && (!errors.As(err, &usage) || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: %v, want a usage error saying %q", output, err, want)
+		}
+	}
+}
+
+// TestLintReportIntoFIFO: --output naming a pipe or device (/dev/stdout)
+// writes into it; renaming a file over it would replace the device itself.
+func TestLintReportIntoFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "report")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	// The reader opens first, without blocking, so the writer's open does
+	// not wait and a small report fits in the pipe's buffer.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	o := &lintOptions{env: &cli.Env{WorkDir: "/"}, format: "json", output: fifo}
+	if err := writeLintReport(o, report.Input{Tool: "wop"}); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	if n, _ := r.Read(buf); !strings.Contains(string(buf[:n]), "{") {
+		t.Errorf("the reader got %q", buf[:n])
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", info.Mode(), err)
+	}
+}
