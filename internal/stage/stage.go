@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -191,6 +192,11 @@ func CheckTree(tree string, a *publish.Archive) error {
 func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, error) {
 	dir := c.path(VersionDir(tree, a.Name))
 	conflict := &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI}
+	for _, ext := range []string{".tgz", ".json"} {
+		if err := regularOrAbsent(filepath.Join(dir, a.Version+ext)); err != nil {
+			return publish.Absent, err
+		}
+	}
 	if f, err := os.Open(filepath.Join(dir, a.Version+".tgz")); err == nil {
 		defer f.Close()
 		same, err := a.SameTar(f)
@@ -216,6 +222,35 @@ func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, 
 	}
 	conflict.Theirs = theirs
 	return publish.Different, conflict
+}
+
+// regularOrAbsent refuses a published file that is a symlink, pipe or
+// device: opening one could read outside the checkout or block forever
+// (a link to /dev/stdin, a FIFO), and a registry's tree holds only files.
+func regularOrAbsent(path string) error {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%s is %s, not a file; the registry's tree holds only files: replace it with the published file", path, kind(info.Mode()))
+	}
+	return nil
+}
+
+// kind names what a non-regular file is, for an error message.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a pipe"
+	}
+	return "a device or socket"
 }
 
 // integrityOf reads a version manifest's integrity.
