@@ -94,5 +94,10 @@ func nonEmpty(s string) (registry.Token, error) {
 	if s = strings.TrimSpace(s); s == "" {
 		return "", cli.Usagef("no token on standard input")
 	}
+	// A token is one printable word (RFC 6750's token68); anything else is a
+	// paste gone wrong, and would break the Authorization header later.
+	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r > '~' }) {
+		return "", cli.Usagef("the token on standard input holds a space, control or non-ASCII character; paste only the token")
+	}
 	return registry.Token(s), nil
 }
