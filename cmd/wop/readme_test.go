@@ -220,6 +220,9 @@ func TestREADMEPreCommit(t *testing.T) {
 	if !h.PassFilenames || !strings.Contains(h.Entry, "--changed") {
 		t.Errorf("hook must pass the changed files to 'wop pack lint --changed': %+v", h)
 	}
+	if !strings.HasSuffix(h.Entry, " --") {
+		t.Errorf("hook entry %q must end with --: a committed file named like a flag (--write-baseline=x.agf.yaml) would be parsed as one", h.Entry)
+	}
 	files := regexp.MustCompile(h.Files)
 	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml"} {
 		if !files.MatchString(f) {
