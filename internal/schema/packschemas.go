@@ -104,3 +104,42 @@ func refersTo(docs []Document, prefix string) bool {
 	}
 	return false
 }
+
+// NewSet returns an empty Set for schemas that come from outside the
+// binary (a catalog's node type schemas): documents are added with Add and
+// compiled on first use. A $ref to a document not added goes to load (nil:
+// it fails); the Set itself never touches files or the network.
+func NewSet(load func(url string) (any, error)) *Set {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	loader := jsonschema.SchemeURLLoader{}
+	if load != nil {
+		loader["http"], loader["https"] = loaderFunc(load), loaderFunc(load)
+	}
+	c.UseLoader(loader)
+	return &Set{compiler: c, docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
+}
+
+// loaderFunc adapts a function to jsonschema.URLLoader.
+type loaderFunc func(url string) (any, error)
+
+func (f loaderFunc) Load(url string) (any, error) { return f(url) }
+
+// Add registers doc under its URL; adding a URL twice keeps the first.
+func (s *Set) Add(doc Document) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.docsMu.Lock() // inside mu, as the loader takes it
+	_, dup := s.docs[doc.URL]
+	s.docsMu.Unlock()
+	if dup {
+		return nil
+	}
+	if err := s.compiler.AddResource(doc.URL, doc.Doc); err != nil {
+		return err
+	}
+	s.docsMu.Lock()
+	s.docs[doc.URL] = doc.Doc
+	s.docsMu.Unlock()
+	return nil
+}

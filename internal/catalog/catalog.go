@@ -1,0 +1,146 @@
+// Package catalog is what a registry knows: its packs, their versions, the
+// node types and agents they define, and the schemas of those node types.
+// It reads a folder of packs, a registry index file, a registry checkout or
+// a registry URL. It states facts only: lint, breaking and stage judge them.
+package catalog
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wop-cli/wop/internal/schema"
+)
+
+// Catalog is a set of packs and what they define. It is safe for concurrent
+// use; schemas are read and compiled on first use, once.
+type Catalog struct {
+	// Source names where the catalog was read from, for messages.
+	Source string
+	// Packs are sorted by name; one entry per pack (its latest version).
+	Packs []Pack
+	// Warnings say what the caller should tell the user about how current
+	// the catalog is (a registry that did not answer, so a cache stood in).
+	Warnings []string
+
+	types  map[string]*NodeType
+	agents map[string]string // agentId -> defining pack
+	chains map[string]string // chainId -> defining pack
+
+	schemas  *schema.Set
+	mu       sync.Mutex
+	byRef    map[schemaKey]string      // schema file -> URL it is registered under ("" unreadable)
+	docs     map[string]map[string]any // URL -> top-level schema object
+	refMu    sync.Mutex                // guards files: loadRef runs inside a compile
+	files    map[string][]string       // pack -> its JSON files, listed on first need
+	fetchDoc func(pk *Pack, ref string) ([]byte, error)
+	listDocs func(pk *Pack) []string // a pack's other JSON files, for $refs
+}
+
+// Pack is one pack the catalog knows.
+type Pack struct {
+	Name    string
+	Version string
+	Kind    string // "" for a node pack
+	// TypeIDs are the node typeIds it defines (for a workflow-chain pack,
+	// its chainIds, as registry indexes list them).
+	TypeIDs  []string
+	AgentIDs []string
+	// dir is where its files are read from ("" when the catalog holds no
+	// files for it, as with an index file).
+	dir string
+}
+
+// NodeType is what the catalog knows about one node typeId.
+type NodeType struct {
+	TypeID       string
+	Version      string // the node's own version, "" if not declared
+	Pack         string // the defining pack's name
+	PackVersion  string
+	Role         string
+	Capabilities []string
+	// ConfigSchema, InputSchema and OutputSchema are the pack-relative refs
+	// of its schemas ("" when not declared or not known).
+	ConfigSchema, InputSchema, OutputSchema string
+}
+
+type schemaKey struct{ pack, ref string }
+
+func newCatalog(source string) *Catalog {
+	c := &Catalog{
+		Source: source,
+		types:  map[string]*NodeType{}, agents: map[string]string{}, chains: map[string]string{},
+		byRef: map[schemaKey]string{}, docs: map[string]map[string]any{}, files: map[string][]string{},
+	}
+	c.schemas = schema.NewSet(c.loadRef)
+	return c
+}
+
+// add records a pack and what it defines. A pack seen twice keeps the
+// higher version (a checkout or index may list several).
+func (c *Catalog) add(p Pack, nodes []NodeType) {
+	if i := slices.IndexFunc(c.Packs, func(q Pack) bool { return q.Name == p.Name }); i >= 0 {
+		if compareVersions(c.Packs[i].Version, p.Version) >= 0 {
+			return
+		}
+		c.Packs = slices.Delete(c.Packs, i, i+1)
+	}
+	c.Packs = append(c.Packs, p)
+	for i := range nodes {
+		n := nodes[i]
+		n.Pack, n.PackVersion = p.Name, p.Version
+		c.types[n.TypeID] = &n
+	}
+	for _, id := range p.AgentIDs {
+		c.agents[id] = p.Name
+	}
+	if p.Kind == "workflow-chain" {
+		for _, id := range p.TypeIDs {
+			c.chains[id] = p.Name
+		}
+	} else {
+		for _, id := range p.TypeIDs {
+			if _, ok := c.types[id]; !ok {
+				c.types[id] = &NodeType{TypeID: id, Pack: p.Name, PackVersion: p.Version}
+			}
+		}
+	}
+}
+
+func (c *Catalog) sort() {
+	slices.SortFunc(c.Packs, func(a, b Pack) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// NodeType returns what the catalog knows about typeId.
+func (c *Catalog) NodeType(typeID string) (*NodeType, bool) {
+	n, ok := c.types[typeID]
+	return n, ok
+}
+
+// HasType reports whether some pack in the catalog defines typeId.
+func (c *Catalog) HasType(typeID string) bool { _, ok := c.types[typeID]; return ok }
+
+// AgentPack returns the pack defining agentId.
+func (c *Catalog) AgentPack(agentID string) (string, bool) {
+	p, ok := c.agents[agentID]
+	return p, ok
+}
+
+// NodeTypes returns every node type, sorted by typeId.
+func (c *Catalog) NodeTypes() []*NodeType {
+	out := make([]*NodeType, 0, len(c.types))
+	for _, n := range c.types {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b *NodeType) int { return strings.Compare(a.TypeID, b.TypeID) })
+	return out
+}
+
+func (c *Catalog) pack(name string) *Pack {
+	for i := range c.Packs {
+		if c.Packs[i].Name == name {
+			return &c.Packs[i]
+		}
+	}
+	return nil
+}

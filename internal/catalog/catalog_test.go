@@ -1,0 +1,159 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeTree writes files (slash paths -> contents) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var toolsPack = map[string]string{
+	"community.acme.tools/pack.json": `{"name": "community.acme.tools", "version": "1.2.0",
+	  "nodes": [{"typeId": "community.acme.tools.send", "version": "1.0.0", "role": "side-effect", "capabilities": ["side-effectful"],
+	    "configSchemaRef": "schemas/send.config.json", "inputSchemaRef": "schemas/send.input.json"}],
+	  "agents": [{"agentId": "community.acme.tools.helper"}]}`,
+	"community.acme.tools/schemas/send.config.json": `{"$id": "https://packs.example/community.acme.tools/1.2.0/send.config.json",
+	  "type": "object", "required": ["channel"], "additionalProperties": false,
+	  "properties": {"channel": {"$ref": "channel.json"}, "retries": {"type": "integer"}}}`,
+	"community.acme.tools/schemas/send.input.json": `{"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}`,
+	"community.acme.tools/schemas/channel.json":    `{"$id": "https://packs.example/community.acme.tools/1.2.0/channel.json", "type": "string", "enum": ["email", "sms"]}`,
+	"community.acme.flows/pack.json":               `{"name": "community.acme.flows", "version": "1.0.0", "kind": "workflow-chain", "chains": [{"chainId": "acme.flow"}]}`,
+}
+
+func TestOpenKinds(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, filepath.Join(root, "folder"), toolsPack)
+	checkout := map[string]string{DiscoveryPath: `{"name": "test registry"}`}
+	for k, v := range toolsPack {
+		checkout["packs/"+k] = v
+	}
+	writeTree(t, filepath.Join(root, "checkout"), checkout)
+	writeTree(t, root, map[string]string{"index.json": `{"packs": [{"name": "community.acme.tools", "latest": "1.2.0", "typeIds": ["community.acme.tools.send"], "agentIds": ["community.acme.tools.helper"]}]}`})
+	for _, path := range []string{"folder", "checkout", "index.json"} {
+		t.Run(path, func(t *testing.T) {
+			c, err := Open(t.Context(), filepath.Join(root, path), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, ok := c.NodeType("community.acme.tools.send")
+			if !ok || n.Pack != "community.acme.tools" || n.PackVersion != "1.2.0" {
+				t.Fatalf("node type = %+v, %v", n, ok)
+			}
+			if p, ok := c.AgentPack("community.acme.tools.helper"); !ok || p != "community.acme.tools" {
+				t.Errorf("agent pack = %q, %v", p, ok)
+			}
+			if c.HasType("acme.flow") {
+				t.Error("a chainId is not a node type")
+			}
+		})
+	}
+}
+
+func TestNodeTypeFacts(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, toolsPack)
+	c, err := LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := c.NodeType("community.acme.tools.send")
+	if n.Role != "side-effect" || len(n.Capabilities) != 1 || n.Version != "1.0.0" {
+		t.Errorf("facts = %+v", n)
+	}
+	url, ok := c.SchemaURL(n, n.ConfigSchema)
+	if !ok || url != "https://packs.example/community.acme.tools/1.2.0/send.config.json" {
+		t.Fatalf("config schema url = %q, %v", url, ok)
+	}
+	props, req, closed, ok := c.Properties(url)
+	if !ok || !closed || len(props) != 2 || len(req) != 1 {
+		t.Errorf("properties = %v %v %v %v", props, req, closed, ok)
+	}
+	tests := []struct {
+		name     string
+		instance any
+		problems int
+	}{
+		{"valid", map[string]any{"channel": "sms"}, 0},
+		{"missing required", map[string]any{}, 1},
+		{"ref resolved", map[string]any{"channel": "fax"}, 1},
+		{"closed", map[string]any{"channel": "sms", "extra": true}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, err := c.Validate(url, tt.instance)
+			if err != nil || len(ps) != tt.problems {
+				t.Errorf("Validate = %+v, %v; want %d problems", ps, err, tt.problems)
+			}
+		})
+	}
+	in, ok := c.SchemaURL(n, n.InputSchema)
+	if !ok || in == "" {
+		t.Errorf("input schema without $id gets a catalog URL, got %q", in)
+	}
+}
+
+func TestFindCheckout(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{DiscoveryPath: `{}`, "packs/a/pack.json": `{"name": "a"}`})
+	if got := FindCheckout(filepath.Join(root, "packs", "a")); got != root {
+		t.Errorf("FindCheckout = %q, want %q", got, root)
+	}
+	if got := FindCheckout(t.TempDir()); got != "" {
+		t.Errorf("FindCheckout outside a checkout = %q", got)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"bad.json": `{"x": 1}`, "broken/p/pack.json": `{`, "empty/readme": ``})
+	for _, path := range []string{"bad.json", "broken", "empty", "missing"} {
+		if _, err := Open(t.Context(), filepath.Join(dir, path), Options{}); err == nil {
+			t.Errorf("Open(%s) succeeded", path)
+		}
+	}
+}
+
+// TestFolderSnapshot: a cached folder loads the same facts, and a changed
+// manifest is read again.
+func TestFolderSnapshot(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	writeTree(t, dir, toolsPack)
+	for range 2 {
+		c, err := Open(t.Context(), dir, Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := c.NodeType("community.acme.tools.send")
+		if !ok || n.Role != "side-effect" || n.ConfigSchema != "schemas/send.config.json" {
+			t.Fatalf("node type = %+v", n)
+		}
+		if url, ok := c.SchemaURL(n, n.ConfigSchema); !ok || url == "" {
+			t.Fatal("schema not readable from a snapshot-loaded pack")
+		}
+	}
+	snaps, _ := filepath.Glob(filepath.Join(cache, "catalog", "folder-*.json"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots = %v", snaps)
+	}
+	writeTree(t, dir, map[string]string{"community.acme.tools/pack.json": `{"name": "community.acme.tools", "version": "1.3.0", "nodes": [{"typeId": "community.acme.tools.fax", "role": "side-effect"}]}`})
+	c, err := Open(t.Context(), dir, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HasType("community.acme.tools.fax") || c.HasType("community.acme.tools.send") {
+		t.Error("a changed manifest was not read again")
+	}
+}

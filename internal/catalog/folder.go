@@ -1,0 +1,172 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/pack"
+)
+
+// manifest is the part of a pack.json the catalog reads.
+type manifest struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+	Nodes   []struct {
+		TypeID          string   `json:"typeId"`
+		Version         string   `json:"version"`
+		Role            string   `json:"role"`
+		Capabilities    []string `json:"capabilities"`
+		ConfigSchemaRef string   `json:"configSchemaRef"`
+		InputSchemaRef  string   `json:"inputSchemaRef"`
+		OutputSchemaRef string   `json:"outputSchemaRef"`
+	} `json:"nodes"`
+	Agents []struct {
+		AgentID string `json:"agentId"`
+	} `json:"agents"`
+	Chains []struct {
+		ChainID string `json:"chainId"`
+	} `json:"chains"`
+}
+
+// parseManifest turns a pack.json into the catalog's facts; dir is where
+// the pack's files live ("" when there are none to read).
+func parseManifest(raw []byte, dir string) (Pack, []NodeType, error) {
+	var m manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Pack{}, nil, err
+	}
+	if m.Name == "" {
+		return Pack{}, nil, errors.New("no name")
+	}
+	p := Pack{Name: m.Name, Version: m.Version, Kind: m.Kind, dir: dir}
+	var nodes []NodeType
+	for _, n := range m.Nodes {
+		if n.TypeID == "" {
+			continue
+		}
+		p.TypeIDs = append(p.TypeIDs, n.TypeID)
+		nodes = append(nodes, NodeType{TypeID: n.TypeID, Version: n.Version, Role: n.Role, Capabilities: n.Capabilities,
+			ConfigSchema: n.ConfigSchemaRef, InputSchema: n.InputSchemaRef, OutputSchema: n.OutputSchemaRef})
+	}
+	for _, a := range m.Agents {
+		p.AgentIDs = append(p.AgentIDs, a.AgentID)
+	}
+	for _, ch := range m.Chains {
+		p.TypeIDs = append(p.TypeIDs, ch.ChainID)
+	}
+	return p, nodes, nil
+}
+
+// LoadFolder reads a folder of packs: every subdirectory with a pack.json.
+func LoadFolder(dir string) (*Catalog, error) { return loadFolder(dir, "") }
+
+func loadFolder(dir, cacheDir string) (*Catalog, error) {
+	c := newCatalog(dir)
+	if err := c.addFolder(dir, cacheDir); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// addFolder reads every */pack.json of dir. With a cache directory, the
+// facts are kept as a snapshot keyed by the manifests' paths, sizes and
+// times, so an unchanged folder costs a stat per pack and one read.
+func (c *Catalog) addFolder(dir, cacheDir string) error {
+	manifests, err := filepath.Glob(filepath.Join(dir, "*", pack.ManifestName))
+	if err != nil {
+		return err
+	}
+	if len(manifests) == 0 {
+		return fmt.Errorf("%s: no */pack.json (want a folder of packs, a registry checkout, a registry index file or URL)", dir)
+	}
+	c.fetchDoc, c.listDocs = readPackFile, listJSONFiles
+	key := folderKey(manifests)
+	if key != "" && loadSnapshot(cacheDir, key, c) {
+		c.sort()
+		return nil
+	}
+	if err := c.readManifests(manifests); err != nil {
+		return err
+	}
+	c.sort()
+	if key != "" {
+		storeSnapshot(cacheDir, key, c)
+	}
+	return nil
+}
+
+// folderKey names a folder's snapshot by its manifests' paths, sizes and
+// modification times ("" when one cannot be read: no snapshot then).
+func folderKey(manifests []string) string {
+	h := sha256.New()
+	for _, m := range manifests {
+		st, err := os.Stat(m)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.Size(), st.ModTime().UnixNano())
+	}
+	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".json"
+}
+
+func (c *Catalog) readManifests(manifests []string) error {
+	for _, m := range manifests {
+		raw, err := os.ReadFile(m)
+		if err != nil {
+			return err
+		}
+		p, nodes, err := parseManifest(raw, filepath.Dir(m))
+		if err != nil {
+			return fmt.Errorf("%s: %w", m, err)
+		}
+		c.add(p, nodes)
+	}
+	return nil
+}
+
+// listJSONFiles lists a pack's JSON files other than pack.json, as slash
+// paths relative to the pack.
+func listJSONFiles(p *Pack) []string {
+	var out []string
+	_ = filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".json" {
+			return nil
+		}
+		rel, err := filepath.Rel(p.dir, path)
+		if err == nil && rel != pack.ManifestName {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+func readPackFile(p *Pack, ref string) ([]byte, error) {
+	if p.dir == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(ref)))
+}
+
+// compareVersions orders semver strings; unparsable ones sort first.
+func compareVersions(a, b string) int {
+	va, errA := semver.StrictNewVersion(a)
+	vb, errB := semver.StrictNewVersion(b)
+	switch {
+	case errA != nil && errB != nil:
+		return 0
+	case errA != nil:
+		return -1
+	case errB != nil:
+		return 1
+	}
+	return va.Compare(vb)
+}

@@ -1,0 +1,55 @@
+package catalog
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzParseIndex: registry index documents are untrusted. Whatever parses
+// must name its packs, and adding them to a catalog must not panic.
+func FuzzParseIndex(f *testing.F) {
+	f.Add([]byte(`{"packs": [{"name": "a.b.c", "latestVersion": "1.0.0", "typeIds": ["a.b.c.x"]}]}`))
+	f.Add([]byte(`[{"name": "a", "typeIds": ["x"], "agentIds": ["y"]}]`))
+	f.Add([]byte(`{"name": "one", "kind": "workflow-chain", "typeIds": ["c"]}`))
+	f.Add([]byte(`{"packs": null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		entries, err := parseIndex(raw)
+		if err != nil {
+			return
+		}
+		if !json.Valid(raw) {
+			t.Fatalf("accepted invalid JSON %q", raw)
+		}
+		c := newCatalog("fuzz")
+		c.addIndex(entries)
+		for _, p := range c.Packs {
+			if p.Name == "" {
+				t.Fatalf("a pack without a name from %q", raw)
+			}
+		}
+	})
+}
+
+// FuzzParseManifest: version manifests are untrusted. A parsed manifest has
+// a name, and every node type it yields has a typeId.
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(toolsPack["community.acme.tools/pack.json"]))
+	f.Add([]byte(toolsPack["community.acme.flows/pack.json"]))
+	f.Add([]byte(`{"name": "x", "nodes": [{"typeId": ""}, {}], "agents": [{}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, nodes, err := parseManifest(raw, "")
+		if err != nil {
+			return
+		}
+		if p.Name == "" {
+			t.Fatalf("manifest without a name accepted: %q", raw)
+		}
+		for _, n := range nodes {
+			if n.TypeID == "" {
+				t.Fatalf("node type without a typeId from %q", raw)
+			}
+		}
+		c := newCatalog("fuzz")
+		c.add(p, nodes)
+	})
+}

@@ -1,0 +1,109 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/wop-cli/wop/internal/registry"
+)
+
+// URLOptions configure reading a catalog from a registry URL.
+type URLOptions struct {
+	URL string // the registry root, e.g. https://packs.openwop.dev
+	// CacheDir holds fetched documents with their validators; "" caches
+	// nothing.
+	CacheDir string
+	// Offline reads only the cache: a document it lacks is an error.
+	Offline bool
+	Fetch   Fetcher
+	Now     func() time.Time // nil means time.Now
+}
+
+// IsURL reports whether a catalog source is a registry URL.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")
+}
+
+// defaultIndexPath is the registry index when discovery names none.
+const defaultIndexPath = "/v1/index.json"
+
+// LoadURL reads what a registry serves: its discovery document, its index,
+// each pack's latest version manifest, and (on first use) the schemas the
+// node types reference, at the URLs their $ids mirror.
+func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
+	base := strings.TrimSuffix(o.URL, "/")
+	h := &httpCache{dir: o.CacheDir, offline: o.Offline, fetch: o.Fetch, now: o.Now}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	raw, err := h.get(ctx, base+registry.DiscoveryPath, false)
+	if err != nil {
+		return nil, fmt.Errorf("registry discovery: %w", err)
+	}
+	var d registry.Discovery
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, fmt.Errorf("%s%s: not a discovery document: %w", base, registry.DiscoveryPath, err)
+	}
+	indexPath, _ := d.RawEndpoints["registryIndex"].(string)
+	if indexPath == "" {
+		indexPath = defaultIndexPath
+	}
+	if raw, err = h.get(ctx, absolute(base, indexPath), false); err != nil {
+		return nil, fmt.Errorf("registry index: %w", err)
+	}
+	entries, err := parseIndex(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", absolute(base, indexPath), err)
+	}
+	c := newCatalog(base)
+	key := snapshotKey(base, raw)
+	if !loadSnapshot(h.dir, key, c) {
+		tmpl := d.Endpoints().VersionManifest
+		for _, e := range entries {
+			if err := c.addServed(ctx, h, base, tmpl, e); err != nil {
+				return nil, err
+			}
+		}
+		storeSnapshot(h.dir, key, c)
+	}
+	c.sort()
+	c.fetchDoc = func(p *Pack, ref string) ([]byte, error) {
+		// Registries serve a pack's schemas at <base>/<name>/<version>/<file>,
+		// the URL their $ids name (node-packs.md, Schema $id resolution).
+		return h.get(ctx, fmt.Sprintf("%s/%s/%s/%s", base, p.Name, p.Version, path.Base(ref)), true)
+	}
+	c.Warnings = h.warnings
+	return c, nil
+}
+
+// addServed adds one index entry from its version manifest; an entry whose
+// manifest is gone (yanked) keeps what the index says.
+func (c *Catalog) addServed(ctx context.Context, h *httpCache, base, tmpl string, e indexEntry) error {
+	version := e.version()
+	if version == "" {
+		c.addIndex([]indexEntry{e})
+		return nil
+	}
+	u := absolute(base, registry.Expand(tmpl, map[string]string{"name": e.Name, "version": version}))
+	raw, err := h.get(ctx, u, true)
+	if err != nil {
+		return fmt.Errorf("version manifest of %s@%s: %w", e.Name, version, err)
+	}
+	p, nodes, err := parseManifest(raw, "")
+	if err != nil {
+		return fmt.Errorf("%s: %w", u, err)
+	}
+	c.add(p, nodes)
+	return nil
+}
+
+func absolute(base, ref string) string {
+	if IsURL(ref) {
+		return ref
+	}
+	return base + "/" + strings.TrimPrefix(ref, "/")
+}

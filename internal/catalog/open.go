@@ -1,0 +1,41 @@
+package catalog
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Options are what reading a registry URL needs; local catalogs ignore
+// them.
+type Options struct {
+	CacheDir string // wop's cache root; URL catalogs keep documents under it
+	Offline  bool
+	Fetch    Fetcher
+	Now      func() time.Time
+}
+
+// Open reads the catalog at src: a registry URL, a registry checkout, a
+// folder of packs or an index file.
+func Open(ctx context.Context, src string, o Options) (*Catalog, error) {
+	dir := ""
+	if o.CacheDir != "" {
+		dir = filepath.Join(o.CacheDir, "catalog")
+	}
+	if IsURL(src) {
+		return LoadURL(ctx, URLOptions{URL: src, CacheDir: dir, Offline: o.Offline, Fetch: o.Fetch, Now: o.Now})
+	}
+	st, err := os.Stat(src)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !st.IsDir():
+		return LoadIndex(src)
+	case IsCheckout(src):
+		return loadCheckout(src, dir)
+	default:
+		return loadFolder(src, dir)
+	}
+}

@@ -1,0 +1,71 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
+)
+
+// A snapshot is a catalog's facts in one cache file, so a catalog whose
+// sources did not change loads with one read instead of one per pack. The
+// key names the sources' state; a snapshot is never updated in place.
+
+// snapshotPack is one pack of a stored snapshot: what its version manifest
+// said, so a run whose index is unchanged reads one file, not one per pack.
+type snapshotPack struct {
+	Dir      string     `json:"dir,omitempty"` // a folder pack's files
+	Name     string     `json:"name"`
+	Version  string     `json:"version"`
+	Kind     string     `json:"kind,omitempty"`
+	TypeIDs  []string   `json:"typeIds,omitempty"`
+	AgentIDs []string   `json:"agentIds,omitempty"`
+	Nodes    []NodeType `json:"nodes,omitempty"`
+}
+
+// snapshotKey names the snapshot of a registry's catalog as of one index.
+func snapshotKey(base string, index []byte) string {
+	sum := sha256.Sum256(append([]byte(base+"\n"), index...))
+	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".json"
+}
+
+func loadSnapshot(dir, key string, c *Catalog) bool {
+	if dir == "" {
+		return false
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, key))
+	if err != nil {
+		return false
+	}
+	var packs []snapshotPack
+	if json.Unmarshal(raw, &packs) != nil || len(packs) == 0 {
+		return false
+	}
+	for _, p := range packs {
+		c.add(Pack{Name: p.Name, Version: p.Version, Kind: p.Kind, TypeIDs: p.TypeIDs, AgentIDs: p.AgentIDs, dir: p.Dir}, p.Nodes)
+	}
+	return true
+}
+
+func storeSnapshot(dir, key string, c *Catalog) {
+	if dir == "" {
+		return
+	}
+	packs := make([]snapshotPack, 0, len(c.Packs))
+	for _, p := range c.Packs {
+		sp := snapshotPack{Dir: p.dir, Name: p.Name, Version: p.Version, Kind: p.Kind, TypeIDs: p.TypeIDs, AgentIDs: p.AgentIDs}
+		for _, id := range p.TypeIDs {
+			if n, ok := c.types[id]; ok && n.Pack == p.Name {
+				sp.Nodes = append(sp.Nodes, *n)
+			}
+		}
+		packs = append(packs, sp)
+	}
+	raw, err := json.Marshal(packs)
+	if err == nil && os.MkdirAll(dir, 0o755) == nil {
+		_ = atomicfile.Write(filepath.Join(dir, key), raw, 0o644)
+	}
+}
