@@ -26,6 +26,7 @@ type Config struct {
 	Path       string                `yaml:"-"`          // where it was read from
 	Registry   string                `yaml:"registry"`   // "public" or "private"; "" = not said
 	SchemaBase string                `yaml:"schemaBase"` // pack schema $id prefix of the target registry
+	Catalog    string                `yaml:"catalog"`    // catalog path, relative to this file (see internal/catalog)
 	Rules      map[string]RuleConfig `yaml:"rules"`
 	Limits     Limits                `yaml:"limits"`
 	KeyID      string                `yaml:"keyId"` // default --key-id for build, sign and publish
@@ -49,12 +50,13 @@ type Acceptance struct {
 	Reason string `yaml:"reason"`
 }
 
-// RuleConfig is a rule's severity ("off", "info", "warning", "error") and
-// the paths it ignores. In YAML it is either a severity string or a mapping
+// RuleConfig is a rule's severity ("off", "info", "warning", "error"), the
+// paths it ignores and, for rules that match text, its patterns. In YAML it is either a severity string or a mapping
 // {severity: ..., ignore: [...]}.
 type RuleConfig struct {
 	Severity string   `yaml:"severity"`
 	Ignore   []string `yaml:"ignore"`
+	Patterns []string `yaml:"patterns"` // regular expressions, for rules that match text
 	Line     int      `yaml:"-"`
 }
 

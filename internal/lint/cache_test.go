@@ -2,6 +2,7 @@ package lint
 
 import (
 	"archive/tar"
+	"github.com/wop-cli/wop/internal/catalog"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -135,7 +136,7 @@ func TestCacheSettingsAfterCleanPrime(t *testing.T) {
 		"rule off":       func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"name-dir-mismatch": diag.Off} },
 		"ignores":        func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"name-dir-mismatch": globs(t, "**")} },
 		"catalog": func(c *cacheCase) {
-			c.opt.Catalog = &PackCatalog{TypeIDs: map[string]string{}, AgentIDs: map[string]string{"community.acme.demo.a": "other"}}
+			c.opt.Catalog = indexCatalog(t, `{"packs": [{"name": "other", "agentIds": ["community.acme.demo.a"]}]}`)
 		},
 		"build": func(c *cacheCase) { c.opt.CacheSalt = "build-2" },
 	}
@@ -217,7 +218,6 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		set("schema base", func(c *cacheCase) { c.opt.Profile.SchemaBase = "https://x.dev" })
 		set("severity", func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"license-not-spdx": diag.Error} })
 		set("ignores", func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"ref-missing": globs(t, "*")} })
-		set("catalog", func(c *cacheCase) { c.opt.Catalog = &PackCatalog{TypeIDs: map[string]string{"a": "b"}} })
 		set("build", func(c *cacheCase) { c.opt.CacheSalt = "build-2" })
 		for name, c := range changes {
 			if key(c) == refKey {
@@ -236,7 +236,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 	keyedBy := map[string]map[string]string{
 		"Pass": {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
-			"Profile": "Profile", "Catalog": "Catalog", "Place": "Place",
+			"Profile": "Profile", "Catalog": "not cached (RunCached runs it)", "Place": "Place", "patterns": "Patterns",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents",
 		},
@@ -245,7 +245,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)",
 		},
 		"Options": {
-			"Profile": "Profile", "Catalog": "Catalog", "Severities": "Severity", "Ignores": "Ignores",
+			"Profile": "Profile", "Catalog": "not cached (RunCached runs it)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
 			"Cache": "not an input", "CacheSalt": "Build",
 		},
 	}
@@ -434,4 +434,18 @@ func FuzzCacheNeverChangesVerdict(f *testing.F) {
 		assertSameAsUncached(t, base, cacheDir, first)
 		assertSameAsUncached(t, base, cacheDir, second)
 	})
+}
+
+// indexCatalog is a catalog read from an index file with these contents.
+func indexCatalog(t *testing.T, index string) *catalog.Catalog {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "index.json")
+	if err := os.WriteFile(path, []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.LoadIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"regexp"
+
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintcache"
@@ -19,7 +21,7 @@ type cacheInputs struct {
 	Place    Place  // the directory's name and sibling packs
 	Limits   tarball.Limits
 	Profile  Profile
-	Catalog  *PackCatalog
+	Patterns map[string][]string
 	Severity map[string]diag.Severity
 	Ignores  map[string][]config.Glob
 	Contents lintcache.Contents
@@ -39,7 +41,7 @@ func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Conten
 		Place:    place,
 		Limits:   pk.Limits(),
 		Profile:  opt.Profile,
-		Catalog:  opt.Catalog,
+		Patterns: patternStrings(opt.Patterns),
 		Severity: opt.Severities,
 		Ignores:  opt.Ignores,
 		Contents: contents,
@@ -48,4 +50,15 @@ func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Conten
 		in.Rules = append(in.Rules, ruleKey{r.ID, r.Severity})
 	}
 	return lintcache.Key(in)
+}
+
+// patternStrings is the configured patterns as text, for the key.
+func patternStrings(ps map[string][]*regexp.Regexp) map[string][]string {
+	out := map[string][]string{}
+	for id, res := range ps {
+		for _, re := range res {
+			out[id] = append(out[id], re.String())
+		}
+	}
+	return out
 }

@@ -26,7 +26,10 @@ type ExampleFile struct {
 type RuleDoc struct {
 	Prose     string
 	Bad, Good []ExampleFile
-	Want      string // text output of linting Bad, this rule's findings only
+	// Catalog, when set, is a folder of packs the examples are linted
+	// against (as --catalog), for rules that need other packs' facts.
+	Catalog []ExampleFile
+	Want    string // text output of linting Bad, this rule's findings only
 	// TestLimits are reduced size ceilings for the example (a 5 MB file does
 	// not belong in the binary), from a "test-limits:" line in the prose.
 	TestLimits string
@@ -59,6 +62,8 @@ func parseRuleDoc(raw []byte) *RuleDoc {
 			doc.Want = string(f.Data)
 		case strings.HasPrefix(f.Name, "bad/"):
 			doc.Bad = append(doc.Bad, ExampleFile{strings.TrimPrefix(f.Name, "bad/"), string(f.Data)})
+		case strings.HasPrefix(f.Name, "catalog/"):
+			doc.Catalog = append(doc.Catalog, ExampleFile{strings.TrimPrefix(f.Name, "catalog/"), string(f.Data)})
 		case strings.HasPrefix(f.Name, "good/"):
 			doc.Good = append(doc.Good, ExampleFile{strings.TrimPrefix(f.Name, "good/"), string(f.Data)})
 		}

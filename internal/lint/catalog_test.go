@@ -16,6 +16,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
@@ -78,7 +79,8 @@ func TestCatalog(t *testing.T) {
 			}
 			doc := parseRuleDoc(raw)
 			lim := testLimits(t, doc.TestLimits)
-			bad := lintExample(t, doc.Bad, lim, r.ID)
+			ex := example{lim: lim, rule: r.ID, catalog: exampleCatalog(t, doc.Catalog), enable: r.OptIn}
+			bad := ex.lint(t, doc.Bad)
 			if len(bad) == 0 {
 				t.Errorf("bad example does not fire %s", r.ID)
 			}
@@ -91,7 +93,7 @@ func TestCatalog(t *testing.T) {
 			} else if out.String() != doc.Want {
 				t.Errorf("bad example output differs (go test ./internal/lint -update):\n got: %s\nwant: %s", out.String(), doc.Want)
 			}
-			if good := lintExample(t, doc.Good, lim, r.ID); len(good) > 0 {
+			if good := ex.lint(t, doc.Good); len(good) > 0 {
 				t.Errorf("fixed example still fires: %+v", good)
 			}
 		})
@@ -118,11 +120,57 @@ func testLimits(t *testing.T, spec string) tarball.Limits {
 	return lim
 }
 
+// example is how a catalog example is linted: with reduced limits, the
+// catalog its entry carries, and its rule switched on when it is opt-in.
+type example struct {
+	lim     tarball.Limits
+	rule    string
+	catalog *catalog.Catalog
+	enable  bool
+}
+
+// exampleCatalog writes an entry's catalog/ files to a folder of packs and
+// opens it (nil when the entry has none).
+func exampleCatalog(t *testing.T, files []ExampleFile) *catalog.Catalog {
+	if len(files) == 0 {
+		return nil
+	}
+	dir := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.Data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := catalog.Open(t.Context(), dir, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (ex example) lint(t *testing.T, files []ExampleFile) []diag.Diagnostic {
+	t.Helper()
+	opt := Options{Catalog: ex.catalog}
+	if ex.enable {
+		opt.Severities = map[string]diag.Severity{ex.rule: Lookup(ex.rule).Severity}
+	}
+	return lintExampleWith(t, files, ex.lim, ex.rule, opt)
+}
+
 // lintExample writes files into a temp dir named like the examples' pack
 // (or, for an "@archive" spec, builds a .tgz), lints it and keeps rule's
 // findings (every finding when rule is ""). An example of AgentFormat files
 // alone is linted as `wop agf lint` does, every file named.
 func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule string) []diag.Diagnostic {
+	t.Helper()
+	return lintExampleWith(t, files, lim, rule, Options{})
+}
+
+func lintExampleWith(t *testing.T, files []ExampleFile, lim tarball.Limits, rule string, opt Options) []diag.Diagnostic {
 	t.Helper()
 	if !slices.ContainsFunc(files, func(f ExampleFile) bool { return !agf.IsFile(f.Name) }) {
 		return keepRule(lintAgentFormatExample(t, files), rule)
@@ -158,7 +206,7 @@ func lintExample(t *testing.T, files []ExampleFile, lim tarball.Limits, rule str
 		t.Fatal(err)
 	}
 	pk.Display = ""
-	ds, err := Run(pk, Options{})
+	ds, err := Run(pk, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

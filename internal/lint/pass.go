@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"github.com/wop-cli/wop/internal/catalog"
+	"regexp"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -15,13 +17,14 @@ type Pass struct {
 	Manifest *jsonpos.Doc // nil when pack.json did not parse
 	Schemas  *schema.Set
 	Profile  Profile
-	Catalog  *PackCatalog // nil unless --catalog
+	Catalog  *catalog.Catalog // nil unless --catalog
 	// Place is where a directory pack sits on disk: all rules may know of
 	// the file system beyond the pack's own files.
 	Place Place
 
-	rule  *Rule
-	diags *[]diag.Diagnostic
+	rule     *Rule
+	diags    *[]diag.Diagnostic
+	patterns map[string][]*regexp.Regexp // configured per rule
 
 	// Computed once per pass and shared by the rules: the rules ask the same
 	// questions about the same files.

@@ -22,6 +22,7 @@ func All() Rules {
 		{ID: "path-unsafe", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkPathUnsafe, Summary: "a bundled path has non-ASCII, control characters, \\ or :, or collides by case"},
 		{ID: "private-key-in-pack", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkPrivateKey, Summary: "a private key or .env secret file would be bundled"},
 		{ID: "stray-signature", Severity: diag.Warning, Since: "0.1.0", Raw: true, Check: checkStraySignature, Summary: "a signature file in the source goes stale; the build writes it"},
+		{ID: "readme-link-broken", Severity: diag.Warning, Since: "0.2.0", Check: checkReadmeLinks, Summary: "a bundled markdown link leads out of the pack or to a file not bundled"},
 		// Manifest shape
 		{ID: "manifest-schema", Severity: diag.Error, Since: "0.1.0", Check: checkManifestSchema, Summary: "pack.json must validate against its kind's JSON Schema"},
 		{ID: "kind-unknown", Severity: diag.Error, Since: "0.1.0", Check: checkKindUnknown, Summary: "kind is not an OpenWOP pack kind"},
@@ -69,10 +70,23 @@ func All() Rules {
 		{ID: "role-unknown", Severity: diag.Warning, Since: "0.1.0", Check: checkRoleUnknown, Summary: "a node role outside pure, side-effect, human-input, streaming-output, gate"},
 		{ID: "role-pure-side-effectful", Severity: diag.Error, Since: "0.1.0", Check: checkRolePureSideEffectful, Summary: "role pure with capability side-effectful"},
 		{ID: "role-pure-nondeterministic", Severity: diag.Warning, Since: "0.1.0", Check: checkPureNondeterministic, Summary: "a pure node that mints ids, reads the clock or draws randomness"},
+		{ID: "role-pure-host-surface", Severity: diag.Warning, Since: "0.2.0", Check: checkPureHostSurface, Summary: "a pure node declares secrets or host services it calls"},
 		{ID: "node-schema-ref-missing", Severity: diag.Warning, Since: "0.1.0", Check: checkNodeSchemaRefs, Summary: "a node declares no config, input or output schema"},
 		{ID: "connector-action-unresolved", Severity: diag.Error, Since: "0.1.0", Check: checkConnectorActions, Summary: "a connector action or trigger is not a typeId in nodes[]"},
 		{ID: "secret-provider-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSecretProvider, Summary: "an ai-provider secret names no provider"},
 		{ID: "duplicate-secret-id", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateSecretID, Summary: "a node declares one secret id twice"},
+		// chains and other DAGs
+		{ID: "chain-typeid-unresolved", Severity: diag.Error, Since: "0.2.0", Check: checkChainTypeIDUnresolved, Summary: "a DAG node's typeId is defined by no pack in the catalog"},
+		{ID: "chain-param-undeclared", Severity: diag.Error, Since: "0.2.0", Check: checkChainParamUndeclared, Summary: "a {{params.x}} template names a parameter the chain does not declare"},
+		{ID: "chain-config-invalid", Severity: diag.Error, Since: "0.2.0", Check: checkChainConfigInvalid, Summary: "a DAG node's config does not fit its node type's config schema"},
+		{ID: "chain-key-undeclared", Severity: diag.Warning, Since: "0.2.0", Check: checkChainKeyUndeclared, Summary: "a DAG node sets an inputs or config key its node type does not declare"},
+		{ID: "chain-input-unbound", Severity: diag.Warning, Since: "0.2.0", Check: checkChainInputUnbound, Summary: "a required input is neither set nor fed by an edge"},
+		{ID: "chain-edge-dangling", Severity: diag.Error, Since: "0.2.0", Check: checkChainEdgeDangling, Summary: "an edge names a node or port that does not exist"},
+		{ID: "chain-cycle", Severity: diag.Error, Since: "0.2.0", Check: checkChainCycle, Summary: "the edges of a DAG form a cycle"},
+		{ID: "chain-node-unreachable", Severity: diag.Warning, Since: "0.2.0", Check: checkChainNodeUnreachable, Summary: "a DAG node has no edge to or from the rest of the graph"},
+		// policy (opt-in: off unless .wop.yaml gives a severity)
+		{ID: "text-internal-reference", Severity: diag.Warning, Since: "0.2.0", OptIn: true, Check: checkTextInternalReference, Summary: "opt-in: user-facing text cites internal references (ADR/RFC numbers, ctx.* paths; configurable)"},
+		{ID: "chain-side-effect-ungated", Severity: diag.Warning, Since: "0.2.0", OptIn: true, Check: checkChainSideEffectUngated, Summary: "opt-in: a side-effectful chain node has no approval gate before it"},
 		// agents[]
 		{ID: "duplicate-agentid", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateAgentID, Summary: "two agents share an agentId"},
 		{ID: "agent-id-not-under-pack-name", Severity: diag.Error, Since: "0.1.0", Check: checkAgentIDUnderPack, Summary: "agentId is not <pack name>.<segment>"},
@@ -90,9 +104,11 @@ func All() Rules {
 		// runtime and signing
 		{ID: "runtime-entry-missing", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeEntryMissing, Summary: "runtime.entry is not in the pack"},
 		{ID: "runtime-format-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeFormat, Summary: "runtime.format does not fit runtime.language"},
+		{ID: "runtime-entry-exports", Severity: diag.Warning, Since: "0.2.0", Check: checkRuntimeEntryExports, Summary: "a JavaScript entry exports no named nodes map"},
 		{ID: "runtime-remote-entry", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeRemoteEntry, Summary: "a remote runtime names a file as its entry"},
 		{ID: "signing-in-source", Severity: diag.Warning, Since: "0.1.0", Check: checkSigningInSource, Summary: "a hand-written signing block in the source goes stale"},
 		{ID: "signing-legacy-fields", Severity: diag.Error, Since: "0.1.0", Check: checkSigningLegacy, Summary: "legacy signing fields (keyId, publicKeyUrl, method ed25519)"},
+		{ID: "signing-ref-missing", Severity: diag.Error, Since: "0.2.0", Check: checkSigningRefsMissing, Summary: "an archive's signing block names a signature or key file it does not contain"},
 		{ID: "unsigned-public-scope", Severity: diag.Warning, Since: "0.1.0", Check: checkUnsignedPublic, Summary: "a non-private archive carries no signature"},
 		// archives (.tgz)
 		{ID: "archive-unsafe-path", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-unsafe-path"), Summary: "an archive entry name is absolute, has .. or is not clean"},

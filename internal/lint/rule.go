@@ -28,6 +28,9 @@ type Rule struct {
 	// AgentFormat reports findings for one *.agf.yaml file: rules of
 	// `wop agf lint`, also applied to such files inside a pack.
 	AgentFormat func(*agf.Pass)
+	// OptIn marks policy rules that are off unless configuration gives
+	// them a severity (a registry switches them on in .wop.yaml).
+	OptIn bool
 	// Raw marks rules that run even when their file did not parse (file
 	// and encoding rules, agf-yaml-invalid).
 	Raw bool

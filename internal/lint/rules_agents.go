@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/pack"
 )
 
 func eachAgent(p *Pass, fn func(ptr string, a *jsonpos.Value)) {
@@ -83,15 +82,21 @@ func checkSystemPromptXor(p *Pass) {
 
 func checkSkillProfile(p *Pass) {
 	eachAgent(p, func(ptr string, a *jsonpos.Value) {
-		if a.Get("role").String() != "skill" {
+		role := a.Get("role")
+		who := "a role \"skill\" agent"
+		switch {
+		case role.String() == "skill":
+			if a.Get("handoff") == nil {
+				p.Reportf(ptr+"/role", "a role \"skill\" agent must declare handoff (taskSchemaRef/returnSchemaRef): skills are invoked task→return")
+			}
+		case role == nil && a.Get("handoff") != nil:
+			who = "an agent with a handoff contract and no role (hosts treat it as a skill)"
+		default:
 			return
-		}
-		if a.Get("handoff") == nil {
-			p.Reportf(ptr+"/role", "a role \"skill\" agent must declare handoff (taskSchemaRef/returnSchemaRef): skills are invoked task→return")
 		}
 		for _, m := range []string{"conversation", "longTerm"} {
 			if v := a.Get("memoryShape").Get(m); v != nil && v.Kind == jsonpos.Bool && v.Bool {
-				p.Reportf(ptr+"/memoryShape/"+m, "a role \"skill\" agent is stateless: memoryShape.%s must be false (persistent memory belongs to the assistant that composes it)", m)
+				p.Reportf(ptr+"/memoryShape/"+m, "%s is stateless: memoryShape.%s must be false (persistent memory belongs to the assistant that composes it), or set the role it should have", who, m)
 			}
 		}
 	})
@@ -117,15 +122,9 @@ func checkToolAllowlistMalformed(p *Pass) {
 	})
 }
 
-// knownTypeIDs are the typeIds this pack defines plus the catalog's.
-func knownTypeIDs(p *Pass) map[string]bool {
-	ids := nodeTypeIDs(p)
-	if p.Catalog != nil {
-		for id := range p.Catalog.TypeIDs {
-			ids[id] = true
-		}
-	}
-	return ids
+// knownTypeID reports whether this pack or the catalog defines id.
+func knownTypeID(p *Pass, own map[string]bool, id string) bool {
+	return own[id] || p.Catalog != nil && p.Catalog.HasType(id)
 }
 
 // fromDependency reports whether id lies under a declared dependency's name:
@@ -144,10 +143,10 @@ func fromDependency(p *Pass, id string) bool {
 }
 
 func checkToolAllowlistUnresolved(p *Pass) {
-	known := knownTypeIDs(p)
+	own := nodeTypeIDs(p)
 	eachTool(p, func(_, ptr, tool string, _ *jsonpos.Value) {
 		id, ok := strings.CutPrefix(tool, "openwop:")
-		if !ok || known[id] || p.Catalog == nil && fromDependency(p, id) {
+		if !ok || knownTypeID(p, own, id) || p.Catalog == nil && fromDependency(p, id) {
 			return
 		}
 		if p.Catalog != nil {
@@ -160,6 +159,28 @@ func checkToolAllowlistUnresolved(p *Pass) {
 
 var toolMention = regexp.MustCompile(`openwop:[a-zA-Z0-9._-]*[a-zA-Z0-9]`)
 
+// prohibition matches the words before a mention that forbid the call
+// ("do not call openwop:x"): a prohibited tool is not one the model calls.
+var prohibition = regexp.MustCompile(`(?i)\b(do not|don't|never|must not|mustn't|should not|shouldn't|avoid|not allowed to|instead of)\b[^.!?\n]*$`)
+
+// toolCalls returns the openwop: tools text tells the model to use: not
+// wildcards (openwop:core.dispatch.*) and not prohibited ones.
+func toolCalls(text string) []string {
+	var out []string
+	for _, loc := range toolMention.FindAllStringIndex(text, -1) {
+		rest := text[loc[1]:]
+		if strings.HasPrefix(rest, ".*") || strings.HasPrefix(rest, "*") {
+			continue
+		}
+		before := text[max(0, loc[0]-80):loc[0]]
+		if prohibition.MatchString(before) {
+			continue
+		}
+		out = append(out, text[loc[0]:loc[1]])
+	}
+	return out
+}
+
 func checkPromptToolIDs(p *Pass) {
 	eachAgent(p, func(aptr string, a *jsonpos.Value) {
 		allowed := map[string]bool{}
@@ -170,7 +191,7 @@ func checkPromptToolIDs(p *Pass) {
 		}
 		report := func(where, ptr, file string, text string) {
 			seen := map[string]bool{}
-			for _, m := range toolMention.FindAllString(text, -1) {
+			for _, m := range toolCalls(text) {
 				if allowed[m] || seen[m] {
 					continue
 				}
@@ -244,38 +265,4 @@ func checkModelClassHosts(p *Pass) {
 			p.Reportf(ptr+"/modelClass", "modelClass %q has no AgentRef equivalent (they share only reasoning and classification); hosts route it by their own mapping", mc)
 		}
 	})
-}
-
-func checkSigningInSource(p *Pass) {
-	if p.Pack.Archive == nil && p.Root().Get("signing") != nil {
-		p.ReportNamef("/signing", "a hand-written signing block goes stale (and may name a key nobody holds); delete it: wop pack build --key writes the right one")
-	}
-}
-
-func checkSigningLegacy(p *Pass) {
-	s := p.Root().Get("signing")
-	if s == nil || s.Get("scheme") != nil {
-		return
-	}
-	for _, f := range []string{"keyId", "publicKeyUrl"} {
-		if s.Get(f) != nil {
-			p.ReportNamef("/signing/"+f, "signing.%s is a legacy field (archives signed over the tarball); v1 manifests use {\"method\":\"manual\",\"publicKeyRef\":ID,\"signatureRef\":\"keys/pack.json.sig\"}", f)
-		}
-	}
-	if s.Get("method").String() == "ed25519" {
-		p.Reportf("/signing/method", "signing.method \"ed25519\" is the legacy tarball signature no host verifies; rebuild with wop pack build --key (method \"manual\")")
-	}
-}
-
-func checkUnsignedPublic(p *Pass) {
-	if p.Pack.Archive == nil || strings.HasPrefix(packName(p), "private.") {
-		return
-	}
-	if p.Root().Get("signing") == nil {
-		p.ReportNamef("", "this archive is unsigned; registries refuse unsigned packs outside private.*: build it with --key")
-		return
-	}
-	if _, ok := p.Pack.Lookup(pack.SignatureEntry); !ok && p.Root().Get("signing").Get("method").String() == "manual" {
-		p.Reportf("/signing", "the signing block names %s, which is not in the archive", pack.SignatureEntry)
-	}
 }

@@ -103,8 +103,17 @@ func checkRolePureSideEffectful(p *Pass) {
 }
 
 // impureHint finds words that betray a node whose output is not a function
-// of its input: ids, randomness, clocks, fresh tokens.
-var impureHint = regexp.MustCompile(`(?i)\b(uuid|guid|random|nonce|now|clock|timestamp|current (time|date)|generates? (a |an )?(id|token|key|password))\b`)
+// of its input: ids, randomness, clocks, fresh tokens. A bare "timestamp" is
+// not one: a trigger passing its fire time through reads no clock.
+var impureHint = regexp.MustCompile(`(?i)\b(uuid|guid|random|nonce|now|clock|current (time|date)|generates? (a |an )?(id|token|key|password|timestamp))\b`)
+
+// seeded marks text about a seeded generator: its "random" output is a
+// function of the seed.
+var seeded = regexp.MustCompile(`(?i)\bseed(ed|s)?\b`)
+
+// impureDefault matches config default values that draw randomness or read
+// the clock when the node runs.
+var impureDefault = regexp.MustCompile(`(?i)^(uuid(v[1-7])?|guid|random|nonce|now|timestamp|current[-_ ]?(time|date)|clock)$`)
 
 func checkPureNondeterministic(p *Pass) {
 	eachNode(p, func(ptr string, n *jsonpos.Value) {
@@ -112,8 +121,58 @@ func checkPureNondeterministic(p *Pass) {
 			return
 		}
 		text := n.Get("typeId").String() + " " + n.Get("label").String() + " " + n.Get("description").String()
-		if m := impureHint.FindString(strings.ReplaceAll(text, ".", " ")); m != "" {
+		if m := impureMention(text); m != "" {
 			p.Reportf(ptr+"/role", "role \"pure\" but the node mentions %q: a node that mints ids, reads the clock or draws randomness returns different output for the same input, and caching or replay would repeat one value; use role \"side-effect\" (and drop \"cacheable\")", m)
+			return
+		}
+		if prop, def := impureConfigDefault(p, n.Get("configSchemaRef").String()); prop != "" {
+			p.Reportf(ptr+"/role", "role \"pure\" but config %s defaults to %q: by default the node draws randomness or reads the clock, so caching or replay would repeat one value; use role \"side-effect\" or a deterministic default", prop, def)
+		}
+	})
+}
+
+func impureMention(text string) string {
+	for _, m := range impureHint.FindAllString(strings.ReplaceAll(text, ".", " "), -1) {
+		if strings.EqualFold(m, "random") && seeded.MatchString(text) {
+			continue
+		}
+		return m
+	}
+	return ""
+}
+
+// impureConfigDefault finds a top-level config property whose default is a
+// clock or randomness mode.
+func impureConfigDefault(p *Pass, ref string) (prop, def string) {
+	if ref == "" {
+		return "", ""
+	}
+	doc, _, err := p.JSON(ref)
+	if err != nil {
+		return "", ""
+	}
+	props := doc.Root.Get("properties")
+	if props == nil || props.Kind != jsonpos.Object {
+		return "", ""
+	}
+	for _, m := range props.Members {
+		if d := m.Value.Get("default"); d != nil && d.Kind == jsonpos.String && impureDefault.MatchString(d.Str) {
+			return m.Name, d.Str
+		}
+	}
+	return "", ""
+}
+
+func checkPureHostSurface(p *Pass) {
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		if n.Get("role").String() != "pure" {
+			return
+		}
+		for _, f := range []string{"requiresSecrets", "requires"} {
+			if v := n.Get(f); v != nil && v.Kind == jsonpos.Array && len(v.Items) > 0 {
+				p.Reportf(ptr+"/"+f, "role \"pure\" but the node declares %s: it calls a host surface (a provider, a service, a secret), whose answer is not a function of the input; use role \"side-effect\"", f)
+				return
+			}
 		}
 	})
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/pack"
@@ -61,4 +62,53 @@ func checkRuntimeRemoteEntry(p *Pass) {
 	if e := rt.Get("entry").String(); e != "pack.json" && path.Ext(e) != "" && !schemeRE.MatchString(e) {
 		p.Reportf("/runtime/entry", "a remote runtime loads nothing from the archive; entry %q looks like a file: write \"pack.json\" or the service URL", e)
 	}
+}
+
+// Named and default exports of an ES module or CommonJS entry, as a loader
+// sees them. These are text patterns, not a parser: they look for the forms
+// bundlers emit.
+var (
+	esmNamedNodes = regexp.MustCompile(`(?m)^\s*export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+nodes\b`)
+	esmExportList = regexp.MustCompile(`export\s*\{([^}]*)\}`)
+	cjsNamedNodes = regexp.MustCompile(`(?:module\.)?exports\.nodes\s*=|module\.exports\s*=\s*\{[^}]*\bnodes\b`)
+	esmDefault    = regexp.MustCompile(`(?m)^\s*export\s+default\b|export\s*\{[^}]*\bas\s+default\b`)
+)
+
+// exportsNodes reports whether JavaScript source exports a binding named
+// nodes, and whether it has a default export.
+func exportsNodes(src string) (named, hasDefault bool) {
+	named = esmNamedNodes.MatchString(src) || cjsNamedNodes.MatchString(src)
+	for _, m := range esmExportList.FindAllStringSubmatch(src, -1) {
+		for _, item := range strings.Split(m[1], ",") {
+			if f := strings.Fields(item); len(f) > 0 && f[len(f)-1] == "nodes" {
+				named = true
+			}
+		}
+	}
+	return named, esmDefault.MatchString(src)
+}
+
+func checkRuntimeEntryExports(p *Pass) {
+	rt := p.Root().Get("runtime")
+	if rt.Get("language").String() != "javascript" || p.Root().Get("nodes") == nil {
+		return
+	}
+	entry := rt.Get("entry").String()
+	name := path.Clean(entry) // "./index.mjs" is common; ref-not-canonical says so
+	if t, _ := resolve(p, name); t != targetFile {
+		return // runtime-entry-missing says it
+	}
+	src, err := p.ReadFile(name)
+	if err != nil {
+		return
+	}
+	named, hasDefault := exportsNodes(string(src))
+	if named {
+		return
+	}
+	how := "no binding named nodes"
+	if hasDefault {
+		how = "its node map only as the default export"
+	}
+	p.Reportf("/runtime/entry", "runtime.entry %q exports %s; loaders that read the named nodes export register no node from this pack: add `export const nodes = { ... }` (keep the default export for hosts that read it)", entry, how)
 }

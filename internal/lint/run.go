@@ -2,6 +2,8 @@ package lint
 
 import (
 	"errors"
+	"github.com/wop-cli/wop/internal/catalog"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,9 +33,12 @@ type Profile struct {
 // Options configure a lint run.
 type Options struct {
 	Profile Profile
-	Catalog *PackCatalog
+	Catalog *catalog.Catalog
 	// Severities overrides rules' default severities; Off drops a rule.
 	Severities map[string]diag.Severity
+	// Patterns replace, per rule, the default patterns of rules that match
+	// text (text-internal-reference).
+	Patterns map[string][]*regexp.Regexp
 	// Ignores lists, per rule, globs of files whose findings are dropped,
 	// matched against the path as printed and relative to the pack root.
 	Ignores map[string][]config.Glob
@@ -64,7 +69,7 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 		opt.Profile.SchemaBase = DefaultSchemaBase
 	}
 	var diags []diag.Diagnostic
-	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, Place: place, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
+	p := &Pass{Pack: pk, Schemas: schemas, Profile: opt.Profile, Catalog: opt.Catalog, Place: place, patterns: opt.Patterns, diags: &diags, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
 	doc, _, err := p.JSON(pack.ManifestName)
 	if err == nil {
 		p.Manifest = doc
@@ -73,7 +78,7 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
 			continue
 		}
-		if sev, ok := opt.Severities[r.ID]; ok && sev == diag.Off {
+		if sev, ok := opt.Severities[r.ID]; ok && sev == diag.Off || r.OptIn && !ok {
 			continue
 		}
 		p.rule = r
@@ -176,7 +181,7 @@ func parseError(err error) (*jsonpos.Error, bool) {
 // inputs (see cacheInputs). A cache that cannot be read or written only
 // costs speed, never correctness: any doubt lints again.
 func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	if opt.Cache.Dir == "" {
+	if opt.Cache.Dir == "" || opt.Catalog != nil { // a catalog is other packs' contents: not keyed
 		return Run(pk, opt)
 	}
 	place, err := placeOf(pk)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/wop-cli/wop/internal/registry"
 	"golang.org/x/term"
@@ -26,6 +27,8 @@ type Env struct {
 	// BuildID changes with every build of the binary (its size and mtime),
 	// so caches keyed on it never outlive the rules that filled them.
 	BuildID string
+	// Now is the clock (cache ages); nil means time.Now.
+	Now func() time.Time
 	// HTTPClient carries the transport for registry traffic (its Transport
 	// is what internal/registry's Client wraps); lint never calls it.
 	HTTPClient func() *http.Client
@@ -50,6 +53,7 @@ func System(version string) *Env {
 		WorkDir:     wd,
 		Version:     version,
 		BuildID:     buildID(),
+		Now:         time.Now,
 		HTTPClient: func() *http.Client {
 			// Phase timeouts only: an overall Timeout would fail long uploads.
 			return &http.Client{Transport: registry.NewTransport(registry.DefaultTimeouts)}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wop-cli/wop/internal/catalog"
 	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
-	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -108,11 +108,12 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	}
 	opt := breaking.Options{Accept: acceptList(cfg)}
 	if o.catalog != "" {
-		cat, err := lint.LoadCatalog(o.env.Abs(o.catalog))
+		loader := catalogLoader{ctx: ctx, env: o.env, open: map[string]*catalog.Catalog{}}
+		cat, err := loader.load(catalogSrc(o.env, o.catalog), "--catalog")
 		if err != nil {
-			return cli.Usagef("--catalog: %v", withoutPath(err))
+			return err
 		}
-		opt.Provides = func(typeID string) bool { _, ok := cat.TypeIDs[typeID]; return ok }
+		opt.Provides = cat.HasType
 	}
 	res, err := breaking.Compare(oldPk, newPk, opt)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wop-cli/wop/internal/catalog"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ type lintOptions struct {
 	info          bool
 	config        string
 	catalog       string
+	offline       bool
 	baseline      string
 	writeBaseline string
 	output        string
@@ -76,7 +78,8 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
-	cmd.Flags().StringVar(&o.catalog, "catalog", "", "folder of packs or registry index file defining the typeIds and agentIds other packs provide")
+	cmd.Flags().StringVar(&o.catalog, "catalog", "", "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file")
+	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
 	cmd.Flags().BoolVar(&o.changed, "changed", false, "the arguments are changed files (as pre-commit passes them): lint the pack holding each, once; skip files in no pack")
@@ -134,12 +137,13 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		return err
 	}
 	base := lintOpts(o.env, o.noCache)
+	catalogs := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, announce: o.format == "text", open: map[string]*catalog.Catalog{}}
 	if o.catalog != "" {
-		if base.Catalog, err = lint.LoadCatalog(o.env.Abs(o.catalog)); err != nil {
-			return cli.Usagef("--catalog: %v", withoutPath(err))
+		if base.Catalog, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog"); err != nil {
+			return err
 		}
 	}
-	jobs, limits, err := lintJobs(o, targets, base)
+	jobs, limits, err := lintJobs(o, targets, base, &catalogs)
 	if err != nil {
 		return err
 	}
@@ -283,7 +287,7 @@ func writeInto(path string, data []byte) error {
 }
 
 // lintJobs gives each target the options and limits of its configuration.
-func lintJobs(o *lintOptions, targets []target, base lint.Options) ([]lint.Job, []tarball.Limits, error) {
+func lintJobs(o *lintOptions, targets []target, base lint.Options, catalogs *catalogLoader) ([]lint.Job, []tarball.Limits, error) {
 	jobs := make([]lint.Job, len(targets))
 	limits := make([]tarball.Limits, len(targets))
 	seen := map[string]*packSettings{}
@@ -293,6 +297,11 @@ func lintJobs(o *lintOptions, targets []target, base lint.Options) ([]lint.Job, 
 			return nil, nil, err
 		}
 		jobs[i], limits[i] = lint.Job{Path: t.path, Opt: s.opt}, s.limits
+		if base.Catalog == nil {
+			if jobs[i].Opt.Catalog, err = catalogs.forPack(s.catalog, t.path); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	return jobs, limits, nil
 }

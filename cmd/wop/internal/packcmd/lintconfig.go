@@ -5,9 +5,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
@@ -23,6 +25,7 @@ type packSettings struct {
 	limits       tarball.Limits
 	keyID        string   // .wop.yaml keyId: the default signing key id
 	allowOrigins []string // .wop.yaml allowOrigins, checked
+	catalog      string   // the configuration's catalog: an absolute path or URL, "" if none
 }
 
 // settingsFor finds the configuration for a pack (--config, or .wop.yaml
@@ -76,6 +79,12 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 	s.allowOrigins = c.AllowOrigins
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.keyID = c.KeyID
+	if c.Catalog != "" {
+		s.catalog = c.Catalog
+		if !filepath.IsAbs(s.catalog) && !catalog.IsURL(s.catalog) {
+			s.catalog = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Catalog))
+		}
+	}
 	s.opt.Severities = map[string]diag.Severity{}
 	s.opt.Ignores = map[string][]config.Glob{}
 	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {
@@ -104,6 +113,16 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 				return warnings, fmt.Errorf("line %d: rule %s: ignore %q: %w", rc.Line, id, pattern, err)
 			}
 			s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], g)
+		}
+		if len(rc.Patterns) > 0 {
+			res, err := lint.CompilePatterns(rc.Patterns)
+			if err != nil {
+				return warnings, fmt.Errorf("line %d: rule %s: %w", rc.Line, id, err)
+			}
+			if s.opt.Patterns == nil {
+				s.opt.Patterns = map[string][]*regexp.Regexp{}
+			}
+			s.opt.Patterns[r.ID] = res
 		}
 	}
 	m, f, p, _ := c.Limits.Bytes()

@@ -1,0 +1,169 @@
+package packcmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/config"
+)
+
+type catalogOptions struct {
+	env     *cli.Env
+	format  string
+	offline bool
+	source  string // the argument; "" = configured or checkout
+}
+
+func newCatalogCmd(env *cli.Env) *cobra.Command {
+	o := &catalogOptions{env: env}
+	cmd := &cobra.Command{
+		Use:   "catalog [CATALOG]",
+		Short: "List the packs and node types a catalog knows",
+		Long: `List what a catalog knows: each pack with its version, and each node type
+with its role and which schemas the catalog holds for it.
+
+CATALOG is a registry URL, a registry checkout, a folder of packs or a
+registry index file. A URL catalog is cached under the user cache directory
+and revalidated with HTTP validators; --offline reads only the cache.
+Without one, wop uses the catalog: of .wop.yaml, or the registry checkout
+the current directory is in (as 'wop pack lint' does).`,
+		Example: `  wop pack catalog ../registry
+  wop pack catalog --format json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.source = args[0]
+			}
+			if o.format != "text" && o.format != "json" {
+				return cli.Usagef("--format %q: want text or json", o.format)
+			}
+			return runCatalog(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
+	return cmd
+}
+
+func runCatalog(ctx context.Context, o *catalogOptions) error {
+	path, err := catalogSource(o)
+	if err != nil {
+		return err
+	}
+	loader := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, open: map[string]*catalog.Catalog{}}
+	c, err := loader.load(path, "")
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		return printCatalogJSON(o.env, c)
+	}
+	return printCatalogText(o.env, c)
+}
+
+// catalogSource is the argument, else .wop.yaml's catalog:, else the
+// registry checkout the working directory is in.
+func catalogSource(o *catalogOptions) (string, error) {
+	if o.source != "" {
+		return catalogSrc(o.env, o.source), nil
+	}
+	cfgPath, err := config.Find(o.env.WorkDir)
+	if err != nil {
+		return "", err
+	}
+	if cfgPath != "" {
+		s, err := settingsFor(o.env, cfgPath, o.env.WorkDir, lintOpts(o.env, true), map[string]*packSettings{})
+		if err != nil {
+			return "", err
+		}
+		if s.catalog != "" {
+			return s.catalog, nil
+		}
+	}
+	if root := catalog.FindCheckout(o.env.WorkDir); root != "" {
+		return root, nil
+	}
+	return "", cli.Usagef("no catalog: name one (a registry checkout, a folder of packs or an index file), set catalog: in .wop.yaml, or run inside a registry checkout")
+}
+
+func schemaMarks(n *catalog.NodeType) string {
+	var have []string
+	for _, s := range []struct{ name, ref string }{{"config", n.ConfigSchema}, {"input", n.InputSchema}, {"output", n.OutputSchema}} {
+		if s.ref != "" {
+			have = append(have, s.name)
+		}
+	}
+	if len(have) == 0 {
+		return "-"
+	}
+	return strings.Join(have, ",")
+}
+
+func printCatalogText(env *cli.Env, c *catalog.Catalog) error {
+	tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPEID\tPACK\tROLE\tSCHEMAS")
+	for _, n := range c.NodeTypes() {
+		fmt.Fprintf(tw, "%s\t%s@%s\t%s\t%s\n", n.TypeID, n.Pack, n.PackVersion, cmpDash(n.Role), schemaMarks(n))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	agents := 0
+	for _, p := range c.Packs {
+		agents += len(p.AgentIDs)
+	}
+	fmt.Fprintf(env.ErrOut, "%s: %d packs, %d node types, %d agents\n", c.Source, len(c.Packs), len(c.NodeTypes()), agents)
+	return nil
+}
+
+func cmpDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+type catalogJSON struct {
+	Source string            `json:"source"`
+	Packs  []catalogPackJSON `json:"packs"`
+}
+
+type catalogPackJSON struct {
+	Name      string                `json:"name"`
+	Version   string                `json:"version,omitempty"`
+	Kind      string                `json:"kind,omitempty"`
+	NodeTypes []catalogNodeTypeJSON `json:"nodeTypes,omitempty"`
+	AgentIDs  []string              `json:"agentIds,omitempty"`
+}
+
+type catalogNodeTypeJSON struct {
+	TypeID       string   `json:"typeId"`
+	Version      string   `json:"version,omitempty"`
+	Role         string   `json:"role,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"`
+	ConfigSchema string   `json:"configSchemaRef,omitempty"`
+	InputSchema  string   `json:"inputSchemaRef,omitempty"`
+	OutputSchema string   `json:"outputSchemaRef,omitempty"`
+}
+
+func printCatalogJSON(env *cli.Env, c *catalog.Catalog) error {
+	out := catalogJSON{Source: c.Source, Packs: []catalogPackJSON{}}
+	for _, p := range c.Packs {
+		pj := catalogPackJSON{Name: p.Name, Version: p.Version, Kind: p.Kind, AgentIDs: p.AgentIDs}
+		for _, id := range p.TypeIDs {
+			if n, ok := c.NodeType(id); ok && n.Pack == p.Name {
+				pj.NodeTypes = append(pj.NodeTypes, catalogNodeTypeJSON{n.TypeID, n.Version, n.Role, n.Capabilities, n.ConfigSchema, n.InputSchema, n.OutputSchema})
+			}
+		}
+		out.Packs = append(out.Packs, pj)
+	}
+	enc := json.NewEncoder(env.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

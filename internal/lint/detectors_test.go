@@ -1,0 +1,97 @@
+package lint
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+func TestToolCalls(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Call openwop:core.http.fetch to read it.", []string{"openwop:core.http.fetch"}},
+		{"Do not call `openwop:core.dispatch.*` yourself.", nil},
+		{"Never use openwop:core.http.fetch here.", nil},
+		{"You must not call openwop:a.b; call openwop:c.d instead.", []string{"openwop:c.d"}},
+		{"Tools: openwop:core.mcp.* are wildcards.", nil},
+		{"Don't stop. Use openwop:core.http.fetch.", []string{"openwop:core.http.fetch"}},
+	}
+	for _, tt := range tests {
+		if got := toolCalls(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("toolCalls(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestImpureMention(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Generates a UUID v4", "UUID"},
+		{"Seeded pseudo-random number generator: same seed, same sequence", ""},
+		{"Draws a random sample", "random"},
+		{"ctx.triggerData carries the fire timestamp and timezone", ""},
+		{"Generates a timestamp for the record", "Generates a timestamp"},
+		{"Returns the current time", "current time"},
+	}
+	for _, tt := range tests {
+		if got := impureMention(tt.text); got != tt.want {
+			t.Errorf("impureMention(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestExportsNodes(t *testing.T) {
+	tests := []struct {
+		src               string
+		named, hasDefault bool
+	}{
+		{"export const nodes = {};\nexport default {};\n", true, true},
+		{"const m = {};\nexport default m;\n", false, true},
+		{"const a = {};\nexport { a as nodes };\n", true, false},
+		{"export { nodes as default };\n", false, true},
+		{"module.exports = { nodes: {} };\n", true, false},
+		{"exports.nodes = {};\n", true, false},
+		{"export const nodeHandlers = {};\n", false, false},
+		{"export async function nodes() {}\n", true, false},
+	}
+	for _, tt := range tests {
+		named, def := exportsNodes(tt.src)
+		if named != tt.named || def != tt.hasDefault {
+			t.Errorf("exportsNodes(%q) = %v, %v; want %v, %v", tt.src, named, def, tt.named, tt.hasDefault)
+		}
+	}
+}
+
+// TestPureConfigDefault: a pure node whose config defaults to a random or
+// clock mode is nondeterministic; a deterministic default is not.
+func TestPureConfigDefault(t *testing.T) {
+	manifest := `{"name": "community.acme.demo", "version": "1.0.0", "engines": {"openwop": ">=1.1.0 <2.0.0"},
+	  "runtime": {"language": "javascript", "entry": "index.mjs"},
+	  "nodes": [{"typeId": "community.acme.demo.key", "version": "1.0.0", "role": "pure", "label": "Key", "configSchemaRef": "schemas/key.config.json"}]}`
+	for _, tt := range []struct {
+		def  string
+		want int
+	}{{"uuid", 1}, {"now", 1}, {"composite", 0}} {
+		files := []ExampleFile{{"pack.json", manifest}, {"index.mjs", "export const nodes = {};"},
+			{"schemas/key.config.json", `{"type": "object", "properties": {"mode": {"type": "string", "default": "` + tt.def + `"}}}`}}
+		if got := lintExample(t, files, tarball.DefaultLimits, "role-pure-nondeterministic"); len(got) != tt.want {
+			t.Errorf("default %q: %d findings, want %d: %+v", tt.def, len(got), tt.want, got)
+		}
+	}
+}
+
+// TestPromptProhibitionNotPhantom: "do not call openwop:core.dispatch.*" in
+// a prompt is not a call of a tool missing from the allowlist.
+func TestPromptProhibitionNotPhantom(t *testing.T) {
+	files := []ExampleFile{
+		{"pack.json", `{"name": "community.acme.demo", "version": "1.0.0", "engines": {"openwop": ">=1.1.0 <2.0.0"},
+		  "runtime": {"language": "remote", "entry": "pack.json"},
+		  "agents": [{"agentId": "community.acme.demo.a", "persona": "A", "modelClass": "general", "systemPromptRef": "prompts/a.md"}]}`},
+		{"prompts/a.md", "You coordinate. Do not call `openwop:core.dispatch.*` tools; hand off instead.\nNever call openwop:core.http.fetch directly.\n"},
+	}
+	if got := lintExample(t, files, tarball.DefaultLimits, "prompt-tool-id-unresolved"); len(got) > 0 {
+		t.Errorf("prohibitions and wildcards reported as tool calls: %+v", got)
+	}
+}

@@ -1,0 +1,352 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+func eachDAGNode(p *Pass, fn func(d *dag, n dagNode)) {
+	for _, d := range dags(p) {
+		for _, n := range d.nodes {
+			fn(d, n)
+		}
+	}
+}
+
+func checkChainTypeIDUnresolved(p *Pass) {
+	if p.Catalog == nil {
+		return // without a catalog wop cannot know what other packs define
+	}
+	own := nodeTypeIDs(p)
+	eachDAGNode(p, func(_ *dag, n dagNode) {
+		if n.typeID == "" || own[n.typeID] || coreReserved.MatchString(n.typeID) || strings.HasPrefix(n.typeID, "local.") || p.Catalog.HasType(n.typeID) {
+			return
+		}
+		p.Reportf(n.ptr+"/typeId", "node %q: no pack in the catalog defines typeId %q and it is not a reserved core primitive; hosts refuse the expansion (chain_unresolvable_typeid): use a published typeId or publish the node", n.id, n.typeID)
+	})
+}
+
+func checkChainParamUndeclared(p *Pass) {
+	for _, d := range dags(p) {
+		declared := d.params.Get("properties")
+		for _, n := range d.nodes {
+			walkStrings(n.v, n.ptr, func(ptr, s string) {
+				for _, m := range paramTemplate.FindAllStringSubmatch(s, -1) {
+					if declared.Get(m[1]) == nil {
+						p.Reportf(ptr, "node %q uses {{params.%s}} but the chain declares no parameter %q; hosts substitute nothing: declare it under parameters.properties or fix the name", n.id, m[1], m[1])
+					}
+				}
+			})
+		}
+	}
+}
+
+// walkStrings calls fn for every string value below v.
+func walkStrings(v *jsonpos.Value, ptr string, fn func(ptr, s string)) {
+	switch v.Kind {
+	case jsonpos.String:
+		fn(ptr, v.Str)
+	case jsonpos.Object:
+		for _, m := range v.Members {
+			walkStrings(m.Value, ptr+"/"+jsonpos.EscapeToken(m.Name), fn)
+		}
+	case jsonpos.Array:
+		for i, it := range v.Items {
+			walkStrings(it, fmt.Sprintf("%s/%d", ptr, i), fn)
+		}
+	}
+}
+
+func checkChainConfigInvalid(p *Pass) {
+	eachDAGNode(p, func(d *dag, n dagNode) {
+		t := nodeType(p, n)
+		if t == nil {
+			return
+		}
+		url, ok := p.Catalog.SchemaURL(t, t.ConfigSchema)
+		if !ok {
+			return
+		}
+		cfg := n.v.Get("config")
+		if cfg == nil {
+			cfg = &jsonpos.Value{Kind: jsonpos.Object}
+		}
+		instance, templated := substituteParams(cfg, d.params)
+		problems, err := p.Catalog.Validate(url, instance)
+		if err != nil {
+			return // the defining pack's lint reports a schema that does not compile
+		}
+		for _, pr := range problems {
+			if templated.covers(pr.Pointer) && !pr.OnName && pr.Keyword != "type" {
+				continue // a value the author passes: only its declared type is known
+			}
+			at := n.ptr + "/config" + pr.Pointer
+			if n.v.Get("config") == nil {
+				at = n.ptr
+			}
+			p.Reportf(at, "node %q: config does not fit %s's config schema (%s@%s): %s", n.id, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+		}
+	})
+}
+
+// templatedPointers are config pointers whose value came from a parameter
+// with no default: what the author will pass is unknown beyond its declared
+// type, so only type problems there are reported.
+type templatedPointers []string
+
+func (t templatedPointers) covers(ptr string) bool {
+	return slices.ContainsFunc(t, func(at string) bool { return ptr == at || strings.HasPrefix(ptr, at+"/") })
+}
+
+// substituteParams returns config as a plain value with each whole-string
+// {{params.x}} replaced by x's default (so a template is checked where the
+// declared parameter fits), and the pointers it could not resolve.
+func substituteParams(cfg, params *jsonpos.Value) (any, templatedPointers) {
+	var unknown templatedPointers
+	var conv func(v *jsonpos.Value, ptr string) any
+	conv = func(v *jsonpos.Value, ptr string) any {
+		switch v.Kind {
+		case jsonpos.String:
+			m := paramTemplate.FindStringSubmatchIndex(v.Str)
+			if m == nil {
+				return v.Str
+			}
+			if m[0] != 0 || m[1] != len(v.Str) {
+				unknown = append(unknown, ptr) // text around a template: its final form is unknown
+				return v.Str
+			}
+			decl := params.Get("properties").Get(v.Str[m[2]:m[3]])
+			if def := decl.Get("default"); def != nil {
+				return def.Interface()
+			}
+			unknown = append(unknown, ptr)
+			return sampleOf(decl.Get("type").String(), v.Str)
+		case jsonpos.Object:
+			out := make(map[string]any, len(v.Members))
+			for _, m := range v.Members {
+				out[m.Name] = conv(m.Value, ptr+"/"+jsonpos.EscapeToken(m.Name))
+			}
+			return out
+		case jsonpos.Array:
+			out := make([]any, len(v.Items))
+			for i, it := range v.Items {
+				out[i] = conv(it, fmt.Sprintf("%s/%d", ptr, i))
+			}
+			return out
+		}
+		return v.Interface()
+	}
+	return conv(cfg, ""), unknown
+}
+
+// sampleOf stands in for a parameter of a declared JSON type, so that a
+// template passing a string where a number is needed still fails on type.
+func sampleOf(typ, template string) any {
+	switch typ {
+	case "integer", "number":
+		return json.Number("0")
+	case "boolean":
+		return false
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	case "null":
+		return nil
+	}
+	return template
+}
+
+func checkChainKeyUndeclared(p *Pass) {
+	eachDAGNode(p, func(_ *dag, n dagNode) {
+		t := nodeType(p, n)
+		if t == nil {
+			return
+		}
+		for _, part := range []struct{ member, schema, ref string }{{"inputs", "input", t.InputSchema}, {"config", "config", t.ConfigSchema}} {
+			url, ok := p.Catalog.SchemaURL(t, part.ref)
+			if !ok {
+				continue
+			}
+			props, _, closed, ok := p.Catalog.Properties(url)
+			if !ok || props == nil || part.member == "config" && closed {
+				continue // a closed config schema: chain-config-invalid says it
+			}
+			v := n.v.Get(part.member)
+			if v == nil || v.Kind != jsonpos.Object {
+				continue
+			}
+			for _, m := range v.Members {
+				if _, declared := props[m.Name]; declared {
+					continue
+				}
+				at := n.ptr + "/" + part.member + "/" + jsonpos.EscapeToken(m.Name)
+				msg := fmt.Sprintf("node %q: %s key %q is not declared by %s's %s schema (%s@%s), which declares %s; the node never reads it", n.id, part.member, m.Name, t.TypeID, part.schema, t.Pack, t.PackVersion, keyList(props))
+				if closed {
+					p.ReportSeverity(p.rule.Severity.Raise(), at, "%s", msg+" and the schema refuses it")
+					continue
+				}
+				p.ReportNamef(at, "%s", msg)
+			}
+		}
+	})
+}
+
+func keyList(props map[string]any) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if len(keys) == 0 {
+		return "no keys"
+	}
+	if len(keys) > 8 {
+		keys = append(keys[:8], "...")
+	}
+	return strings.Join(keys, ", ")
+}
+
+func checkChainInputUnbound(p *Pass) {
+	for _, d := range dags(p) {
+		for _, n := range d.nodes {
+			t := nodeType(p, n)
+			if t == nil {
+				continue
+			}
+			url, ok := p.Catalog.SchemaURL(t, t.InputSchema)
+			if !ok {
+				continue
+			}
+			_, required, _, _ := p.Catalog.Properties(url)
+			fed, whole := d.fedPorts(n.id)
+			if whole {
+				continue // an edge feeds the node's whole input: what it carries is not static
+			}
+			for _, r := range required {
+				if n.v.Get("inputs").Get(r) != nil || n.v.Get("config").Get(r) != nil || fed[r] {
+					continue
+				}
+				p.Reportf(n.ptr, "node %q: %s requires input %q, which neither inputs sets nor an edge feeds (\"to\": \"%s.%s\"); the node fails on every run", n.id, t.TypeID, r, n.id, r)
+			}
+		}
+	}
+}
+
+// fedPorts returns the input ports edges feed on node id, and whether an
+// edge feeds the node without naming a port.
+func (d *dag) fedPorts(id string) (map[string]bool, bool) {
+	fed := map[string]bool{}
+	whole := false
+	for _, e := range d.edges {
+		if e.toNode != id {
+			continue
+		}
+		if e.toPort == "" {
+			whole = true
+		}
+		fed[e.toPort] = true
+	}
+	return fed, whole
+}
+
+func checkChainEdgeDangling(p *Pass) {
+	for _, d := range dags(p) {
+		for _, e := range d.edges {
+			for _, end := range []struct{ member, node, port string }{{"from", e.fromNode, e.fromPort}, {"to", e.toNode, e.toPort}} {
+				n := d.node(end.node)
+				if n == nil {
+					p.Reportf(e.ptr+"/"+end.member, "edge %s %q names no node of this DAG (nodes: %s); fix the id", end.member, end.node, nodeIDs(d))
+					continue
+				}
+				checkEdgePort(p, e.ptr+"/"+end.member, *n, end.member, end.port)
+			}
+		}
+	}
+}
+
+// checkEdgePort reports a port the node type's closed input or output schema
+// does not declare.
+func checkEdgePort(p *Pass, ptr string, n dagNode, member, port string) {
+	t := nodeType(p, n)
+	if t == nil || port == "" {
+		return
+	}
+	ref, kind := t.OutputSchema, "output"
+	if member == "to" {
+		ref, kind = t.InputSchema, "input"
+	}
+	url, ok := p.Catalog.SchemaURL(t, ref)
+	if !ok {
+		return
+	}
+	props, _, closed, ok := p.Catalog.Properties(url)
+	if !ok || !closed {
+		return
+	}
+	if _, declared := props[strings.SplitN(port, ".", 2)[0]]; !declared {
+		p.Reportf(ptr, "edge %s port %q: %s's %s schema declares no %q (it has %s)", member, port, t.TypeID, kind, port, keyList(props))
+	}
+}
+
+func nodeIDs(d *dag) string {
+	ids := make([]string, 0, len(d.nodes))
+	for _, n := range d.nodes {
+		ids = append(ids, n.id)
+	}
+	out, _ := json.Marshal(ids)
+	return string(out)
+}
+
+func checkChainCycle(p *Pass) {
+	for _, d := range dags(p) {
+		next := map[string][]dagEdge{}
+		for _, e := range d.edges {
+			next[e.fromNode] = append(next[e.fromNode], e)
+		}
+		state := map[string]int{} // 0 unseen, 1 on the path, 2 done
+		var visit func(id string) bool
+		visit = func(id string) bool {
+			state[id] = 1
+			for _, e := range next[id] {
+				switch state[e.toNode] {
+				case 1:
+					p.Reportf(e.ptr, "edge %s -> %s closes a cycle; a DAG runs each node once: remove the edge or use a loop node", e.fromNode, e.toNode)
+					return true
+				case 0:
+					if visit(e.toNode) {
+						return true
+					}
+				}
+			}
+			state[id] = 2
+			return false
+		}
+		for _, n := range d.nodes {
+			if state[n.id] == 0 && visit(n.id) {
+				break // one cycle per DAG: fixing it may fix the rest
+			}
+		}
+	}
+}
+
+func checkChainNodeUnreachable(p *Pass) {
+	for _, d := range dags(p) {
+		if len(d.nodes) < 2 {
+			continue
+		}
+		linked := map[string]bool{}
+		for _, e := range d.edges {
+			linked[e.fromNode], linked[e.toNode] = true, true
+		}
+		for _, n := range d.nodes {
+			if !linked[n.id] {
+				p.Reportf(n.ptr, "node %q has no edge: nothing runs after it and nothing feeds it, so the chain's other nodes never see its output; connect it or delete it", n.id)
+			}
+		}
+	}
+}
