@@ -25,7 +25,6 @@ type Catalog struct {
 
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
-	chains map[string]string // chainId -> defining pack
 
 	schemas  *schema.Set
 	mu       sync.Mutex
@@ -69,7 +68,7 @@ type schemaKey struct{ pack, ref string }
 func newCatalog(source string) *Catalog {
 	c := &Catalog{
 		Source: source,
-		types:  map[string]*NodeType{}, agents: map[string]string{}, chains: map[string]string{},
+		types:  map[string]*NodeType{}, agents: map[string]string{},
 		byRef: map[schemaKey]string{}, docs: map[string]map[string]any{}, files: map[string][]string{},
 	}
 	c.schemas = schema.NewSet(c.loadRef)
@@ -95,14 +94,11 @@ func (c *Catalog) add(p Pack, nodes []NodeType) {
 		c.agents[id] = p.Name
 	}
 	if p.Kind == "workflow-chain" {
-		for _, id := range p.TypeIDs {
-			c.chains[id] = p.Name
-		}
-	} else {
-		for _, id := range p.TypeIDs {
-			if _, ok := c.types[id]; !ok {
-				c.types[id] = &NodeType{TypeID: id, Pack: p.Name, PackVersion: p.Version}
-			}
+		return // its TypeIDs are chainIds: nothing a DAG node can name
+	}
+	for _, id := range p.TypeIDs { // an index names typeIds without facts
+		if _, ok := c.types[id]; !ok {
+			c.types[id] = &NodeType{TypeID: id, Pack: p.Name, PackVersion: p.Version}
 		}
 	}
 }

@@ -33,8 +33,16 @@ type dagEdge struct {
 }
 
 // dags finds every DAG in the manifest: chains[].dag, and any other member
-// named "dag" holding a nodes array.
+// named "dag" holding a nodes array. The chain rules share one walk.
 func dags(p *Pass) []*dag {
+	if p.dagsDone {
+		return p.dags
+	}
+	p.dags, p.dagsDone = findDAGs(p), true
+	return p.dags
+}
+
+func findDAGs(p *Pass) []*dag {
 	var out []*dag
 	var walk func(v *jsonpos.Value, ptr string, params *jsonpos.Value)
 	walk = func(v *jsonpos.Value, ptr string, params *jsonpos.Value) {

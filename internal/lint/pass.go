@@ -35,6 +35,8 @@ type Pass struct {
 	bundle    []pack.File
 	bundleSet bool
 	jsonNames []string
+	dags      []*dag
+	dagsDone  bool
 }
 
 type fileRead struct {
