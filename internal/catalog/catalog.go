@@ -23,6 +23,7 @@ type Catalog struct {
 	// the catalog is (a registry that did not answer, so a cache stood in).
 	Warnings []string
 
+	key    string // names the sources' state, "" if unknown (see Key)
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
 
@@ -106,6 +107,11 @@ func (c *Catalog) add(p Pack, nodes []NodeType) {
 func (c *Catalog) sort() {
 	slices.SortFunc(c.Packs, func(a, b Pack) int { return strings.Compare(a.Name, b.Name) })
 }
+
+// Key names the state of what the catalog was read from: equal keys mean
+// equal facts, so results computed against the catalog may be cached under
+// it. "" means the state is unknown.
+func (c *Catalog) Key() string { return c.key }
 
 // NodeType returns what the catalog knows about typeId.
 func (c *Catalog) NodeType(typeID string) (*NodeType, bool) {

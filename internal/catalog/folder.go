@@ -89,6 +89,7 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	}
 	c.fetchDoc, c.listDocs = readPackFile, listJSONFiles
 	key := folderKey(manifests)
+	c.key = key
 	if key != "" && loadSnapshot(cacheDir, key, c) {
 		c.sort()
 		return nil
@@ -103,16 +104,27 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	return nil
 }
 
-// folderKey names a folder's snapshot by its manifests' paths, sizes and
-// modification times ("" when one cannot be read: no snapshot then).
+// folderKey names a folder's state by the paths, sizes and modification
+// times of its packs' JSON files (manifests and schemas): it names the
+// snapshot and, through Key, keys lint results. "" when a file cannot be
+// read: no snapshot then.
 func folderKey(manifests []string) string {
 	h := sha256.New()
 	for _, m := range manifests {
-		st, err := os.Stat(m)
+		err := filepath.WalkDir(filepath.Dir(m), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || filepath.Ext(path) != ".json" {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, info.Size(), info.ModTime().UnixNano())
+			return nil
+		})
 		if err != nil {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.Size(), st.ModTime().UnixNano())
 	}
 	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".json"
 }

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -33,6 +35,8 @@ func LoadIndex(path string) (*Catalog, error) {
 	}
 	c := newCatalog(path)
 	c.addIndex(entries)
+	sum := sha256.Sum256(raw)
+	c.key = "index-" + hex.EncodeToString(sum[:16])
 	return c, nil
 }
 

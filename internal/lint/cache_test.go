@@ -218,6 +218,7 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		set("schema base", func(c *cacheCase) { c.opt.Profile.SchemaBase = "https://x.dev" })
 		set("severity", func(c *cacheCase) { c.opt.Severities = map[string]diag.Severity{"license-not-spdx": diag.Error} })
 		set("ignores", func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"ref-missing": globs(t, "*")} })
+		set("catalog", func(c *cacheCase) { c.opt.Catalog = indexCatalog(t, `{"packs": [{"name": "a", "typeIds": ["b"]}]}`) })
 		set("build", func(c *cacheCase) { c.opt.CacheSalt = "build-2" })
 		for name, c := range changes {
 			if key(c) == refKey {
@@ -236,16 +237,16 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 	keyedBy := map[string]map[string]string{
 		"Pass": {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
-			"Profile": "Profile", "Catalog": "not cached (RunCached runs it)", "Place": "Place", "patterns": "Patterns",
+			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "refs": "Contents",
-			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents",
+			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
 		},
 		"Pack": {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",
 			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)",
 		},
 		"Options": {
-			"Profile": "Profile", "Catalog": "not cached (RunCached runs it)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
+			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
 			"Cache": "not an input", "CacheSalt": "Build",
 		},
 	}

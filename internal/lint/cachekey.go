@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/wop-cli/wop/internal/catalog"
 	"regexp"
 
 	"github.com/wop-cli/wop/internal/config"
@@ -22,6 +23,7 @@ type cacheInputs struct {
 	Limits   tarball.Limits
 	Profile  Profile
 	Patterns map[string][]string
+	Catalog  string // the catalog's Key: the state of the other packs
 	Severity map[string]diag.Severity
 	Ignores  map[string][]config.Glob
 	Contents lintcache.Contents
@@ -42,6 +44,7 @@ func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Conten
 		Limits:   pk.Limits(),
 		Profile:  opt.Profile,
 		Patterns: patternStrings(opt.Patterns),
+		Catalog:  catalogKey(opt.Catalog),
 		Severity: opt.Severities,
 		Ignores:  opt.Ignores,
 		Contents: contents,
@@ -61,4 +64,11 @@ func patternStrings(ps map[string][]*regexp.Regexp) map[string][]string {
 		}
 	}
 	return out
+}
+
+func catalogKey(c *catalog.Catalog) string {
+	if c == nil {
+		return ""
+	}
+	return c.Key()
 }

@@ -181,7 +181,10 @@ func parseError(err error) (*jsonpos.Error, bool) {
 // inputs (see cacheInputs). A cache that cannot be read or written only
 // costs speed, never correctness: any doubt lints again.
 func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	if opt.Cache.Dir == "" || opt.Catalog != nil { // a catalog is other packs' contents: not keyed
+	if opt.Cache.Dir == "" {
+		return Run(pk, opt)
+	}
+	if opt.Catalog != nil && opt.Catalog.Key() == "" { // other packs' state is an input: unknown, not cached
 		return Run(pk, opt)
 	}
 	place, err := placeOf(pk)
