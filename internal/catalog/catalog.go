@@ -23,7 +23,7 @@ type Catalog struct {
 	// the catalog is (a registry that did not answer, so a cache stood in).
 	Warnings []string
 
-	key    string // names the sources' state, "" if unknown (see Key)
+	key    func() string // names the sources' state (see Key); nil: unknown
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
 
@@ -110,8 +110,14 @@ func (c *Catalog) sort() {
 
 // Key names the state of what the catalog was read from: equal keys mean
 // equal facts, so results computed against the catalog may be cached under
-// it. "" means the state is unknown.
-func (c *Catalog) Key() string { return c.key }
+// it. "" means the state is unknown. A folder's key stats every JSON file
+// of its packs, so it is computed on first use, once.
+func (c *Catalog) Key() string {
+	if c.key == nil {
+		return ""
+	}
+	return c.key()
+}
 
 // NodeType returns what the catalog knows about typeId.
 func (c *Catalog) NodeType(typeID string) (*NodeType, bool) {

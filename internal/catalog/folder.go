@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/pack"
@@ -88,8 +89,8 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 		return fmt.Errorf("%s: no */pack.json (want a folder of packs, a registry checkout, a registry index file or URL)", dir)
 	}
 	c.fetchDoc, c.listDocs = readPackFile, listJSONFiles
-	key := folderKey(manifests)
-	c.key = key
+	c.key = sync.OnceValue(func() string { return folderState(manifests) })
+	key := manifestsKey(manifests)
 	if key != "" && loadSnapshot(cacheDir, key, c) {
 		c.sort()
 		return nil
@@ -104,11 +105,25 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	return nil
 }
 
-// folderKey names a folder's state by the paths, sizes and modification
-// times of its packs' JSON files (manifests and schemas): it names the
-// snapshot and, through Key, keys lint results. "" when a file cannot be
-// read: no snapshot then.
-func folderKey(manifests []string) string {
+// manifestsKey names a folder's snapshot by its manifests' paths, sizes
+// and modification times: the snapshot holds only manifest facts ("" when
+// one cannot be read: no snapshot then).
+func manifestsKey(manifests []string) string {
+	h := sha256.New()
+	for _, m := range manifests {
+		st, err := os.Stat(m)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.Size(), st.ModTime().UnixNano())
+	}
+	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".json"
+}
+
+// folderState names the state of every JSON file (manifests and schemas)
+// of the packs: what lint results computed against the folder depend on.
+// "" when a file cannot be read.
+func folderState(manifests []string) string {
 	h := sha256.New()
 	for _, m := range manifests {
 		err := filepath.WalkDir(filepath.Dir(m), func(path string, d fs.DirEntry, err error) error {
@@ -126,7 +141,7 @@ func folderKey(manifests []string) string {
 			return ""
 		}
 	}
-	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".json"
+	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 func (c *Catalog) readManifests(manifests []string) error {

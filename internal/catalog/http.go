@@ -61,7 +61,7 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	}
 	c := newCatalog(base)
 	key := snapshotKey(base, raw)
-	c.key = key
+	c.key = func() string { return key }
 	if !loadSnapshot(h.dir, key, c) {
 		tmpl := d.Endpoints().VersionManifest
 		for _, e := range entries {

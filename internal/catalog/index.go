@@ -36,7 +36,8 @@ func LoadIndex(path string) (*Catalog, error) {
 	c := newCatalog(path)
 	c.addIndex(entries)
 	sum := sha256.Sum256(raw)
-	c.key = "index-" + hex.EncodeToString(sum[:16])
+	key := "index-" + hex.EncodeToString(sum[:16])
+	c.key = func() string { return key }
 	return c, nil
 }
 
