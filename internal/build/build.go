@@ -12,8 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,6 +42,9 @@ type Plan struct {
 	Bundle        []byte // Sigstore bundle JSON, nil unless Sigstore-signed
 	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
+	// hook, when set, sees every change Write makes to the output folder
+	// (tests look at the folder between any two steps).
+	hook func(name string)
 }
 
 // Entry is one archive entry, for listings.
@@ -184,8 +185,10 @@ func diskFile(pk *pack.Pack, f pack.File) tarball.File {
 			return io.NopCloser(bytes.NewReader(data)), err
 		}}
 	}
+	// pk.Open refuses a file replaced (by a link, a FIFO, another file)
+	// since the pack was listed: the archive holds what lint checked.
 	return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
-		return os.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)))
+		return pk.Open(f.Name)
 	}}
 }
 

@@ -67,7 +67,7 @@ func buildIn(t *testing.T, dir string, s Signing) (*Result, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := plan.Write(t.TempDir())
+	res, err := plan.Write(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestNoHalfWrittenArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if _, err := plan.Write(out); err == nil {
+	if _, err := plan.Write(t.Context(), out); err == nil {
 		t.Fatal("build of a changed file succeeded")
 	}
 	if left, _ := os.ReadDir(out); len(left) != 0 {

@@ -86,7 +86,7 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 	if o.list {
 		return printPlan(o.env, plan)
 	}
-	res, err := plan.Write(o.env.Abs(o.outDir))
+	res, err := plan.Write(ctx, o.env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +18,9 @@ type keyFlags struct {
 	unsigned                    bool
 	sigstore                    sigstoreFlags
 	configKeyID                 string // keyId from the pack's .wop.yaml, set by the command
+	// strictKeyMode refuses a private key others can read (publish, as ssh
+	// does); otherwise it is a warning.
+	strictKeyMode bool
 }
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
@@ -61,9 +63,9 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
-		pemBytes, err := os.ReadFile(env.Abs(k.key))
+		pemBytes, err := readPrivateKey(env, k.key, k.strictKeyMode)
 		if err != nil {
-			return s, cli.Usagef("--key: %v", withoutPath(err))
+			return s, err
 		}
 		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
 		if err != nil {
@@ -74,8 +76,8 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			return s, cli.Usagef("--signature needs --key-id (or WOP_KEY_ID, or keyId in .wop.yaml): the key that made the signature")
 		}
 		var err error
-		if s.Signature, err = os.ReadFile(env.Abs(k.signature)); err != nil {
-			return s, cli.Usagef("--signature: %v", withoutPath(err))
+		if s.Signature, err = readUserFile(env, "--signature", k.signature, maxSmallFile); err != nil {
+			return s, err
 		}
 	case !k.unsigned && !strings.HasPrefix(name, "private."):
 		return s, cli.WithHint(fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),

@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ type pendingBuild struct {
 }
 
 // writePending writes plan into a scratch folder under outDir.
-func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
+func writePending(ctx context.Context, plan *build.Plan, outDir string) (*pendingBuild, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := plan.Write(scratch)
+	res, err := plan.Write(ctx, scratch)
 	if err != nil {
 		os.RemoveAll(scratch)
 		return nil, err

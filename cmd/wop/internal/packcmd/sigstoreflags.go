@@ -42,8 +42,8 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		req.SigningConfig = env.Abs(f.signingConfig)
 	}
 	if keyPath != "" {
-		if req.KeyPEM, err = os.ReadFile(env.Abs(keyPath)); err != nil {
-			return nil, cli.Usagef("--key: %v", withoutPath(err))
+		if req.KeyPEM, err = readPrivateKey(env, keyPath, false); err != nil {
+			return nil, err
 		}
 		req.Op = "sign-key"
 	} else {
