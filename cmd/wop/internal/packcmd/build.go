@@ -3,8 +3,6 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -182,12 +180,7 @@ func printPlan(env *cli.Env, plan *build.Plan) error {
 }
 
 func printResult(env *cli.Env, res *build.Result) error {
-	rel := func(p string) string {
-		if r, err := filepath.Rel(env.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-		return p
-	}
+	rel := env.Rel
 	fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Archive))
 	for _, p := range []string{res.Signature, res.Bundle} {
 		if p != "" {

@@ -179,21 +179,25 @@ func manifestVersion(pk *pack.Pack) (string, error) {
 // packConfig loads the pack's .wop.yaml (or --config); a pack without one
 // gets the zero Config.
 func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
-	path := explicit
+	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
 	if path != "" {
 		path = env.Abs(path)
 	} else {
-		var err error
-		if path, err = config.Find(dir); err != nil {
+		found, err := config.Find(dir, discovery(env))
+		if err != nil {
 			return nil, err
 		}
-		if path == "" {
+		if w := found.Warning(); w != "" {
+			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
+		}
+		if found.Path == "" {
 			return &config.Config{}, nil
 		}
+		path = found.Path
 	}
-	c, err := config.Load(path)
+	c, err := config.Load(path, config.Options{Rule: knownRule})
 	if err != nil {
-		return nil, cli.Usagef("%v", err)
+		return nil, configError(env, path, err)
 	}
 	return c, nil
 }
