@@ -72,6 +72,9 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 	if p.Name == "" || p.Version == "" {
 		return nil, errors.New("pack.json: name and version are required to name the archive")
 	}
+	if err := pack.CheckNameVersion(p.Name, p.Version); err != nil {
+		return nil, err
+	}
 	if err := p.sign(root, s); err != nil {
 		return nil, err
 	}

@@ -21,6 +21,10 @@ type keyFlags struct {
 	// strictKeyMode refuses a private key others can read (publish, as ssh
 	// does); otherwise it is a warning.
 	strictKeyMode bool
+	// allowSecrets names files the secrets gate lets through: the one,
+	// deliberate, per-file override (the commands that sign are the ones
+	// that build, so the flag lives with the signing flags).
+	allowSecrets []string
 }
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
@@ -29,6 +33,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.spec, "spec", "v1", "signing block shape: v1 (method manual) or v2 (keyId + scheme)")
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
+	cmd.Flags().StringArrayVar(&k.allowSecrets, "allow-secret", nil, "bundle this file (pack-relative path) although it looks like a secret; repeat per file")
 	_ = cmd.MarkFlagFilename("key", "pem")
 	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")

@@ -187,6 +187,9 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
+	if err := gateArchive(o.env, archivePath, settings.limits, o.keys.allowSecrets); err != nil {
+		return err
+	}
 	if !o.noLint && !linted {
 		pk, err := loadPackWith(o.env, archivePath, settings.limits)
 		if err != nil {
