@@ -43,7 +43,7 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	var sum []byte
 	err := set.Add(base+".tgz", 0o644, func(w io.Writer) error {
 		h := sha256.New()
-		if err := tarball.Write(io.MultiWriter(ctxWriter{ctx, w}, h), p.Files); err != nil {
+		if err := tarball.Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
 			return err
 		}
 		sum = h.Sum(nil)
@@ -92,6 +92,36 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	}
 	res.Archive = filepath.Join(dir, base+".tgz")
 	return res, nil
+}
+
+// withContext makes every file's reads fail once ctx is cancelled, so a
+// cancelled build stops reading sources at once.
+func withContext(ctx context.Context, files []tarball.File) []tarball.File {
+	out := make([]tarball.File, len(files))
+	for i, f := range files {
+		open := f.Open
+		f.Open = func() (io.ReadCloser, error) {
+			r, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return ctxReader{ctx, r}, nil
+		}
+		out[i] = f
+	}
+	return out
+}
+
+type ctxReader struct {
+	ctx context.Context
+	io.ReadCloser
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.ReadCloser.Read(b)
 }
 
 // ctxWriter fails once ctx is cancelled, so Ctrl-C stops a long archive

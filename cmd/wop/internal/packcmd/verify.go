@@ -110,6 +110,9 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil { // Ctrl-C while reading
+		return err
+	}
 	var sigstoreKey []byte
 	if o.key != "" {
 		raw, err := readVerifyKey(o.env, o.key)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,7 +59,10 @@ func guardGroups(c *cobra.Command) {
 func Main(ctx context.Context, args []string, env *cli.Env) int {
 	cmd := NewCmd(env)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(ctx)
+	err := execute(ctx, cmd)
+	if errors.Is(context.Cause(ctx), cli.ErrInterrupted) {
+		err = cli.ErrInterrupted // whatever the command made of its cancellation
+	}
 	if err != nil && !errors.Is(err, cli.ErrFindings) {
 		if isCobraUsage(err) {
 			err = &cli.UsageError{Err: err}
@@ -70,6 +74,17 @@ func Main(ctx context.Context, args []string, env *cli.Env) int {
 		}
 	}
 	return cli.ExitCode(err)
+}
+
+// execute runs the command, turning a panic into an *cli.InternalError
+// with the stack, for the bug report.
+func execute(ctx context.Context, cmd *cobra.Command) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &cli.InternalError{Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	return cmd.ExecuteContext(ctx)
 }
 
 // isCobraUsage recognises cobra's own argument errors, which it returns as
