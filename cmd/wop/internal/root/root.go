@@ -14,6 +14,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
+	"github.com/wop-cli/wop/internal/report"
 )
 
 // NewCmd returns the root command.
@@ -67,10 +68,12 @@ func Main(ctx context.Context, args []string, env *cli.Env) int {
 		if isCobraUsage(err) {
 			err = &cli.UsageError{Err: err}
 		}
-		fmt.Fprintf(env.ErrOut, "wop: %v\n", err)
+		// Errors quote file and entry names: escape what could drive the
+		// terminal.
+		fmt.Fprintf(env.ErrOut, "wop: %s\n", report.EscapeControl(err.Error(), true))
 		var h cli.Hinter
 		if errors.As(err, &h) && h.Hint() != "" {
-			fmt.Fprintf(env.ErrOut, "hint: %s\n", h.Hint())
+			fmt.Fprintf(env.ErrOut, "hint: %s\n", report.EscapeControl(h.Hint(), true))
 		}
 	}
 	return cli.ExitCode(err)
