@@ -111,3 +111,12 @@ func TestLoadNamesARefusedManifest(t *testing.T) {
 		t.Errorf("big pack.json: %v", err)
 	}
 }
+
+func TestLoadRefusesDataAfterTheArchive(t *testing.T) {
+	p := writeTgz(t, map[string]string{"pack.json": "{}"})
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, append(data, "hidden"...), 0o644)
+	if _, err := Load(p, tarball.DefaultLimits); !errors.Is(err, tarball.ErrCorrupt) || !strings.Contains(err.Error(), "data after the gzip stream") {
+		t.Errorf("trailing data: %v", err)
+	}
+}
