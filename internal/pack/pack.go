@@ -49,8 +49,10 @@ type Pack struct {
 	Files  []File
 	limits tarball.Limits
 	// archivePath is the .tgz on disk, re-read for entries the load did
-	// not keep in memory.
+	// not keep in memory; archiveID is what it was then, so a re-read never
+	// sees another archive swapped in under the name.
 	archivePath string
+	archiveID   safefile.Identity
 }
 
 // keepInMemory is the largest archive entry a load holds (JSON and keys are
@@ -137,7 +139,7 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	pk := &Pack{Display: DisplayName(p), Archive: a, limits: lim, archivePath: p}
+	pk := &Pack{Display: DisplayName(p), Archive: a, limits: lim, archivePath: p, archiveID: safefile.IdentityOf(f.Info)}
 	for _, e := range a.Entries {
 		pk.Files = append(pk.Files, File{Name: e.Name, Size: e.Size})
 	}
@@ -318,7 +320,7 @@ func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []by
 		}
 		return false
 	}
-	f, err := safefile.Open(pk.archivePath, safefile.Options{Max: maxArchive(pk.limits), FollowLinks: true})
+	f, err := safefile.Open(pk.archivePath, safefile.Options{Max: maxArchive(pk.limits), FollowLinks: true, Want: &pk.archiveID})
 	if err != nil {
 		return err
 	}
