@@ -33,6 +33,9 @@ type Found struct {
 	// user owns it: the caller warns.
 	Ignored string
 	Owner   int
+	// ID is the file Find judged; Load with Options.Want refuses another
+	// one swapped in under the name since.
+	ID safefile.Identity
 }
 
 // Find looks for a configuration file in dir and its parents. It stops at
@@ -57,7 +60,7 @@ func Find(dir string, d Discovery) (Found, error) {
 			if uid, ok := safefile.OwnerUID(info); ok && !d.trusts(dir, uid) {
 				return Found{Ignored: p, Owner: uid}, nil
 			}
-			return Found{Path: p}, nil
+			return Found{Path: p, ID: safefile.IdentityOf(info)}, nil
 		}
 		if dir == d.Home || exists(filepath.Join(dir, ".git")) {
 			return Found{}, nil

@@ -52,12 +52,14 @@ type Options struct {
 	// Rule says whether a rule id exists; for an unknown one it may return a
 	// hint (`did you mean "ref-missing"?`). Nil accepts every id.
 	Rule func(id string) (ok bool, hint string)
+	// Want, when set, is the file discovery judged trustworthy (Found.ID).
+	Want *safefile.Identity
 }
 
 // Load reads and parses a configuration file: a regular file (never a FIFO
 // or device, whatever a link points to) of at most MaxSize bytes.
 func Load(path string, o Options) (*Config, error) {
-	raw, err := safefile.Read(path, safefile.Options{Max: MaxSize, FollowLinks: true})
+	raw, err := safefile.Read(path, safefile.Options{Max: MaxSize, FollowLinks: true, Want: o.Want})
 	if err != nil {
 		return nil, err
 	}

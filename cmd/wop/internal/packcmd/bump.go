@@ -18,6 +18,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -180,6 +181,7 @@ func manifestVersion(pk *pack.Pack) (string, error) {
 // gets the zero Config.
 func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
 	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
+	var want *safefile.Identity
 	if path != "" {
 		path = env.Abs(path)
 	} else {
@@ -193,9 +195,9 @@ func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
 		if found.Path == "" {
 			return &config.Config{}, nil
 		}
-		path = found.Path
+		path, want = found.Path, &found.ID
 	}
-	c, err := config.Load(path, config.Options{Rule: knownRule})
+	c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
 	if err != nil {
 		return nil, configError(env, path, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -39,6 +40,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 		start = filepath.Dir(packPath)
 	}
 	path, mayRaise := cmp.Or(explicit, env.Getenv("WOP_CONFIG")), true
+	var want *safefile.Identity
 	if path == "" {
 		found, err := config.Find(start, discovery(env))
 		if err != nil {
@@ -47,7 +49,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 		if w := found.Warning(); w != "" {
 			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
 		}
-		path, mayRaise = found.Path, filepath.Dir(found.Path) == start
+		path, mayRaise, want = found.Path, filepath.Dir(found.Path) == start, &found.ID
 	} else {
 		path = env.Abs(path)
 	}
@@ -57,7 +59,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 	}
 	s := &packSettings{opt: base, limits: tarball.DefaultLimits}
 	if path != "" {
-		c, err := config.Load(path, config.Options{Rule: knownRule})
+		c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
 		if err != nil {
 			return nil, configError(env, path, err)
 		}
