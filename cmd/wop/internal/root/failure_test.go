@@ -2,6 +2,7 @@ package root
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,10 +13,8 @@ import (
 // TestPanicIsAnInternalError: a bug exits 70 with a request to report it,
 // never 1 (findings).
 func TestPanicIsAnInternalError(t *testing.T) {
-	cmd := &cobra.Command{Use: "x", SilenceErrors: true, RunE: func(*cobra.Command, []string) error {
-		var m map[string]int
-		m["boom"]++ // a nil-map write: a real bug's panic
-		return nil
+	cmd := &cobra.Command{Use: "x", SilenceErrors: true, RunE: func(_ *cobra.Command, args []string) error {
+		return fmt.Errorf("unreachable: %s", args[3]) // index out of range: a real bug's panic
 	}}
 	err := execute(t.Context(), cmd)
 	if code := cli.ExitCode(err); code != cli.ExitInternal || code == cli.ExitFindings {
