@@ -44,6 +44,12 @@ func (s *Set) Add(name string, perm os.FileMode, fill func(io.Writer) error) err
 	return nil
 }
 
+// Adopt adds a complete file already written and synced elsewhere in the
+// same file system (a scratch folder): Commit renames it in as name.
+func (s *Set) Adopt(path, name string) {
+	s.pending = append(s.pending, pending{tmp: path, final: filepath.Join(s.dir, name)})
+}
+
 // AddBytes adds a file holding data.
 func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
 	return s.Add(name, perm, bytesFill(data))

@@ -80,14 +80,7 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	old := make([]string, 0, len(outputSuffixes))
-	// Sidecars go first and the archive last: while old files are being
-	// removed, a reader may see the old archive alone, never an old
-	// signature beside a new archive.
-	for i := len(outputSuffixes) - 1; i >= 0; i-- {
-		old = append(old, base+outputSuffixes[i])
-	}
-	if err := set.Commit(old); err != nil {
+	if err := set.Commit(OldSet(base)); err != nil {
 		return nil, err
 	}
 	res.Archive = filepath.Join(dir, base+".tgz")
@@ -122,6 +115,18 @@ func (c ctxReader) Read(b []byte) (int, error) {
 		return 0, err
 	}
 	return c.ReadCloser.Read(b)
+}
+
+// OldSet names the files of a previous build of base (<name>-<version>)
+// in the order a new set must remove them: sidecars first, the archive
+// last, so that while they go a reader may see the old archive alone, never
+// an old signature beside a new archive.
+func OldSet(base string) []string {
+	old := make([]string, 0, len(outputSuffixes))
+	for i := len(outputSuffixes) - 1; i >= 0; i-- {
+		old = append(old, base+outputSuffixes[i])
+	}
+	return old
 }
 
 // ctxWriter fails once ctx is cancelled, so Ctrl-C stops a long archive
