@@ -60,7 +60,7 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.resolveKeyID(env)}
 	if k.sigstore.enabled {
 		var err error
-		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key)
+		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key, k.strictKeyMode)
 		return s, err
 	}
 	switch {
