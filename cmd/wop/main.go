@@ -4,7 +4,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 	"runtime/debug"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -19,7 +18,7 @@ func main() {
 	// wop is short-lived and its heap small (a pack is capped at 50 MB);
 	// collecting a quarter as often saves about a quarter of a lint run.
 	debug.SetGCPercent(400)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := cli.SignalContext(context.Background(), os.Exit)
 	code := root.Main(ctx, os.Args[1:], cli.System(cli.Version(version, debug.ReadBuildInfo)))
 	stop()
 	os.Exit(code)

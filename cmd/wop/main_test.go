@@ -40,10 +40,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// wopMain is wop as scripts run it. When $WOP_TEST_PRINTED names a file,
-// every byte wop prints is appended to it too, for TestScript's check that
-// no secret ever got out.
+// wopMain is wop as scripts run it, with main's signal handling (so the
+// interrupt tests see what a user's Ctrl-C does). When $WOP_TEST_PRINTED
+// names a file, every byte wop prints is appended to it too, for
+// TestScript's check that no secret ever got out.
 func wopMain() {
+	ctx, _ := cli.SignalContext(context.Background(), os.Exit)
 	env := cli.System("test")
 	if path := os.Getenv("WOP_TEST_PRINTED"); path != "" {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -52,11 +54,11 @@ func wopMain() {
 			os.Exit(1)
 		}
 		env.Out, env.ErrOut = io.MultiWriter(env.Out, f), io.MultiWriter(env.ErrOut, f)
-		code := root.Main(context.Background(), os.Args[1:], env)
+		code := root.Main(ctx, os.Args[1:], env)
 		f.Close()
 		os.Exit(code)
 	}
-	os.Exit(root.Main(context.Background(), os.Args[1:], env))
+	os.Exit(root.Main(ctx, os.Args[1:], env))
 }
 
 // scriptSecrets are the tokens scripts hand to wop; checkPrinted fails the

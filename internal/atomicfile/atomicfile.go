@@ -1,6 +1,8 @@
 // Package atomicfile writes files so that no reader, and no interrupted
-// run, ever sees half of one: a temporary file in the same directory, then a
-// rename over the target.
+// run, ever sees half of one: a temporary file in the same directory,
+// synced to disk, then a rename over the target, then a sync of the
+// directory so the rename itself survives a crash. Set does the same for
+// files that belong together.
 package atomicfile
 
 import (
@@ -12,10 +14,36 @@ import (
 
 // WriteFrom creates or replaces path with what fill writes, with mode perm.
 // On any error the temporary file is removed and path is untouched.
-func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	tmp, err := writeTemp(path, perm, fill)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// Write creates or replaces path with data.
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteFrom(path, perm, bytesFill(data))
+}
+
+func bytesFill(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// writeTemp writes a complete, synced temporary file beside path and
+// returns its name; on error nothing is left.
+func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (name string, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -24,21 +52,30 @@ func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) (err e
 		}
 	}()
 	if err = fill(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+		return "", fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err = tmp.Chmod(perm); err != nil {
-		return err
+		return "", err
+	}
+	// Without this, a crash soon after the rename can leave an empty file
+	// under the final name (delayed allocation).
+	if err = tmp.Sync(); err != nil {
+		return "", fmt.Errorf("sync %s: %w", filepath.Base(path), err)
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return "", err
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Name(), nil
 }
 
-// Write creates or replaces path with data.
-func Write(path string, data []byte, perm os.FileMode) error {
-	return WriteFrom(path, perm, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+// syncDir makes renames and removals in dir durable. Some platforms and
+// file systems cannot sync a directory; that is not an error.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	_ = d.Sync()
+	return nil
 }

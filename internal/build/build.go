@@ -12,8 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,6 +42,9 @@ type Plan struct {
 	Bundle        []byte // Sigstore bundle JSON, nil unless Sigstore-signed
 	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
+	// hook, when set, sees every change Write makes to the output folder
+	// (tests look at the folder between any two steps).
+	hook func(name string)
 }
 
 // Entry is one archive entry, for listings.
@@ -70,6 +71,9 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 	p := &Plan{Name: root.Get("name").String(), Version: root.Get("version").String()}
 	if p.Name == "" || p.Version == "" {
 		return nil, errors.New("pack.json: name and version are required to name the archive")
+	}
+	if err := pack.CheckNameVersion(p.Name, p.Version); err != nil {
+		return nil, err
 	}
 	if err := p.sign(root, s); err != nil {
 		return nil, err
@@ -184,8 +188,10 @@ func diskFile(pk *pack.Pack, f pack.File) tarball.File {
 			return io.NopCloser(bytes.NewReader(data)), err
 		}}
 	}
+	// pk.Open refuses a file replaced (by a link, a FIFO, another file)
+	// since the pack was listed: the archive holds what lint checked.
 	return tarball.File{Name: f.Name, Size: f.Size, Open: func() (io.ReadCloser, error) {
-		return os.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)))
+		return pk.Open(f.Name)
 	}}
 }
 

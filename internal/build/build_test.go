@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +68,7 @@ func buildIn(t *testing.T, dir string, s Signing) (*Result, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := plan.Write(t.TempDir())
+	res, err := plan.Write(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestNoHalfWrittenArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if _, err := plan.Write(out); err == nil {
+	if _, err := plan.Write(t.Context(), out); err == nil {
 		t.Fatal("build of a changed file succeeded")
 	}
 	if left, _ := os.ReadDir(out); len(left) != 0 {
@@ -225,5 +226,29 @@ func TestVersionManifestHasIntegrity(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(got), "{\n  \"name\": ") {
 		t.Errorf("members not in source order:\n%s", got)
+	}
+}
+
+// TestNamesThatArePathsAreRefused: the manifest's name and version become
+// file names; build refuses them unless they are a pack name and strict
+// SemVer, lint or no lint (sign ARCHIVE never lints).
+func TestNamesThatArePathsAreRefused(t *testing.T) {
+	for _, tt := range []struct{ name, version string }{
+		{"community.acme.x/../../evil", "1.0.0"},
+		{"../evil", "1.0.0"},
+		{"community.acme.x", "1.0.0/../../x"},
+		{"community.acme.x", "v1.0"},
+		{"community.acme.x", "1.0.0-rc.1\\x"},
+	} {
+		dir := t.TempDir()
+		manifest := fmt.Sprintf(`{"name":%q,"version":%q,"runtime":{"language":"remote","entry":"pack.json"}}`, tt.name, tt.version)
+		os.WriteFile(filepath.Join(dir, "pack.json"), []byte(manifest), 0o644)
+		pk, err := pack.Load(dir, tarball.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewPlan(pk, Signing{}); err == nil || !strings.Contains(err.Error(), "refusing to use it in a file name") {
+			t.Errorf("%s@%s: %v", tt.name, tt.version, err)
+		}
 	}
 }

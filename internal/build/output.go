@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -21,19 +22,28 @@ type Result struct {
 	Integrity Integrity
 }
 
-// Write writes the archive and its sidecar files into dir. Every file goes
-// to a temporary name first and is renamed into place only when complete,
-// so an interrupted build never leaves a truncated archive behind.
-func (p *Plan) Write(dir string) (*Result, error) {
+// outputSuffixes are every file a build writes beside <name>-<version>,
+// archive first: all of them are one set, replaced together.
+var outputSuffixes = []string{".tgz", ".sig", ".sigstore.json", ".json", ".integrity"}
+
+// Write writes the archive and its sidecar files into dir as one set
+// (atomicfile.Set): each to a temporary name, synced, and published only
+// when all are complete, so an interrupted or failed build leaves the
+// previous build's files or this one's, never a mix. Cancelling ctx stops
+// the write and removes the temporary files.
+func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	base := filepath.Join(dir, p.BaseName())
-	res := &Result{Archive: base + ".tgz", Manifest: base + ".json", Sidecar: base + ".integrity"}
+	base := p.BaseName()
+	set := atomicfile.NewSet(dir)
+	set.Hook = p.hook
+	defer set.Abort()
+	res := &Result{}
 	var sum []byte
-	err := atomicfile.WriteFrom(res.Archive, 0o644, func(w io.Writer) error {
+	err := set.Add(base+".tgz", 0o644, func(w io.Writer) error {
 		h := sha256.New()
-		if err := tarball.Write(io.MultiWriter(w, h), p.Files); err != nil {
+		if err := tarball.Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
 			return err
 		}
 		sum = h.Sum(nil)
@@ -43,28 +53,92 @@ func (p *Plan) Write(dir string) (*Result, error) {
 		return nil, err
 	}
 	res.Integrity = IntegrityOf(sum)
-	if p.Signature != nil {
-		res.Signature = base + ".sig"
-		if err := atomicfile.Write(res.Signature, p.Signature, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if p.Bundle != nil {
-		res.Bundle = base + ".sigstore.json"
-		if err := atomicfile.Write(res.Bundle, p.Bundle, 0o644); err != nil {
-			return nil, err
-		}
-	}
 	served, err := VersionManifest(p.Served, res.Integrity.SRI)
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(res.Manifest, served, 0o644); err != nil {
-		return nil, err
-	}
 	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
-	if err := atomicfile.Write(res.Sidecar, []byte(sidecar), 0o644); err != nil {
+	files := []struct {
+		suffix string
+		data   []byte
+		path   *string
+	}{
+		{".sig", p.Signature, &res.Signature},
+		{".sigstore.json", p.Bundle, &res.Bundle},
+		{".json", served, &res.Manifest},
+		{".integrity", []byte(sidecar), &res.Sidecar},
+	}
+	for _, f := range files {
+		if f.data == nil {
+			continue
+		}
+		if err := set.AddBytes(base+f.suffix, f.data, 0o644); err != nil {
+			return nil, err
+		}
+		*f.path = filepath.Join(dir, base+f.suffix)
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := set.Commit(OldSet(base)); err != nil {
+		return nil, err
+	}
+	res.Archive = filepath.Join(dir, base+".tgz")
 	return res, nil
+}
+
+// withContext makes every file's reads fail once ctx is cancelled, so a
+// cancelled build stops reading sources at once.
+func withContext(ctx context.Context, files []tarball.File) []tarball.File {
+	out := make([]tarball.File, len(files))
+	for i, f := range files {
+		open := f.Open
+		f.Open = func() (io.ReadCloser, error) {
+			r, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return ctxReader{ctx, r}, nil
+		}
+		out[i] = f
+	}
+	return out
+}
+
+type ctxReader struct {
+	ctx context.Context
+	io.ReadCloser
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.ReadCloser.Read(b)
+}
+
+// OldSet names the files of a previous build of base (<name>-<version>)
+// in the order a new set must remove them: sidecars first, the archive
+// last, so that while they go a reader may see the old archive alone, never
+// an old signature beside a new archive.
+func OldSet(base string) []string {
+	old := make([]string, 0, len(outputSuffixes))
+	for i := len(outputSuffixes) - 1; i >= 0; i-- {
+		old = append(old, base+outputSuffixes[i])
+	}
+	return old
+}
+
+// ctxWriter fails once ctx is cancelled, so Ctrl-C stops a long archive
+// write between two chunks.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

@@ -12,7 +12,7 @@ func TestBreakingAccept(t *testing.T) {
       where: /nodes/3
       reason: renamed, announced in the 2.0 notes
 `)
-	c, err := Load(p)
+	c, err := Load(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestBreakingAccept(t *testing.T) {
 		"breaking:\n  accept:\n    - reason: because\n",                                   // no rule
 		"breaking:\n  accept:\n    - rule: node-removed\n      reason: x\n      why: y\n", // unknown key
 	} {
-		if _, err := Load(write(t, t.TempDir(), body)); err == nil || !strings.Contains(err.Error(), ".wop.yaml") {
+		if _, err := Load(write(t, t.TempDir(), body), Options{}); err == nil || !strings.Contains(err.Error(), ".wop.yaml") {
 			t.Errorf("%q: err = %v, want an error naming the file", body, err)
 		}
 	}

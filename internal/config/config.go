@@ -4,13 +4,7 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,7 +15,12 @@ import (
 // FileNames are the names Find looks for, in order.
 var FileNames = []string{".wop.yaml", ".wop.yml"}
 
-// Config is a parsed .wop.yaml.
+// MaxSize bounds a configuration file; a real one is a few hundred bytes.
+const MaxSize = 256 << 10
+
+// Config is a parsed .wop.yaml. Its yaml tags are the file's keys: Parse
+// checks a document's shape against them (shape.go), so a field added here
+// is a key the file accepts.
 type Config struct {
 	Path       string                `yaml:"-"`          // where it was read from
 	Registry   string                `yaml:"registry"`   // "public" or "private"; "" = not said
@@ -60,17 +59,16 @@ type RuleConfig struct {
 	Line     int      `yaml:"-"`
 }
 
-// UnmarshalYAML accepts the short (scalar) and long (mapping) forms.
+// UnmarshalYAML accepts the short (scalar) and long (mapping) forms; Parse
+// has checked the shape already.
 func (r *RuleConfig) UnmarshalYAML(n *yaml.Node) error {
-	r.Line = n.Line
 	if n.Kind == yaml.ScalarNode {
-		r.Severity = n.Value
+		*r = RuleConfig{Severity: n.Value, Line: n.Line}
 		return nil
 	}
 	type plain RuleConfig
 	var p plain
-	dec := yamlDecode(n)
-	if err := dec(&p); err != nil {
+	if err := n.Decode(&p); err != nil {
 		return err
 	}
 	*r = RuleConfig(p)
@@ -78,92 +76,11 @@ func (r *RuleConfig) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// yamlDecode decodes a node strictly (unknown keys are errors).
-func yamlDecode(n *yaml.Node) func(any) error {
-	return func(v any) error {
-		out, err := yaml.Marshal(n)
-		if err != nil {
-			return err
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(out))
-		dec.KnownFields(true)
-		if err := dec.Decode(v); err != nil {
-			return fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		return nil
-	}
-}
-
 // Limits are size ceilings, written like "256KB", "5MB" or a byte count.
 type Limits struct {
 	Manifest string `yaml:"manifest"`
 	File     string `yaml:"file"`
 	Pack     string `yaml:"pack"`
-}
-
-// Load reads and validates a config file.
-func Load(path string) (*Config, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	c := &Config{}
-	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	c.Path = path
-	switch c.Registry {
-	case "", "public", "private":
-	default:
-		return nil, fmt.Errorf("%s: registry %q: want public or private", path, c.Registry)
-	}
-	for i, a := range c.Breaking.Accept {
-		if a.Rule == "" || strings.TrimSpace(a.Reason) == "" {
-			return nil, fmt.Errorf("%s: breaking.accept[%d]: rule and reason are required", path, i)
-		}
-	}
-	if _, _, _, err := c.Limits.Bytes(); err != nil {
-		return nil, fmt.Errorf("%s: limits: %w", path, err)
-	}
-	for _, p := range c.ignoreGlobs() {
-		if _, err := CompileGlob(p); err != nil {
-			return nil, fmt.Errorf("%s: ignore %q: %w", path, p, err)
-		}
-	}
-	return c, nil
-}
-
-func (c *Config) ignoreGlobs() []string {
-	var out []string
-	for _, r := range c.Rules {
-		out = append(out, r.Ignore...)
-	}
-	return out
-}
-
-// Find looks for a config file in dir and its parents; "" if there is none.
-func Find(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, name := range FileNames {
-			p := filepath.Join(dir, name)
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return "", err
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
-	}
 }
 
 // Bytes returns the ceilings in bytes; zero means the default.

@@ -1,10 +1,16 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 func write(t *testing.T, dir, body string) string {
@@ -29,7 +35,7 @@ limits:
   file: 10MB
   pack: 200MB
 `)
-	c, err := Load(p)
+	c, err := Load(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,32 +46,167 @@ limits:
 	if m != 512<<10 || f != 10<<20 || pk != 200<<20 {
 		t.Errorf("limits %d %d %d", m, f, pk)
 	}
-}
-
-func TestLoadRefuses(t *testing.T) {
-	for body, want := range map[string]string{
-		"registy: public\n":                  "line 1: field registy not found",
-		"rules:\n  x:\n    severty: error\n": "field severty not found",
-		"registry: galactic\n":               `registry "galactic"`,
-		"limits:\n  file: lots\n":            `size "lots"`,
-	} {
-		_, err := Load(write(t, t.TempDir(), body))
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: %v, want %q", body, err, want)
-		}
-	}
-	if _, err := Load(write(t, t.TempDir(), "")); err != nil {
+	if _, err := Load(write(t, t.TempDir(), ""), Options{}); err != nil {
 		t.Errorf("empty file: %v", err)
 	}
 }
 
-func TestFindWalksUp(t *testing.T) {
-	root := t.TempDir()
-	p := write(t, root, "registry: public\n")
-	deep := filepath.Join(root, "packs", "a")
-	os.MkdirAll(deep, 0o755)
-	if got, err := Find(deep); err != nil || got != p {
-		t.Errorf("Find = %q, %v", got, err)
+// TestParseReportsEverythingInYAMLTerms: one run names every mistake, with
+// its line, column and YAML path, and never a Go type.
+func TestParseReportsEverythingInYAMLTerms(t *testing.T) {
+	body := `registy: public
+registry: galactic
+rules:
+  ref-mising: error
+  schema-id-missing:
+    severty: error
+  json-invalid: [error]
+  json-duplicate-key:
+    severity: loud
+    ignore: "not a list"
+limits:
+  file: lots
+  pack: {a: 1}
+schemaBase: [x]
+`
+	known := func(id string) (bool, string) {
+		if id == "ref-mising" {
+			return false, `; did you mean "ref-missing"?`
+		}
+		return true, ""
+	}
+	_, err := Parse(".wop.yaml", []byte(body), Options{Rule: known})
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("got %v", err)
+	}
+	want := []string{
+		`.wop.yaml:1:1: unknown key "registy"; did you mean "registry"?`,
+		`.wop.yaml:6:5: rules.schema-id-missing: unknown key "severty"; did you mean "severity"?`,
+		`.wop.yaml:7:17: rules.json-invalid: expected a severity (off, info, warning, error) or a mapping with severity and ignore, got a list`,
+		`.wop.yaml:10:13: rules.json-duplicate-key.ignore: expected a list, got the string "not a list"`,
+		`.wop.yaml:13:9: limits.pack: expected a string, got a mapping`,
+		`.wop.yaml:14:13: schemaBase: expected a string, got a list`,
+		`.wop.yaml:2:11: registry: "galactic": want public or private`,
+		`.wop.yaml:4:3: rules: no rule "ref-mising"`,
+		`.wop.yaml:12:9: limits.file: size "lots"`,
+	}
+	got := err.Error()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in\n%s", w, got)
+		}
+	}
+	for _, goType := range []string{"!!", "[]string", "map[", "config.", "struct", "unmarshal"} {
+		if strings.Contains(got, goType) {
+			t.Errorf("message names a Go type (%s):\n%s", goType, got)
+		}
+	}
+	// Values are checked once the shape is right, all of them too.
+	_, err = Parse(".wop.yaml", []byte("registry: galactic\nrules:\n  ref-mising: error\n  json-invalid: loud\nlimits:\n  file: lots\n  pack: 3 parsecs\n"), Options{Rule: known})
+	for _, w := range []string{
+		`1:11: registry: "galactic": want public or private`,
+		`3:3: rules: no rule "ref-mising"; did you mean "ref-missing"?`,
+		`4:17: rules.json-invalid: unknown severity "loud"`,
+		`6:9: limits.file: size "lots"`,
+		`7:9: limits.pack: size "3 parsecs"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("missing %q in\n%v", w, err)
+		}
+	}
+}
+
+func TestLoadRefusesFIFOAndDevices(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("FIFOs and /dev/zero are Unix")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.yaml")
+	os.Symlink("/dev/zero", zero)
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxSize)), 0o644)
+	for _, p := range []string{fifo, zero, big} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Load(p, Options{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var tl *safefile.TooLargeError
+			if !errors.Is(err, safefile.ErrNotRegular) && !errors.As(err, &tl) {
+				t.Errorf("%s: %v", filepath.Base(p), err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Load blocked", filepath.Base(p))
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	me := os.Getuid()
+	if me < 0 {
+		t.Skip("no file owners here")
+	}
+	type tree struct {
+		config, git, home string // directories (relative) holding them; "" = none
+	}
+	tests := []struct {
+		name    string
+		tree    tree
+		d       Discovery
+		want    string // relative dir of the config found; "-" none
+		ignored bool
+	}{
+		{"walks up", tree{config: "."}, Discovery{UID: me}, ".", false},
+		{"next to the pack", tree{config: "packs/a"}, Discovery{UID: me}, "packs/a", false},
+		{"stops at the repository root", tree{config: ".", git: "packs"}, Discovery{UID: me}, "-", false},
+		{"the repository root's own", tree{config: "packs", git: "packs"}, Discovery{UID: me}, "packs", false},
+		{"stops at home", tree{config: ".", home: "packs"}, Discovery{UID: me}, "-", false},
+		{"another user's is ignored", tree{config: "."}, Discovery{UID: me + 1000}, "-", true},
+		{"unless its directory is safe", tree{config: "."}, Discovery{UID: me + 1000, SafeDirs: []string{"ROOT"}}, ".", false},
+		{"or every directory is", tree{config: "."}, Discovery{UID: me + 1000, SafeDirs: []string{"*"}}, ".", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			pk := filepath.Join(root, "packs", "a")
+			os.MkdirAll(pk, 0o755)
+			write(t, filepath.Join(root, tt.tree.config), "registry: public\n")
+			if tt.tree.git != "" {
+				os.Mkdir(filepath.Join(root, tt.tree.git, ".git"), 0o755)
+			}
+			if tt.tree.home != "" {
+				tt.d.Home = filepath.Join(root, tt.tree.home)
+			}
+			for i, s := range tt.d.SafeDirs {
+				if s == "ROOT" {
+					tt.d.SafeDirs[i] = root
+				}
+			}
+			if me == 0 && tt.ignored { // root's files count as trusted: own the file by someone else
+				os.Chown(filepath.Join(root, ".wop.yaml"), 4242, 4242)
+			}
+			got, err := Find(pk, tt.d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ""
+			if tt.want != "-" {
+				want = filepath.Join(root, tt.want, ".wop.yaml")
+			}
+			if got.Path != want || (got.Ignored != "") != tt.ignored {
+				t.Errorf("Find = %+v, want %q (ignored %v)", got, want, tt.ignored)
+			}
+			if tt.ignored && !strings.Contains(got.Warning(), "WOP_SAFE_DIRECTORIES") {
+				t.Errorf("warning %q", got.Warning())
+			}
+		})
 	}
 }
 

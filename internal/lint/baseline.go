@@ -3,9 +3,9 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // Baseline is a set of accepted findings, so a repository can adopt lint
@@ -37,9 +37,13 @@ func NewBaseline(ds []diag.Diagnostic) *Baseline {
 	return b
 }
 
-// LoadBaseline reads a baseline file.
+// maxBaseline bounds a baseline file: a hundred thousand findings.
+const maxBaseline = 32 << 20
+
+// LoadBaseline reads a baseline file (a regular file: never a FIFO or
+// device, whatever a link points to).
 func LoadBaseline(path string) (*Baseline, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := safefile.Read(path, safefile.Options{Max: maxBaseline, FollowLinks: true})
 	if err != nil {
 		return nil, err
 	}

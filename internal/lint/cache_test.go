@@ -243,7 +243,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		},
 		"Pack": {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",
-			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)",
+			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)", "archiveID": "not an input (a re-read refuses another archive)",
 		},
 		"Options": {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",

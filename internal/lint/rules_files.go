@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
@@ -240,12 +239,12 @@ func unsafeChar(name string) string {
 
 func checkPrivateKey(p *Pass) {
 	for _, f := range bundled(p) {
-		if base := path.Base(f.Name); base == ".env" || strings.HasPrefix(base, ".env.") {
-			p.ReportFilef(f.Name, "an environment file with secrets would be bundled; remove it from the pack")
+		if kind := pack.SecretKind(f.Name, nil); kind != "" {
+			p.ReportFilef(f.Name, "%s would be bundled; remove it from the pack (build and publish refuse it, --no-lint or not)", kind)
 		}
 	}
-	eachBundled(p, func(string) bool { return true }, func(name string, src []byte) {
-		if bytes.Contains(src, []byte("PRIVATE KEY-----")) || bytes.Contains(src, []byte("OPENSSH PRIVATE KEY")) {
+	eachBundled(p, func(name string) bool { return pack.SecretKind(name, nil) == "" }, func(name string, src []byte) {
+		if pack.SecretKind(name, src) != "" {
 			p.ReportFilef(name, "a private key would be published in the archive; delete it, keep keys outside the pack and rotate this one")
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 func packName(p *Pass) string { return p.Root().Get("name").String() }
@@ -194,7 +195,7 @@ func checkAgentsEngine(p *Pass) {
 	}
 }
 
-var packNameRE = regexp.MustCompile(`^(core|vendor|community|private|local)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+var packNameRE = pack.NameRE
 
 func checkDependencies(p *Pass) {
 	deps := p.Root().Get("dependencies")

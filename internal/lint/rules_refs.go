@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -75,12 +76,16 @@ const (
 	targetMissing
 	targetCase
 	targetNotFile
+	targetUnreadable
 )
 
 func resolve(p *Pass, target string) (refTarget, string) {
 	if f, ok := p.Pack.Lookup(target); ok {
 		if !f.Mode.IsRegular() {
 			return targetNotFile, ""
+		}
+		if err := readable(p, target); err != nil {
+			return targetUnreadable, err.Error()
 		}
 		return targetFile, ""
 	}
@@ -102,7 +107,7 @@ func checkRefResolution(want refTarget) func(*Pass) {
 				continue
 			}
 			got, actual := resolve(p, r.Target)
-			if got != want {
+			if got != want && !(got == targetUnreadable && want == targetNotFile) { // ref-not-file reports both
 				continue
 			}
 			switch got {
@@ -112,9 +117,26 @@ func checkRefResolution(want refTarget) func(*Pass) {
 				p.Reportf(r.Pointer, "%s %q: no such file, but %q differs only in case (archive names are case-sensitive); write %q", r.Field, r.Target, actual, actual)
 			case targetNotFile:
 				p.Reportf(r.Pointer, "%s %q: not a regular file; name a file, not a directory or link", r.Field, r.Target)
+			case targetUnreadable:
+				p.Reportf(r.Pointer, "%s %q: the file cannot be read (%s); a build would fail on it: fix its permissions", r.Field, r.Target, actual)
 			}
 		}
 	}
+}
+
+// readable reads a directory pack's file through the pass's cache; a file
+// over the size ceiling is readable (the size rules report it), and an
+// archive's entries were read when it was loaded.
+func readable(p *Pass, name string) error {
+	if p.Pack.Archive != nil {
+		return nil
+	}
+	_, err := p.ReadFile(name)
+	var tooLarge *pack.FileTooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil
+	}
+	return err
 }
 
 func where(p *Pass) string {

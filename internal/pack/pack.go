@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -27,6 +28,9 @@ type File struct {
 	Name string
 	Size int64
 	Mode fs.FileMode // type bits only: a link, device or FIFO is not regular
+	// ID is what the listing saw (zero for archive entries): reads refuse a
+	// file replaced or changed since, so a build bundles what lint checked.
+	ID safefile.Identity
 }
 
 // Pack is a loaded pack. Its files are listed once at load time; contents
@@ -45,8 +49,10 @@ type Pack struct {
 	Files  []File
 	limits tarball.Limits
 	// archivePath is the .tgz on disk, re-read for entries the load did
-	// not keep in memory.
+	// not keep in memory; archiveID is what it was then, so a re-read never
+	// sees another archive swapped in under the name.
 	archivePath string
+	archiveID   safefile.Identity
 }
 
 // keepInMemory is the largest archive entry a load holds (JSON and keys are
@@ -58,14 +64,11 @@ const keepInMemory = 64 << 10
 var ErrNoManifest = errors.New("no pack.json")
 
 // FileTooLargeError means a file exceeds the per-file ceiling and was not read.
-type FileTooLargeError struct {
-	Name      string
-	Size, Max int64
-}
+type FileTooLargeError = safefile.TooLargeError
 
-func (e *FileTooLargeError) Error() string {
-	return fmt.Sprintf("%s is %d bytes; the limit is %d", e.Name, e.Size, e.Max)
-}
+// maxArchive bounds a .tgz on disk: compressed, it is smaller than what it
+// inflates to, which the reader bounds by the pack limit.
+func maxArchive(lim tarball.Limits) int64 { return 2 * lim.MaxTotal }
 
 // skipDirs are never part of a pack and can be huge.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
@@ -93,8 +96,15 @@ func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 		}
 		return nil, err
 	}
-	pk := &Pack{Display: DisplayName(dir), Dir: dir, limits: lim}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	display := DisplayName(dir)
+	// The root the user named may be a link to the pack (packs/x -> ../x);
+	// links inside the pack are never followed.
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	pk := &Pack{Display: display, Dir: dir, limits: lim}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -109,7 +119,7 @@ func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 		if err != nil {
 			return err
 		}
-		pk.Files = append(pk.Files, File{Name: filepath.ToSlash(rel), Size: info.Size(), Mode: info.Mode().Type()})
+		pk.Files = append(pk.Files, File{Name: filepath.ToSlash(rel), Size: info.Size(), Mode: info.Mode().Type(), ID: safefile.IdentityOf(info)})
 		return nil
 	})
 	if err != nil {
@@ -120,7 +130,7 @@ func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
 }
 
 func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
-	f, err := os.Open(p)
+	f, err := safefile.Open(p, safefile.Options{Max: maxArchive(lim), FollowLinks: true})
 	if err != nil {
 		return nil, err
 	}
@@ -129,15 +139,26 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	pk := &Pack{Display: DisplayName(p), Archive: a, limits: lim, archivePath: p}
+	pk := &Pack{Display: DisplayName(p), Archive: a, limits: lim, archivePath: p, archiveID: safefile.IdentityOf(f.Info)}
 	for _, e := range a.Entries {
 		pk.Files = append(pk.Files, File{Name: e.Name, Size: e.Size})
 	}
 	slices.SortFunc(pk.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	if _, ok := a.Find(ManifestName); !ok {
-		return nil, fmt.Errorf("%w at the archive's root", ErrNoManifest)
+		return nil, missingManifest(a)
 	}
 	return pk, nil
+}
+
+// missingManifest says why an archive has no usable pack.json: refused
+// copies (too large, unsafe) are named, not reported as absent.
+func missingManifest(a *tarball.Archive) error {
+	for _, is := range a.Refused() {
+		if name := strings.TrimPrefix(is.Entry, "./"); name == ManifestName {
+			return fmt.Errorf("the archive's pack.json is refused: %s", is.Message)
+		}
+	}
+	return fmt.Errorf("%w at the archive's root", ErrNoManifest)
 }
 
 // DisplayName is how findings name a pack given as p: a slash path, ""
@@ -194,41 +215,54 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 		})
 		return data, err
 	}
-	if !f.Mode.IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
+	r, err := pk.open(f, max)
+	if err != nil {
+		return nil, err
 	}
-	data, err := ReadCapped(filepath.Join(pk.Dir, filepath.FromSlash(name)), max)
-	var tooLarge *FileTooLargeError
-	if errors.As(err, &tooLarge) {
-		tooLarge.Name = name
-	}
-	return data, err
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	return data, named(err, name)
 }
 
-// ReadCapped reads a file of at most max bytes. A larger one is refused
-// with *FileTooLargeError before it is read; one that grows while being read
-// is cut off there, so memory never exceeds the cap.
-func ReadCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// Open opens a source file for streaming (a build copies it into the
+// archive), with the checks ReadFile makes. Directory packs only.
+func (pk *Pack) Open(name string) (io.ReadCloser, error) {
+	f, ok := pk.Lookup(name)
+	if !ok || pk.Archive != nil {
+		return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
+	max := pk.limits.MaxEntry
+	if name == ManifestName {
+		max = pk.limits.MaxManifest
 	}
-	if info.Size() > max {
-		return nil, &FileTooLargeError{Name: filepath.Base(path), Size: info.Size(), Max: max}
+	return pk.open(f, max)
+}
+
+// open opens a listed file: never through a link, never blocking, a regular
+// file, the same one the listing saw.
+func (pk *Pack) open(f File, max int64) (*safefile.File, error) {
+	if !f.Mode.IsRegular() {
+		return nil, fmt.Errorf("%s: %w", f.Name, safefile.ErrNotRegular)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	opt := safefile.Options{Max: max}
+	if f.ID != (safefile.Identity{}) {
+		opt.Want = &f.ID
 	}
-	if int64(len(data)) > max {
-		return nil, &FileTooLargeError{Name: filepath.Base(path), Size: int64(len(data)), Max: max}
+	r, err := safefile.Open(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)), opt)
+	return r, named(err, f.Name)
+}
+
+// named makes an error name a pack file by its slash path.
+func named(err error, name string) error {
+	var tooLarge *FileTooLargeError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &tooLarge):
+		tooLarge.Name = name
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", name, pe.Err)
 	}
-	return data, nil
+	return err
 }
 
 // ArchivePath is the .tgz the pack was loaded from; "" for a directory.
@@ -286,7 +320,7 @@ func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []by
 		}
 		return false
 	}
-	f, err := os.Open(pk.archivePath)
+	f, err := safefile.Open(pk.archivePath, safefile.Options{Max: maxArchive(pk.limits), FollowLinks: true, Want: &pk.archiveID})
 	if err != nil {
 		return err
 	}

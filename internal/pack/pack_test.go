@@ -65,15 +65,58 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestReadCapped(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
-	os.WriteFile(p, []byte("12345"), 0o644)
-	if data, err := ReadCapped(p, 5); err != nil || string(data) != "12345" {
-		t.Errorf("at the cap: %q %v", data, err)
+func TestLoadFollowsALinkedRootOnly(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	os.Mkdir(src, 0o755)
+	os.WriteFile(filepath.Join(src, "pack.json"), []byte(`{}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "outside.md"), []byte("secret"), 0o644)
+	os.Symlink(filepath.Join(dir, "outside.md"), filepath.Join(src, "README.md"))
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("src", link); err != nil {
+		t.Skip(err)
 	}
-	var tl *FileTooLargeError
-	_, err := ReadCapped(p, 4)
-	if !errors.As(err, &tl) || tl.Size != 5 || tl.Max != 4 {
-		t.Errorf("over the cap: %v", err)
+	pk, err := Load(link, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pk.Files) != 2 || pk.Files[1].Name != "pack.json" || pk.Display != filepath.ToSlash(link) {
+		t.Fatalf("files %+v display %q", pk.Files, pk.Display)
+	}
+	if _, err := pk.ReadFile("README.md"); err == nil {
+		t.Error("read through a link inside the pack")
+	}
+}
+
+func TestReadFileRefusesAFileSwappedAfterListing(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pack.json"), []byte(`{}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("readme"), 0o644)
+	os.WriteFile(filepath.Join(dir, "other"), []byte("secret"), 0o644)
+	pk, err := Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "README.md"))
+	os.Symlink(filepath.Join(dir, "other"), filepath.Join(dir, "README.md"))
+	if _, err := pk.ReadFile("README.md"); err == nil || !strings.Contains(err.Error(), "README.md") {
+		t.Errorf("swapped for a link: %v", err)
+	}
+}
+
+func TestLoadNamesARefusedManifest(t *testing.T) {
+	big := `{"x":"` + strings.Repeat("a", 300<<10) + `"}`
+	_, err := Load(writeTgz(t, map[string]string{"pack.json": big}), tarball.DefaultLimits)
+	if err == nil || errors.Is(err, ErrNoManifest) || !strings.Contains(err.Error(), "pack.json") || !strings.Contains(err.Error(), "262144") {
+		t.Errorf("big pack.json: %v", err)
+	}
+}
+
+func TestLoadRefusesDataAfterTheArchive(t *testing.T) {
+	p := writeTgz(t, map[string]string{"pack.json": "{}"})
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, append(data, "hidden"...), 0o644)
+	if _, err := Load(p, tarball.DefaultLimits); !errors.Is(err, tarball.ErrCorrupt) || !strings.Contains(err.Error(), "data after the gzip stream") {
+		t.Errorf("trailing data: %v", err)
 	}
 }

@@ -76,17 +76,17 @@ func body(size int) PutBody {
 }
 
 // TestSlowUploadSucceeds is the "90 s upload at 40 KB/s" with the
-// duration scaled down to keep the suite fast: 160 KB at 40 KB/s takes
-// about 4 s, eight times the 500 ms stall timeout, as 90 s is longer than
+// duration scaled down to keep the suite fast: 448 KB at 64 KB/s takes
+// about 7 s, seven times the 1 s stall timeout, as 90 s is longer than
 // the 60 s whole-request timeout wop had. It succeeds because nothing
 // bounds the whole request, only the wait for the next byte; the same
 // upload under an http.Client whose Timeout is shorter than the upload
 // (the old design) fails, so the test would catch a regression.
 func TestSlowUploadSucceeds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("takes about 6 s")
+		t.Skip("takes about 7 s")
 	}
-	const rate, size, stall = 40 << 10, 160 << 10, 500 * time.Millisecond
+	const rate, size, stall = 64 << 10, 448 << 10, time.Second // a 1 s stall limit: a loaded CI machine can pause a goroutine for half that
 	srv := sink(t)
 	c := newClient(t, Options{Registry: srv.URL, Token: "slow-line-token", Transport: slowLineTransport(stall, rate, 0)})
 	start := time.Now()

@@ -32,7 +32,9 @@ func printText(w io.Writer, in Input) error {
 		if st, ok := styles[d.Severity]; ok {
 			sev = st.Render(sev)
 		}
-		fmt.Fprintf(&b, "%s: %s %s: %s\n", location(d), sev, d.Rule, indentContinuation(d.Message))
+		// File names and messages carry archive entry names and file
+		// contents: escaped, they cannot drive the terminal.
+		fmt.Fprintf(&b, "%s: %s %s: %s\n", EscapeControl(location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -47,5 +49,5 @@ func location(d diag.Diagnostic) string {
 
 // indentContinuation keeps a multi-line message readable under its line.
 func indentContinuation(msg string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\n", "\n    ")
+	return strings.ReplaceAll(msg, "\n", "\n    ")
 }

@@ -24,7 +24,15 @@ type CompileError struct {
 // CompilePack compiles each document as JSON Schema 2020-12 with the pack's
 // other schemas and the embedded OpenWOP schemas available to $ref, and
 // nothing else: no file or network access. It returns the failures by URL.
+//
+// The compiler finds each subschema by a linear scan of those it holds, so
+// its time grows with the square of their number (100k properties: minutes).
+// Packs whose schemas hold more than MaxSubschemas objects together are not
+// compiled; the largest document gets a CompileError saying so.
 func (s *Set) CompilePack(docs []Document) map[string]CompileError {
+	if err, url, ok := overBudget(docs); !ok {
+		return map[string]CompileError{url: err}
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -142,4 +150,45 @@ func (s *Set) Add(doc Document) error {
 	s.docs[doc.URL] = doc.Doc
 	s.docsMu.Unlock()
 	return nil
+}
+
+// MaxSubschemas bounds the JSON objects in a pack's schemas, all documents
+// together, that lint hands to the compiler: at this size a compile takes
+// about a second; real packs hold a few hundred.
+const MaxSubschemas = 10000
+
+// overBudget counts the objects of every document (each may be a
+// subschema); counting is linear, so it costs little next to parsing.
+func overBudget(docs []Document) (CompileError, string, bool) {
+	total, biggest, biggestURL := 0, -1, ""
+	for _, d := range docs {
+		n := countObjects(d.Doc)
+		total += n
+		if n > biggest {
+			biggest, biggestURL = n, d.URL
+		}
+	}
+	if total <= MaxSubschemas {
+		return CompileError{}, "", true
+	}
+	return CompileError{Message: fmt.Sprintf("schema too large to check: %d subschemas, limit %d (all the pack's schemas together); split it or share definitions through $defs and $ref", total, MaxSubschemas)}, biggestURL, false
+}
+
+// countObjects counts the objects in a decoded document.
+func countObjects(v any) int {
+	switch v := v.(type) {
+	case map[string]any:
+		n := 1
+		for _, x := range v {
+			n += countObjects(x)
+		}
+		return n
+	case []any:
+		n := 0
+		for _, x := range v {
+			n += countObjects(x)
+		}
+		return n
+	}
+	return 0
 }

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 )
 
@@ -76,6 +77,11 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 		o.Progress = func(string, ...any) {}
 	}
 	a := p.Archive
+	// Name and version become paths in the checkout (packs/<name>/,
+	// <version>.tgz): never "..", never a slash.
+	if err := pack.CheckNameVersion(a.Name, a.Version); err != nil {
+		return nil, err
+	}
 	if err := CheckTree(o.Tree, a); err != nil {
 		return nil, err
 	}

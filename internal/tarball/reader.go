@@ -48,6 +48,11 @@ type Archive struct {
 // ErrNotGzip means the input is not a gzip stream.
 var ErrNotGzip = errors.New("not a gzip file (a .tgz starts with bytes 1f 8b)")
 
+// ErrCorrupt means the archive is damaged or carries bytes outside its
+// entries: a bad gzip checksum or length, a truncated stream, trailing data,
+// a second gzip member, or content after the tar end-of-archive marker.
+var ErrCorrupt = errors.New("corrupt archive")
+
 // ErrTooLarge means the archive inflates past Limits.MaxTotal; reading
 // stopped there, so a gzip bomb costs no more than the limit.
 var ErrTooLarge = errors.New("archive inflates past the size limit")
@@ -85,6 +90,11 @@ func Read(r io.Reader, lim Limits) (*Archive, error) {
 // the others are listed with their Size and nil Data. keep sees each entry
 // whole (at most lim.MaxEntry bytes), so memory stays bounded by what is
 // kept plus one entry.
+//
+// The whole gzip stream is consumed: its CRC-32 and length are checked, and
+// a second gzip member, bytes after the gzip trailer, or anything but zero
+// padding after the tar end-of-archive marker make the archive unreadable
+// (ErrCorrupt): content that no verifier looks at has no place in a pack.
 func Scan(r io.Reader, lim Limits, keep func(Entry) bool) (*Archive, error) {
 	br := bufio.NewReader(r)
 	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
@@ -92,51 +102,185 @@ func Scan(r io.Reader, lim Limits, keep func(Entry) bool) (*Archive, error) {
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
+		return nil, fmt.Errorf("%w: gzip header: %v", ErrCorrupt, err)
 	}
+	zr.Multistream(false)
 	// Headers and padding add to the entries' sizes; twice the cap bounds
 	// any honest archive and stops a bomb early.
 	capped := &cappedReader{r: zr, left: 2 * lim.MaxTotal}
-	tr := tar.NewReader(capped)
-	a := &Archive{}
-	seen := map[string]bool{}
-	var total int64
+	tp := &tap{r: capped}
+	s := &scanner{tr: tar.NewReader(tp), tap: tp, lim: lim, keep: keep, a: &Archive{}, seen: map[string]bool{}}
+	err = s.entries()
+	if err == nil {
+		err = s.tail()
+	}
+	if err == nil {
+		err = endOfGzip(tp, br)
+	}
+	if err != nil {
+		if capped.exceeded {
+			return nil, ErrTooLarge
+		}
+		return nil, err
+	}
+	return s.a, nil
+}
+
+// scanner walks the tar stream, comparing what archive/tar reports with the
+// raw header bytes the tap saw.
+type scanner struct {
+	tr    *tar.Reader
+	tap   *tap
+	lim   Limits
+	keep  func(Entry) bool
+	a     *Archive
+	seen  map[string]bool
+	total int64
+	// next is the offset where the next header block must start: the end of
+	// the previous entry's padded data. -1 after an entry whose data size
+	// archive/tar computes differently (sparse files): no check.
+	next int64
+}
+
+func (s *scanner) entries() error {
 	for {
-		hdr, err := tr.Next()
+		hdr, err := s.tr.Next()
 		if err == io.EOF {
-			return a, nil
+			return s.endMarker()
 		}
 		if err != nil {
-			if capped.exceeded {
-				return nil, ErrTooLarge
-			}
-			return nil, fmt.Errorf("tar: %w", err)
+			return fmt.Errorf("%w: tar: %v", ErrCorrupt, err)
 		}
-		name, ok := a.checkHeader(hdr, seen)
+		s.checkRaw(hdr)
+		s.next = s.tap.off + dataBlocks(hdr)
+		name, ok := s.a.checkHeader(hdr, s.seen)
 		if !ok {
 			continue
 		}
-		if is, bad := sizeIssue(hdr, name, lim); bad {
-			a.Issues = append(a.Issues, is)
+		if is, bad := sizeIssue(hdr, name, s.lim); bad {
+			s.a.Issues = append(s.a.Issues, is)
 			continue
 		}
-		total += hdr.Size
-		if total > lim.MaxTotal {
-			return nil, fmt.Errorf("%w: entries add up to more than %d bytes", ErrTooLarge, lim.MaxTotal)
+		s.total += hdr.Size
+		if s.total > s.lim.MaxTotal {
+			return fmt.Errorf("%w: entries add up to more than %d bytes", ErrTooLarge, s.lim.MaxTotal)
 		}
-		data, err := io.ReadAll(tr)
+		data, err := io.ReadAll(s.tr)
 		if err != nil {
-			if capped.exceeded {
-				return nil, ErrTooLarge
-			}
-			return nil, fmt.Errorf("tar entry %s: %w", hdr.Name, err)
+			return fmt.Errorf("%w: tar entry %s: %v", ErrCorrupt, hdr.Name, err)
 		}
 		e := Entry{Name: name, Data: data, Size: int64(len(data))}
-		if !keep(e) {
+		if !s.keep(e) {
 			e.Data = nil
 		}
-		a.Entries = append(a.Entries, e)
+		s.a.Entries = append(s.a.Entries, e)
 	}
+}
+
+// checkRaw refuses what archive/tar merges into a header without saying:
+// extended headers (PAX 'x'/'g', GNU 'L'/'K') show as header blocks before
+// the entry's own, and a name split across the USTAR prefix field shows in
+// the raw block. Name lengths prove nothing: a GNU long name may be short.
+func (s *scanner) checkRaw(hdr *tar.Header) {
+	raw := s.tap.last
+	refuse := func(msg string) {
+		s.a.Issues = append(s.a.Issues, Issue{Rule: "archive-extended-header", Entry: hdr.Name, Message: msg, Refused: true})
+	}
+	start := s.tap.off - block
+	switch {
+	case hdr.Typeflag == tar.TypeXGlobalHeader: // checkHeader reports it
+	case s.next >= 0 && start != s.next:
+		refuse("preceded by PAX or GNU extended headers (long name, long link or attributes); write plain USTAR headers")
+	case string(raw[257:263]) == "ustar\x00" && !allZero(raw[345:500]):
+		refuse("name split across the USTAR prefix field; write the whole name (at most 100 bytes) in the name field")
+	}
+}
+
+// dataBlocks is how many bytes archive/tar skips after a header: the data
+// rounded up to whole blocks, none for header-only types.
+func dataBlocks(hdr *tar.Header) int64 {
+	switch hdr.Typeflag {
+	case tar.TypeLink, tar.TypeSymlink, tar.TypeChar, tar.TypeBlock, tar.TypeDir, tar.TypeFifo:
+		return 0
+	case tar.TypeGNUSparse:
+		return -1 << 62 // sizes differ from hdr.Size: skip the next check
+	}
+	return (hdr.Size + block - 1) / block * block
+}
+
+// endMarker checks that archive/tar stopped at the two zero blocks, not at
+// the end of a stream cut after an entry.
+func (s *scanner) endMarker() error {
+	if s.next < 0 {
+		return nil
+	}
+	if s.tap.off < s.next+2*block {
+		return fmt.Errorf("%w: no end-of-archive marker (two zero blocks): the archive is truncated", ErrCorrupt)
+	}
+	return nil
+}
+
+// tail reads what follows the end-of-archive marker: zero padding (tar
+// writers round up to records) and nothing else.
+func (s *scanner) tail() error {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.tap.Read(buf)
+		if !allZero(buf[:n]) {
+			return fmt.Errorf("%w: data after the tar end-of-archive marker (a second archive or hidden content)", ErrCorrupt)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: gzip: %v", ErrCorrupt, err)
+		}
+	}
+}
+
+// endOfGzip checks that the gzip member ended cleanly (the reader verified
+// CRC-32 and length on reaching its end) and that nothing follows it.
+func endOfGzip(tp *tap, br *bufio.Reader) error {
+	if !tp.eof {
+		return fmt.Errorf("%w: gzip stream not finished", ErrCorrupt)
+	}
+	if _, err := br.Peek(1); err != io.EOF {
+		return fmt.Errorf("%w: data after the gzip stream (a second gzip member or trailing bytes)", ErrCorrupt)
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// tap counts the bytes archive/tar reads and keeps the last block of them:
+// after Next, that block is the entry's raw header.
+type tap struct {
+	r    io.Reader
+	off  int64
+	last [block]byte
+	eof  bool
+}
+
+func (t *tap) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.off += int64(n)
+	if n >= block {
+		copy(t.last[:], p[n-block:n])
+	} else if n > 0 {
+		copy(t.last[:], t.last[n:])
+		copy(t.last[block-n:], p[:n])
+	}
+	if err == io.EOF {
+		t.eof = true
+	}
+	return n, err
 }
 
 // checkHeader records the issues of one header and says whether the entry is
@@ -146,12 +290,10 @@ func (a *Archive) checkHeader(hdr *tar.Header, seen map[string]bool) (string, bo
 	add := func(rule, msg string, refused bool) {
 		a.Issues = append(a.Issues, Issue{Rule: rule, Entry: raw, Message: msg, Refused: refused})
 	}
-	// archive/tar merges PAX records and GNU long names into the header; a
-	// name over 100 bytes or leftover PAX records show that one was used.
-	if len(hdr.PAXRecords) > 0 || len(raw) > 100 {
-		add("archive-extended-header", "PAX, GNU long-name or prefix-field header; write plain USTAR headers with names of at most 100 bytes", true)
-	}
 	switch hdr.Typeflag {
+	case tar.TypeXGlobalHeader: // archive/tar returns these as entries
+		add("archive-extended-header", "PAX global header; write plain USTAR headers", true)
+		return "", false
 	case tar.TypeReg, '\x00': // NUL: regular file in pre-POSIX archives
 	case tar.TypeDir:
 		add("archive-legacy-entry", "directory entry (tolerated; current builds write files only)", false)

@@ -57,7 +57,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.res, err = plan.Write(t.TempDir()); err != nil {
+	if f.res, err = plan.Write(t.Context(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	f.tgz, _ = os.ReadFile(f.res.Archive)

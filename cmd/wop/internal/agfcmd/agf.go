@@ -16,6 +16,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -40,7 +41,7 @@ func diskSource(env *cli.Env) agf.Source {
 
 // readCapped reads an AgentFormat file up to the per-file ceiling.
 func readCapped(path string) ([]byte, error) {
-	return pack.ReadCapped(path, tarball.DefaultLimits.MaxEntry)
+	return safefile.Read(path, safefile.Options{Max: tarball.DefaultLimits.MaxEntry, FollowLinks: true})
 }
 
 func newLintCmd(env *cli.Env) *cobra.Command {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/wop-cli/wop/internal/registry"
@@ -104,4 +105,13 @@ func (e *Env) Abs(p string) string {
 		return p
 	}
 	return filepath.Join(e.WorkDir, p)
+}
+
+// Rel names p for messages: relative to the working directory when below
+// it, absolute otherwise.
+func (e *Env) Rel(p string) string {
+	if r, err := filepath.Rel(e.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
 }

@@ -21,7 +21,11 @@ const (
 	ExitAuth = 4
 	// ExitConflict: the version is already published with other bytes.
 	ExitConflict = 5
-	// ExitInterrupted: stopped by Ctrl-C.
+	// ExitInternal: wop itself failed (a bug, not a finding or bad input);
+	// the message asks for a report. EX_SOFTWARE in sysexits.h.
+	ExitInternal = 70
+	// ExitInterrupted: stopped by Ctrl-C (or SIGTERM); temporary files are
+	// removed, earlier outputs left as they were.
 	ExitInterrupted = 130
 )
 
@@ -50,6 +54,15 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
+// InternalError is a failure of wop itself (a panic, a broken invariant):
+// it exits ExitInternal, so CI can tell it from findings.
+type InternalError struct{ Err error }
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: %v\nthis is a bug in wop; please report it with the command you ran", e.Err)
+}
+func (e *InternalError) Unwrap() error { return e.Err }
+
 // Hinter is an error with a next step for the user, printed as "hint: ...".
 type Hinter interface{ Hint() string }
 
@@ -57,9 +70,14 @@ type Hinter interface{ Hint() string }
 func ExitCode(err error) int {
 	var ue *UsageError
 	var xe *ExitError
+	var ie *InternalError
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.Is(err, ErrInterrupted):
+		return ExitInterrupted
+	case errors.As(err, &ie):
+		return ExitInternal
 	case errors.Is(err, ErrFindings):
 		return ExitFindings
 	case errors.As(err, &ue):

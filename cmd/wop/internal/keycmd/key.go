@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/sign"
 )
 
@@ -33,7 +34,14 @@ under ID. Existing files are never overwritten.`,
 			if keyID == "" {
 				return cli.Usagef("--key-id is required: the id the registry will know this key by")
 			}
+			if err := pack.CheckSegment("--key-id", keyID); err != nil {
+				return cli.Usagef("%v", err)
+			}
 			dir := env.Abs(outDir)
+			if packDir, ok := packAt(dir); ok {
+				return cli.WithHint(cli.Usagef("%s is inside the pack %s: a private key there ends up in the archive", outDir, env.Rel(packDir)),
+					"write keys outside every pack, e.g. -o ~/.config/wop/keys")
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -74,4 +82,17 @@ func writeNew(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return f.Close()
+}
+
+// packAt returns the pack directory (one with pack.json) that dir is, or is
+// inside; dir need not exist yet.
+func packAt(dir string) (string, bool) {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, pack.ManifestName)); err == nil {
+			return d, true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
 }

@@ -3,8 +3,7 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -86,7 +85,7 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 	if o.list {
 		return printPlan(o.env, plan)
 	}
-	res, err := plan.Write(o.env.Abs(o.outDir))
+	res, err := plan.Write(ctx, o.env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}
@@ -122,6 +121,9 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if err != nil {
 		return nil, err
 	}
+	if err := unsignedPlan.CheckSecrets(keys.allowSecrets); err != nil {
+		return nil, err
+	}
 	s, err := keys.signing(ctx, env, unsignedPlan.Name)
 	if err != nil {
 		return nil, err
@@ -151,7 +153,18 @@ func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options) error {
 	if len(errs) == 1 {
 		noun = "error"
 	}
-	return cli.WithHint(fmt.Errorf("lint found %d %s; not building", len(errs), noun), "fix them, or pass --no-lint to build anyway")
+	hint := "fix them, or pass --no-lint to build anyway"
+	if slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return gateRules[d.Rule] }) {
+		hint = "fix them: secrets, links and unsafe paths are refused by build and publish themselves, with or without --no-lint"
+	}
+	return cli.WithHint(fmt.Errorf("lint found %d %s; not building", len(errs), noun), hint)
+}
+
+// gateRules are the findings that build and publish refuse whether or not
+// lint runs: no hint may suggest --no-lint for them.
+var gateRules = map[string]bool{
+	"private-key-in-pack": true, "symlink-in-pack": true, "path-unsafe": true,
+	"archive-unsafe-path": true, "archive-link": true, "archive-special-file": true,
 }
 
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
@@ -182,12 +195,7 @@ func printPlan(env *cli.Env, plan *build.Plan) error {
 }
 
 func printResult(env *cli.Env, res *build.Result) error {
-	rel := func(p string) string {
-		if r, err := filepath.Rel(env.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-		return p
-	}
+	rel := env.Rel
 	fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Archive))
 	for _, p := range []string{res.Signature, res.Bundle} {
 		if p != "" {
@@ -196,4 +204,18 @@ func printResult(env *cli.Env, res *build.Result) error {
 	}
 	fmt.Fprintf(env.Out, "wrote %s\nwrote %s\n%s\n%s\n", rel(res.Manifest), rel(res.Sidecar), res.Integrity.SRI, res.Integrity.Hex)
 	return nil
+}
+
+// gateArchive applies the secrets gate to a built archive about to be
+// published, lint or no lint.
+func gateArchive(env *cli.Env, path string, lim tarball.Limits, allowed []string) error {
+	pk, err := loadPackWith(env, path, lim)
+	if err != nil {
+		return err
+	}
+	plan, err := build.NewPlan(pk, build.Signing{})
+	if err != nil {
+		return cli.Usagef("%s: %v", env.Rel(path), err)
+	}
+	return plan.CheckSecrets(allowed)
 }

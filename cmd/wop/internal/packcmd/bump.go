@@ -18,6 +18,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -179,21 +180,26 @@ func manifestVersion(pk *pack.Pack) (string, error) {
 // packConfig loads the pack's .wop.yaml (or --config); a pack without one
 // gets the zero Config.
 func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
-	path := explicit
+	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
+	var want *safefile.Identity
 	if path != "" {
 		path = env.Abs(path)
 	} else {
-		var err error
-		if path, err = config.Find(dir); err != nil {
+		found, err := config.Find(dir, discovery(env))
+		if err != nil {
 			return nil, err
 		}
-		if path == "" {
+		if w := found.Warning(); w != "" {
+			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
+		}
+		if found.Path == "" {
 			return &config.Config{}, nil
 		}
+		path, want = found.Path, &found.ID
 	}
-	c, err := config.Load(path)
+	c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
 	if err != nil {
-		return nil, cli.Usagef("%v", err)
+		return nil, configError(env, path, err)
 	}
 	return c, nil
 }

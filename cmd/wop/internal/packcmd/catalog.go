@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/catalog"
-	"github.com/wop-cli/wop/internal/config"
 )
 
 type catalogOptions struct {
@@ -73,18 +72,13 @@ func catalogSource(o *catalogOptions) (string, error) {
 	if o.source != "" {
 		return catalogSrc(o.env, o.source), nil
 	}
-	cfgPath, err := config.Find(o.env.WorkDir)
+	// The .wop.yaml lint would use here, found with the same trust rules.
+	s, err := settingsFor(o.env, "", o.env.WorkDir, lintOpts(o.env, true), map[string]*packSettings{})
 	if err != nil {
 		return "", err
 	}
-	if cfgPath != "" {
-		s, err := settingsFor(o.env, cfgPath, o.env.WorkDir, lintOpts(o.env, true), map[string]*packSettings{})
-		if err != nil {
-			return "", err
-		}
-		if s.catalog != "" {
-			return s.catalog, nil
-		}
+	if s.catalog != "" {
+		return s.catalog, nil
 	}
 	if root := catalog.FindCheckout(o.env.WorkDir); root != "" {
 		return root, nil

@@ -3,7 +3,6 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +18,13 @@ type keyFlags struct {
 	unsigned                    bool
 	sigstore                    sigstoreFlags
 	configKeyID                 string // keyId from the pack's .wop.yaml, set by the command
+	// strictKeyMode refuses a private key others can read (publish, as ssh
+	// does); otherwise it is a warning.
+	strictKeyMode bool
+	// allowSecrets names files the secrets gate lets through: the one,
+	// deliberate, per-file override (the commands that sign are the ones
+	// that build, so the flag lives with the signing flags).
+	allowSecrets []string
 }
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
@@ -27,6 +33,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.spec, "spec", "v1", "signing block shape: v1 (method manual) or v2 (keyId + scheme)")
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
+	cmd.Flags().StringArrayVar(&k.allowSecrets, "allow-secret", nil, "bundle this file (pack-relative path) although it looks like a secret; repeat per file")
 	_ = cmd.MarkFlagFilename("key", "pem")
 	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
@@ -53,7 +60,7 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.resolveKeyID(env)}
 	if k.sigstore.enabled {
 		var err error
-		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key)
+		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key, k.strictKeyMode)
 		return s, err
 	}
 	switch {
@@ -61,9 +68,9 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
-		pemBytes, err := os.ReadFile(env.Abs(k.key))
+		pemBytes, err := readPrivateKey(env, k.key, k.strictKeyMode)
 		if err != nil {
-			return s, cli.Usagef("--key: %v", withoutPath(err))
+			return s, err
 		}
 		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
 		if err != nil {
@@ -74,8 +81,8 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			return s, cli.Usagef("--signature needs --key-id (or WOP_KEY_ID, or keyId in .wop.yaml): the key that made the signature")
 		}
 		var err error
-		if s.Signature, err = os.ReadFile(env.Abs(k.signature)); err != nil {
-			return s, cli.Usagef("--signature: %v", withoutPath(err))
+		if s.Signature, err = readUserFile(env, "--signature", k.signature, maxSmallFile); err != nil {
+			return s, err
 		}
 	case !k.unsigned && !strings.HasPrefix(name, "private."):
 		return s, cli.WithHint(fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),

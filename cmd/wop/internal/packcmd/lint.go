@@ -156,6 +156,9 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		}
 	}
 	load := func(j lint.Job) (*pack.Pack, error) {
+		if err := ctx.Err(); err != nil { // Ctrl-C: no more packs
+			return nil, err
+		}
 		i := slices.IndexFunc(targets, func(t target) bool { return t.path == j.Path })
 		pk, err := pack.Load(j.Path, limits[i])
 		if err != nil {

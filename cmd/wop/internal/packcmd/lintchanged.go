@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -67,7 +68,7 @@ func lintLooseAgentFormat(env *cli.Env, names []string) ([]diag.Diagnostic, erro
 	}
 	src := agf.Source{
 		Read: func(name string) ([]byte, error) {
-			return pack.ReadCapped(env.Abs(filepath.FromSlash(name)), tarball.DefaultLimits.MaxEntry)
+			return safefile.Read(env.Abs(filepath.FromSlash(name)), safefile.Options{Max: tarball.DefaultLimits.MaxEntry, FollowLinks: true})
 		},
 		Display: func(name string) string { return name },
 	}

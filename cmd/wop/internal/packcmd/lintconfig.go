@@ -1,11 +1,14 @@
 package packcmd
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -14,6 +17,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -28,33 +32,39 @@ type packSettings struct {
 	catalog      string   // the configuration's catalog: an absolute path or URL, "" if none
 }
 
-// settingsFor finds the configuration for a pack (--config, or .wop.yaml
-// upward from it) and turns it into lint options. Configs are read once.
+// settingsFor finds the configuration for a pack (--config, WOP_CONFIG, or
+// .wop.yaml upward from it) and turns it into lint options. Configs are
+// read once. A discovered file another user owns is ignored with a warning,
+// and only the file next to the pack (or one the user named) may raise the
+// size limits: an ancestor's cannot let a bomb in.
 func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cache map[string]*packSettings) (*packSettings, error) {
-	path := explicit
+	start := packPath // a pack directory, or a pack.json or .tgz in one
+	if info, err := os.Stat(packPath); err == nil && !info.IsDir() {
+		start = filepath.Dir(packPath)
+	}
+	path, mayRaise := cmp.Or(explicit, env.Getenv("WOP_CONFIG")), true
+	var want *safefile.Identity
 	if path == "" {
-		// A pack directory's own .wop.yaml counts; for pack.json or a .tgz,
-		// start beside the file. (Not by extension: pack directories are
-		// named like community.acme.tools.)
-		start := packPath
-		if info, err := os.Stat(packPath); err == nil && !info.IsDir() {
-			start = filepath.Dir(packPath)
-		}
-		var err error
-		if path, err = config.Find(start); err != nil {
+		found, err := config.Find(start, discovery(env))
+		if err != nil {
 			return nil, err
 		}
+		if w := found.Warning(); w != "" {
+			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
+		}
+		path, mayRaise, want = found.Path, filepath.Dir(found.Path) == start, &found.ID
 	} else {
 		path = env.Abs(path)
 	}
-	if s, ok := cache[path]; ok {
+	key := fmt.Sprintf("%s|%v", path, mayRaise)
+	if s, ok := cache[key]; ok {
 		return s, nil
 	}
 	s := &packSettings{opt: base, limits: tarball.DefaultLimits}
 	if path != "" {
-		c, err := config.Load(path)
+		c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
 		if err != nil {
-			return nil, cli.Usagef("%v", err)
+			return nil, configError(env, path, err)
 		}
 		warnings, err := apply(c, s, lint.All())
 		if err != nil {
@@ -63,9 +73,59 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 		for _, w := range warnings {
 			fmt.Fprintf(env.ErrOut, "%s: warning: %s\n", path, w)
 		}
+		if !mayRaise {
+			s.limits = lowerOnly(env, path, s.limits)
+		}
 	}
-	cache[path] = s
+	cache[key] = s
 	return s, nil
+}
+
+// configError is a configuration file's problems, every one, named as the
+// user sees the file; or why it could not be read.
+func configError(env *cli.Env, path string, err error) error {
+	var problems *config.Error
+	if errors.As(err, &problems) {
+		problems.File = env.Rel(path)
+		return cli.Usagef("%v", err)
+	}
+	return cli.Usagef("%s: %v", path, withoutPath(err))
+}
+
+// discovery is where and whose .wop.yaml files may apply.
+func discovery(env *cli.Env) config.Discovery {
+	var safe []string
+	if v := env.Getenv("WOP_SAFE_DIRECTORIES"); v != "" {
+		safe = filepath.SplitList(v)
+	}
+	home := env.Getenv("HOME")
+	if runtime.GOOS == "windows" {
+		home = env.Getenv("USERPROFILE")
+	}
+	return config.Discovery{Home: home, UID: os.Getuid(), SafeDirs: safe}
+}
+
+// knownRule checks a rule id named in a configuration file.
+func knownRule(id string) (bool, string) {
+	rules := lint.All()
+	if r, _ := rules.Resolve(id); r != nil {
+		return true, ""
+	}
+	if near, ok := suggest.Nearest(id, rules.IDs(), 3); ok {
+		return false, fmt.Sprintf("; did you mean %q?", near)
+	}
+	return false, ""
+}
+
+// lowerOnly keeps the limits a configuration above the pack lowered and
+// drops, with a warning, those it raised.
+func lowerOnly(env *cli.Env, path string, lim tarball.Limits) tarball.Limits {
+	def := tarball.DefaultLimits
+	if lim.MaxManifest <= def.MaxManifest && lim.MaxEntry <= def.MaxEntry && lim.MaxTotal <= def.MaxTotal {
+		return lim
+	}
+	fmt.Fprintf(env.ErrOut, "wop: warning: %s: limits above the defaults apply only to the pack in the same directory; put them in the pack's own .wop.yaml\n", path)
+	return tarball.Limits{MaxManifest: min(lim.MaxManifest, def.MaxManifest), MaxEntry: min(lim.MaxEntry, def.MaxEntry), MaxTotal: min(lim.MaxTotal, def.MaxTotal)}
 }
 
 // apply turns a configuration into settings. An id of a deprecated rule is

@@ -47,6 +47,7 @@ const progressThreshold = 4 << 20
 
 func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
 	o := &publishOptions{env: env}
+	o.keys.strictKeyMode = true
 	cmd := &cobra.Command{
 		Use:   "publish [DIR|TGZ] --registry URL",
 		Short: "Publish a pack to a registry, after the checks the registry would make",
@@ -186,6 +187,9 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
+	if err := gateArchive(o.env, archivePath, settings.limits, o.keys.allowSecrets); err != nil {
+		return err
+	}
 	if !o.noLint && !linted {
 		pk, err := loadPackWith(o.env, archivePath, settings.limits)
 		if err != nil {
@@ -278,7 +282,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if err != nil {
 		return "", false, err
 	}
-	if o.pending, err = writePending(plan, o.env.Abs(o.outDir)); err != nil {
+	if o.pending, err = writePending(ctx, plan, o.env.Abs(o.outDir)); err != nil {
 		return "", false, err
 	}
 	return o.pending.res.Archive, !o.noLint, nil

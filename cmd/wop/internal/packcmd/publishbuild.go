@@ -1,11 +1,14 @@
 package packcmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/publish"
 )
@@ -22,7 +25,7 @@ type pendingBuild struct {
 }
 
 // writePending writes plan into a scratch folder under outDir.
-func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
+func writePending(ctx context.Context, plan *build.Plan, outDir string) (*pendingBuild, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -30,7 +33,7 @@ func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := plan.Write(scratch)
+	res, err := plan.Write(ctx, scratch)
 	if err != nil {
 		os.RemoveAll(scratch)
 		return nil, err
@@ -38,16 +41,19 @@ func writePending(plan *build.Plan, outDir string) (*pendingBuild, error) {
 	return &pendingBuild{outDir: outDir, scratch: scratch, res: res}, nil
 }
 
-// keep renames the built files into outDir, replacing older ones.
+// keep moves the built files into outDir as one set, replacing an older
+// build's (atomicfile.Set: a kill midway never leaves a new archive beside
+// an old signature).
 func (p *pendingBuild) keep() (archive string, err error) {
 	defer os.RemoveAll(p.scratch)
+	set := atomicfile.NewSet(p.outDir)
 	for _, f := range []string{p.res.Archive, p.res.Signature, p.res.Bundle, p.res.Manifest, p.res.Sidecar} {
-		if f == "" {
-			continue
+		if f != "" {
+			set.Adopt(f, filepath.Base(f))
 		}
-		if err := os.Rename(f, filepath.Join(p.outDir, filepath.Base(f))); err != nil {
-			return "", fmt.Errorf("move the build into %s: %w", p.outDir, err)
-		}
+	}
+	if err := set.Commit(build.OldSet(strings.TrimSuffix(filepath.Base(p.res.Archive), ".tgz"))); err != nil {
+		return "", fmt.Errorf("move the build into %s: %w", p.outDir, err)
 	}
 	return filepath.Join(p.outDir, filepath.Base(p.res.Archive)), nil
 }

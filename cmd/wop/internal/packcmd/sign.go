@@ -52,7 +52,7 @@ that archive's pack.json and signature, keeping its other entries.`,
 			if err != nil {
 				return err
 			}
-			res, err := plan.Write(env.Abs(o.outDir))
+			res, err := plan.Write(cmd.Context(), env.Abs(o.outDir))
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,7 @@ func (f *sigstoreFlags) addFlags(cmd *cobra.Command) {
 
 // signer returns the function that makes a bundle over the manifest, with
 // the key of --key or keyless, through the wop-sigstore helper.
-func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string) (func([]byte) ([]byte, error), error) {
+func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string, strictKeyMode bool) (func([]byte) ([]byte, error), error) {
 	helper, err := sigstorehelper.Locate(env.Getenv, os.Executable)
 	if err != nil {
 		return nil, err
@@ -42,8 +42,8 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		req.SigningConfig = env.Abs(f.signingConfig)
 	}
 	if keyPath != "" {
-		if req.KeyPEM, err = os.ReadFile(env.Abs(keyPath)); err != nil {
-			return nil, cli.Usagef("--key: %v", withoutPath(err))
+		if req.KeyPEM, err = readPrivateKey(env, keyPath, strictKeyMode); err != nil {
+			return nil, err
 		}
 		req.Op = "sign-key"
 	} else {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
@@ -110,6 +110,9 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil { // Ctrl-C while reading
+		return err
+	}
 	var sigstoreKey []byte
 	if o.key != "" {
 		raw, err := readVerifyKey(o.env, o.key)
@@ -125,8 +128,8 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
 	}
 	if o.versionManifest != "" {
-		if opt.VersionManifest, err = os.ReadFile(o.env.Abs(o.versionManifest)); err != nil {
-			return cli.Usagef("--version-manifest: %v", withoutPath(err))
+		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
+			return err
 		}
 	}
 	if o.source != "" {
@@ -155,7 +158,7 @@ func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.
 	if sigPath == "" {
 		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
 	}
-	sig, err := os.ReadFile(o.env.Abs(sigPath))
+	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: maxSmallFile, FollowLinks: true})
 	if err != nil {
 		return nil, fmt.Errorf("signature %s: %v", sigPath, withoutPath(err))
 	}
@@ -168,7 +171,7 @@ func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.
 func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verify.Options) ([]byte, error) {
 	name, version, remote := strings.Cut(o.archive, "@")
 	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
-		data, err := pack.ReadCapped(o.env.Abs(o.archive), 2*tarball.DefaultLimits.MaxTotal)
+		data, err := safefile.Read(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
 		if err != nil {
 			return nil, cli.Usagef("%s: %v", o.archive, withoutPath(err))
 		}

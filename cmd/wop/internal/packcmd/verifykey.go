@@ -6,10 +6,10 @@ import (
 	"encoding/pem"
 	"errors"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // readVerifyKey reads verify's --key: a public key file (SPKI PEM, or a
@@ -18,7 +18,7 @@ import (
 // not a public key, is refused here with the parse error: verify must not
 // go on to say "pass --key" about a key it was given.
 func readVerifyKey(env *cli.Env, arg string) ([]byte, error) {
-	raw, err := os.ReadFile(env.Abs(arg))
+	raw, err := safefile.Read(env.Abs(arg), safefile.Options{Max: maxSmallFile, FollowLinks: true})
 	if errors.Is(err, fs.ErrNotExist) {
 		if der, decErr := base64.StdEncoding.DecodeString(strings.TrimSpace(arg)); decErr == nil && len(der) > 0 {
 			raw, err = []byte(arg), nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
+	"github.com/wop-cli/wop/internal/report"
 )
 
 // NewCmd returns the root command.
@@ -58,18 +60,34 @@ func guardGroups(c *cobra.Command) {
 func Main(ctx context.Context, args []string, env *cli.Env) int {
 	cmd := NewCmd(env)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(ctx)
+	err := execute(ctx, cmd)
+	if errors.Is(context.Cause(ctx), cli.ErrInterrupted) {
+		err = cli.ErrInterrupted // whatever the command made of its cancellation
+	}
 	if err != nil && !errors.Is(err, cli.ErrFindings) {
 		if isCobraUsage(err) {
 			err = &cli.UsageError{Err: err}
 		}
-		fmt.Fprintf(env.ErrOut, "wop: %v\n", err)
+		// Errors quote file and entry names: escape what could drive the
+		// terminal.
+		fmt.Fprintf(env.ErrOut, "wop: %s\n", report.EscapeControl(err.Error(), true))
 		var h cli.Hinter
 		if errors.As(err, &h) && h.Hint() != "" {
-			fmt.Fprintf(env.ErrOut, "hint: %s\n", h.Hint())
+			fmt.Fprintf(env.ErrOut, "hint: %s\n", report.EscapeControl(h.Hint(), true))
 		}
 	}
 	return cli.ExitCode(err)
+}
+
+// execute runs the command, turning a panic into an *cli.InternalError
+// with the stack, for the bug report.
+func execute(ctx context.Context, cmd *cobra.Command) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &cli.InternalError{Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	return cmd.ExecuteContext(ctx)
 }
 
 // isCobraUsage recognises cobra's own argument errors, which it returns as

@@ -1,0 +1,194 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+func planOf(t *testing.T, dir string, s Signing) *Plan {
+	t.Helper()
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(pk, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// snapshot reads every non-temporary file in dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(data)
+	}
+	return out
+}
+
+// TestOutputSetNeverMixed builds a signed pack, then rebuilds it changed
+// and unsigned over the same folder, and looks at the folder after every
+// removal and rename: a kill at that moment would leave exactly that. Every
+// file present must come from one build.
+func TestOutputSetNeverMixed(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src, names(), time.Now())
+	key := testKey(t)
+	out, newOut := t.TempDir(), t.TempDir()
+	if _, err := planOf(t, src, Signing{Spec: sign.SpecV1, Key: key}).Write(t.Context(), out); err != nil {
+		t.Fatal(err)
+	}
+	oldSet := snapshot(t, out)
+	if err := os.WriteFile(filepath.Join(src, "prompts", "a.md"), []byte("Be briefer.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planOf(t, src, Signing{}).Write(t.Context(), newOut); err != nil {
+		t.Fatal(err)
+	}
+	newSet := snapshot(t, newOut)
+	if len(oldSet) != 4 || len(newSet) != 3 {
+		t.Fatalf("old %d files, new %d", len(oldSet), len(newSet))
+	}
+	plan := planOf(t, src, Signing{})
+	steps := 0
+	plan.hook = func(string) {
+		steps++
+		var fromOld, fromNew []string
+		for name, data := range snapshot(t, out) {
+			switch data {
+			case oldSet[name]:
+				fromOld = append(fromOld, name)
+			case newSet[name]:
+				fromNew = append(fromNew, name)
+			default:
+				t.Errorf("step %d: %s is from neither build", steps, name)
+			}
+		}
+		if len(fromOld) > 0 && len(fromNew) > 0 {
+			t.Errorf("step %d: old %v beside new %v", steps, fromOld, fromNew)
+		}
+	}
+	if _, err := plan.Write(t.Context(), out); err != nil {
+		t.Fatal(err)
+	}
+	if steps != 4+3 {
+		t.Errorf("%d steps, want 4 removals and 3 renames", steps)
+	}
+	if got := snapshot(t, out); len(got) != 3 || got[plan.BaseName()+".tgz"] != newSet[plan.BaseName()+".tgz"] {
+		t.Errorf("final folder %v", keys(got))
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func testKey(t *testing.T) *sign.PrivateKey {
+	t.Helper()
+	kp, err := sign.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := sign.ParsePrivateKey(kp.PrivatePEM, "test-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestWriteRefusesAFileSwappedAfterListing: between the listing (which
+// lint checked) and the write, a source file becomes a same-size link to a
+// file outside the pack, or a FIFO. The build refuses, names the file, does
+// not block, and leaves nothing behind.
+func TestWriteRefusesAFileSwappedAfterListing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("FIFOs are Unix")
+	}
+	swaps := map[string]func(t *testing.T, p, outside string){
+		"same-size link": func(t *testing.T, p, outside string) {
+			os.Remove(p)
+			if err := os.Symlink(outside, p); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"FIFO": func(t *testing.T, p, _ string) {
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"same-size file": func(t *testing.T, p, _ string) {
+			os.Remove(p)
+			os.WriteFile(p, []byte("Be quick.\n"), 0o644)
+		},
+	}
+	for name, swap := range swaps {
+		t.Run(name, func(t *testing.T) {
+			src := t.TempDir()
+			writeFixture(t, src, names(), time.Now().Add(-time.Hour))
+			outside := filepath.Join(t.TempDir(), "secret")
+			os.WriteFile(outside, []byte("secret!!!\n"), 0o644) // as long as prompts/a.md
+			plan := planOf(t, src, Signing{})
+			swap(t, filepath.Join(src, "prompts", "a.md"), outside)
+			out := t.TempDir()
+			done := make(chan error, 1)
+			go func() {
+				_, err := plan.Write(t.Context(), out)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "prompts/a.md") {
+					t.Fatalf("got %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("build blocked")
+			}
+			if left, _ := os.ReadDir(out); len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
+	}
+}
+
+func TestWriteStopsWhenCancelled(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src, names(), time.Now())
+	big := bytes.Repeat([]byte("x"), 4<<20)
+	os.WriteFile(filepath.Join(src, "prompts", "big.md"), big, 0o644)
+	plan := planOf(t, src, Signing{})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out := t.TempDir()
+	if _, err := plan.Write(ctx, out); err == nil {
+		t.Fatal("cancelled write succeeded")
+	}
+	if left, _ := os.ReadDir(out); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

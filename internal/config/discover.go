@@ -1,0 +1,93 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/wop-cli/wop/internal/safefile"
+)
+
+// Discovery says where Find may look and whose files it may read. A
+// .wop.yaml can turn rules off, so one planted by another user in a
+// directory above the pack (/tmp, a shared checkout) must not apply
+// silently: compare git's safe.directory (CVE-2022-24765).
+type Discovery struct {
+	// Home is the user's home directory: the search stops there.
+	Home string
+	// UID is the current user; files owned by another user (other than
+	// root) are not read. -1 skips the check (platforms without owners).
+	UID int
+	// SafeDirs are directories whose configuration files are read whoever
+	// owns them; "*" trusts every directory.
+	SafeDirs []string
+}
+
+// Found is the outcome of a search.
+type Found struct {
+	Path string // the configuration file; "" if none applies
+	// Ignored is set when the nearest file was skipped because another
+	// user owns it: the caller warns.
+	Ignored string
+	Owner   int
+	// ID is the file Find judged; Load with Options.Want refuses another
+	// one swapped in under the name since.
+	ID safefile.Identity
+}
+
+// Find looks for a configuration file in dir and its parents. It stops at
+// the first one, at the repository root (a directory with .git), at the
+// home directory and at the filesystem root. A file owned by another user
+// ends the search unused (Found.Ignored), unless its directory is safe.
+func Find(dir string, d Discovery) (Found, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return Found{}, err
+	}
+	for {
+		for _, name := range FileNames {
+			p := filepath.Join(dir, name)
+			info, err := os.Stat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return Found{}, err
+			}
+			if uid, ok := safefile.OwnerUID(info); ok && !d.trusts(dir, uid) {
+				return Found{Ignored: p, Owner: uid}, nil
+			}
+			return Found{Path: p, ID: safefile.IdentityOf(info)}, nil
+		}
+		if dir == d.Home || exists(filepath.Join(dir, ".git")) {
+			return Found{}, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return Found{}, nil
+		}
+		dir = parent
+	}
+}
+
+func (d Discovery) trusts(dir string, uid int) bool {
+	return d.UID < 0 || uid == d.UID || uid == 0 || slices.Contains(d.SafeDirs, "*") || slices.ContainsFunc(d.SafeDirs, func(s string) bool {
+		return filepath.Clean(s) == dir
+	})
+}
+
+// Warning is what to tell the user about an ignored file.
+func (f Found) Warning() string {
+	if f.Ignored == "" {
+		return ""
+	}
+	return fmt.Sprintf("ignoring %s: it belongs to another user (uid %d); to use it, add its directory to WOP_SAFE_DIRECTORIES or name it with --config or WOP_CONFIG", f.Ignored, f.Owner)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

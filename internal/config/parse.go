@@ -1,0 +1,182 @@
+package config
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/safefile"
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem is one mistake in a configuration file, placed by line and column
+// and named by its YAML path (rules.ref-missing.severity).
+type Problem struct {
+	Line, Column int // 1-based; 0 when unknown
+	Path         string
+	Message      string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "%d:%d: ", p.Line, p.Column)
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path + ": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Error is every problem of one configuration file, so that a user fixes
+// them all in one pass.
+type Error struct {
+	File     string
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = e.File + ":" + p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Options are what Parse checks beyond the file's shape.
+type Options struct {
+	// Rule says whether a rule id exists; for an unknown one it may return a
+	// hint (`did you mean "ref-missing"?`). Nil accepts every id.
+	Rule func(id string) (ok bool, hint string)
+	// Want, when set, is the file discovery judged trustworthy (Found.ID).
+	Want *safefile.Identity
+}
+
+// Load reads and parses a configuration file: a regular file (never a FIFO
+// or device, whatever a link points to) of at most MaxSize bytes.
+func Load(path string, o Options) (*Config, error) {
+	raw, err := safefile.Read(path, safefile.Options{Max: MaxSize, FollowLinks: true, Want: o.Want})
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, raw, o)
+}
+
+// Parse parses a configuration document. All problems are reported at
+// once, as an *Error, in YAML terms (a mapping, a list, a string), never
+// in Go types.
+func Parse(path string, raw []byte, o Options) (*Config, error) {
+	c := &Config{Path: path}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, &Error{File: path, Problems: []Problem{syntaxProblem(err)}}
+	}
+	if len(doc.Content) == 0 { // an empty file
+		return c, nil
+	}
+	root := doc.Content[0]
+	var probs []Problem
+	checkShape(root, reflect.TypeFor[Config](), "", &probs)
+	// Decoding fills what has the right shape (the rest was reported), so
+	// the values are checked in the same run.
+	if err := root.Decode(c); err != nil && len(probs) == 0 {
+		probs = append(probs, Problem{Line: root.Line, Column: root.Column, Message: err.Error()})
+	}
+	if root.Kind == yaml.MappingNode {
+		probs = append(probs, c.checkValues(root, o)...)
+	}
+	if len(probs) > 0 {
+		slices.SortStableFunc(probs, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+		})
+		return nil, &Error{File: path, Problems: probs}
+	}
+	return c, nil
+}
+
+// syntaxProblem turns a YAML parser error into a Problem; the parser stops
+// at its first error, so there is one.
+func syntaxProblem(err error) Problem {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var line int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
+		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+	}
+	return Problem{Line: line, Message: "not valid YAML: " + msg}
+}
+
+// checkValues checks what the shape cannot: registry names, severities,
+// rule ids, sizes and globs.
+func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
+	var probs []Problem
+	add := func(n *yaml.Node, path, format string, args ...any) {
+		p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
+		if n != nil {
+			p.Line, p.Column = n.Line, n.Column
+		}
+		probs = append(probs, p)
+	}
+	switch c.Registry {
+	case "", "public", "private":
+	default:
+		add(valueNode(root, "registry"), "registry", "%q: want public or private", c.Registry)
+	}
+	rules := valueNode(root, "rules")
+	for i := 0; rules != nil && i+1 < len(rules.Content); i += 2 {
+		key, val := rules.Content[i], rules.Content[i+1]
+		id, rc := key.Value, c.Rules[key.Value]
+		if o.Rule != nil {
+			if ok, hint := o.Rule(id); !ok {
+				add(key, "rules", "no rule %q%s ('wop pack rules' lists them)", id, hint)
+			}
+		}
+		if rc.Severity != "" {
+			if _, err := diag.ParseSeverity(rc.Severity); err != nil {
+				sevNode := val
+				if val.Kind == yaml.MappingNode {
+					sevNode = valueNode(val, "severity")
+				}
+				add(sevNode, "rules."+id, "%v", err)
+			}
+		}
+		for _, g := range rc.Ignore {
+			if _, err := globRegexp(g); err != nil {
+				add(valueNode(val, "ignore"), "rules."+id+".ignore", "%q: %v", g, err)
+			}
+		}
+	}
+	accept := valueNode(valueNode(root, "breaking"), "accept")
+	for i, a := range c.Breaking.Accept {
+		if a.Rule == "" || strings.TrimSpace(a.Reason) == "" {
+			var n *yaml.Node
+			if accept != nil && i < len(accept.Content) {
+				n = accept.Content[i]
+			}
+			add(n, fmt.Sprintf("breaking.accept[%d]", i), "rule and reason are required (the reason makes the decision reviewable)")
+		}
+	}
+	limits := valueNode(root, "limits")
+	for _, f := range []struct{ key, value string }{{"manifest", c.Limits.Manifest}, {"file", c.Limits.File}, {"pack", c.Limits.Pack}} {
+		if _, err := parseSize(f.value); err != nil {
+			add(valueNode(limits, f.key), "limits."+f.key, "%v", err)
+		}
+	}
+	return probs
+}
+
+// valueNode returns the value of key in a mapping node; nil if absent.
+func valueNode(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}

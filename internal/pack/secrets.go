@@ -1,0 +1,37 @@
+package pack
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// SecretKind says why a file must never be published, or "" when nothing
+// marks it as a secret: an environment file, git metadata, anything under
+// a secrets/ folder, or a private key (a PEM or OpenSSH private key block,
+// wherever it sits: a key file, a prompt, the manifest). Lint reports these
+// (private-key-in-pack); build and publish refuse them even under
+// --no-lint.
+func SecretKind(name string, data []byte) string {
+	base := path.Base(name)
+	switch {
+	case base == ".env" || strings.HasPrefix(base, ".env."):
+		return "an environment file"
+	case hasSegment(name, ".git"):
+		return "git metadata"
+	case hasSegment(path.Dir(name), "secrets"):
+		return "a file from a secrets/ folder"
+	case bytes.Contains(data, []byte("PRIVATE KEY-----")) || bytes.Contains(data, []byte("OPENSSH PRIVATE KEY")):
+		return "a private key"
+	}
+	return ""
+}
+
+func hasSegment(name, seg string) bool {
+	for _, s := range strings.Split(name, "/") {
+		if s == seg {
+			return true
+		}
+	}
+	return false
+}
