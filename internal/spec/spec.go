@@ -14,7 +14,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"path"
+	"slices"
+	"strings"
 )
 
 //go:embed PROVENANCE.json schemas declaration
@@ -23,14 +25,38 @@ var files embed.FS
 // Version is the v2 spec version the embedded files are pinned to.
 const Version = "2.0"
 
-// Schemas returns the embedded schema documents (schemas/v1/*.json and
-// schemas/v2/*.json); each registers under its own $id.
-func Schemas() fs.FS {
-	sub, err := fs.Sub(files, "schemas")
-	if err != nil {
-		panic(err) // the directory is embedded: a bug in wop
+// schemaDirs maps each embedded schema directory to the $id base of its
+// files: a schema's $id is its directory's base plus its file name.
+var schemaDirs = map[string]string{"schemas/v1": v1Base, "schemas/v2": Base}
+
+// SchemaIDs lists the $id of every embedded schema, from the file names.
+func SchemaIDs() []string {
+	var ids []string
+	for dir, base := range schemaDirs {
+		entries, _ := files.ReadDir(dir)
+		for _, e := range entries {
+			if path.Ext(e.Name()) == ".json" {
+				ids = append(ids, base+e.Name())
+			}
+		}
 	}
-	return sub
+	slices.Sort(ids)
+	return ids
+}
+
+// Schema returns the embedded schema whose $id is id, as published (apply
+// Correct after decoding it); ok is false when none is embedded.
+func Schema(id string) (raw []byte, ok bool) {
+	for dir, base := range schemaDirs {
+		name, found := strings.CutPrefix(id, base)
+		if !found || strings.Contains(name, "/") {
+			continue
+		}
+		if raw, err := files.ReadFile(dir + "/" + name); err == nil {
+			return raw, true
+		}
+	}
+	return nil, false
 }
 
 // Source records where one embedded file was copied from.

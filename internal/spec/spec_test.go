@@ -3,6 +3,7 @@ package spec
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"testing"
 
@@ -43,6 +44,31 @@ func TestProvenance(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSchemaIDs: every embedded schema's $id is the one its file name
+// gives, so Schema finds each by $id.
+func TestSchemaIDs(t *testing.T) {
+	ids := SchemaIDs()
+	if len(ids) != 13 {
+		t.Errorf("%d embedded schemas, want 13: %v", len(ids), ids)
+	}
+	for _, id := range ids {
+		raw, ok := Schema(id)
+		if !ok {
+			t.Errorf("Schema(%s) not found", id)
+			continue
+		}
+		var doc struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || doc.ID != id {
+			t.Errorf("%s: the file says $id %q (%v)", id, doc.ID, err)
+		}
+	}
+	if _, ok := Schema(Base + "nope.schema.json"); ok {
+		t.Error("Schema found a file that is not embedded")
 	}
 }
 
