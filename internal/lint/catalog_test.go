@@ -355,14 +355,15 @@ func TestOneMistakeOneFinding(t *testing.T) {
 	}
 }
 
-// SARIF's rule help comes from the catalogue: every lint rule has prose.
+// SARIF's rule help comes from the catalogue: every current lint rule has
+// prose (a deprecated rule's entry went with its check).
 func TestInfosWithDocsCarryCatalogueProse(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range All() {
 		ids[r.ID] = true
 	}
 	for _, info := range InfosWithDocs() {
-		if ids[info.ID] && info.Doc == "" {
+		if ids[info.ID] && info.Doc == "" && info.Deprecated == "" {
 			t.Errorf("%s: no catalogue prose for SARIF help", info.ID)
 		}
 	}
