@@ -171,8 +171,10 @@ func checkEnginesUnbounded(p *Pass) {
 
 // ceilingFor is the engine-range ceiling major to suggest: next for a v1
 // pack; for a v2 pack at least 3, since v2 hosts refuse a ceiling of 2.0.0.
-func ceilingFor(p *Pass, next uint64) uint64 {
-	if p.Spec == spec.V2 && next < 3 {
+func ceilingFor(p *Pass, next uint64) uint64 { return ceilingIn(p.Spec, next) }
+
+func ceilingIn(tree spec.Tree, next uint64) uint64 {
+	if tree == spec.V2 && next < 3 {
 		return 3
 	}
 	return next
