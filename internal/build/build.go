@@ -118,6 +118,7 @@ func (p *Plan) sign(root *jsonpos.Value, s Signing) error {
 	if keyID == "" {
 		return errors.New("a key id is required to sign (--key-id)")
 	}
+	s.Spec = s.Spec.For(root)
 	if s.Spec == sign.SpecV2 {
 		if err := sign.CheckV2(root); err != nil {
 			return err

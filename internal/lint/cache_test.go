@@ -19,6 +19,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/testutil/hostile"
 )
@@ -220,6 +221,7 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		set("ignores", func(c *cacheCase) { c.opt.Ignores = map[string][]config.Glob{"ref-missing": globs(t, "*")} })
 		set("catalog", func(c *cacheCase) { c.opt.Catalog = indexCatalog(t, `{"packs": [{"name": "a", "typeIds": ["b"]}]}`) })
 		set("build", func(c *cacheCase) { c.opt.CacheSalt = "build-2" })
+		set("spec", func(c *cacheCase) { c.opt.Spec = spec.V2 })
 		for name, c := range changes {
 			if key(c) == refKey {
 				t.Errorf("archive=%v: the key ignores the %s", archive, name)
@@ -237,7 +239,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 	keyedBy := map[string]map[string]string{
 		"Pass": {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
-			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns",
+			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
 		},
@@ -247,7 +249,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		},
 		"Options": {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
-			"Cache": "not an input", "CacheSalt": "Build",
+			"Cache": "not an input", "CacheSalt": "Build", "Spec": "Spec",
 		},
 	}
 	for typ, v := range map[string]any{"Pass": Pass{}, "Pack": pack.Pack{}, "Options": Options{}} {

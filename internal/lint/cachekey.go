@@ -8,6 +8,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -26,6 +27,7 @@ type cacheInputs struct {
 	Catalog  string // the catalog's Key: the state of the other packs
 	Severity map[string]diag.Severity
 	Ignores  map[string][]config.Glob
+	Spec     spec.Tree // the tree asked for (auto: decided by the contents)
 	Contents lintcache.Contents
 }
 
@@ -47,6 +49,7 @@ func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Conten
 		Catalog:  catalogKey(opt.Catalog),
 		Severity: opt.Severities,
 		Ignores:  opt.Ignores,
+		Spec:     opt.Spec,
 		Contents: contents,
 	}
 	for _, r := range All() {

@@ -33,6 +33,10 @@ type RuleDoc struct {
 	// TestLimits are reduced size ceilings for the example (a 5 MB file does
 	// not belong in the binary), from a "test-limits:" line in the prose.
 	TestLimits string
+	// Spec is the --spec the examples are linted with (auto when empty),
+	// from a "lint-spec:" line in the prose: a rule that only fires when a
+	// tree is forced shows it.
+	Spec string
 }
 
 // Explain returns the catalog entry of rule id.
@@ -51,6 +55,10 @@ func parseRuleDoc(raw []byte) *RuleDoc {
 	for _, line := range strings.Split(string(a.Comment), "\n") {
 		if v, ok := strings.CutPrefix(line, "test-limits:"); ok {
 			doc.TestLimits = strings.TrimSpace(v)
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "lint-spec:"); ok {
+			doc.Spec = strings.TrimSpace(v)
 			continue
 		}
 		prose = append(prose, line)

@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // FixInput is what a rule's fix sees: one finding and its file's text.
@@ -19,6 +20,7 @@ type FixInput struct {
 	Pointer  string         // the finding's pointer into Src
 	Manifest *jsonpos.Value // the pack's parsed manifest
 	Profile  Profile
+	Spec     spec.Tree // the tree the pack is judged by (never auto)
 }
 
 // Fix returns Src with one finding fixed through jsonedit (formatting
@@ -67,7 +69,7 @@ func Fixes(pk *pack.Pack, diags []diag.Diagnostic, opt Options) ([]FileFix, erro
 			ff = &FileFix{Name: name, Old: data, New: data}
 			byFile[name], order = ff, append(order, name)
 		}
-		out, err := r.Fix(FixInput{File: name, Src: ff.New, Pointer: d.Pointer, Manifest: man.Root, Profile: opt.Profile})
+		out, err := r.Fix(FixInput{File: name, Src: ff.New, Pointer: d.Pointer, Manifest: man.Root, Profile: opt.Profile, Spec: opt.Spec.Resolve(man.Root)})
 		if err != nil {
 			return nil, fmt.Errorf("fix %s in %s: %w", d.Rule, pk.Path(name), err)
 		}
@@ -146,5 +148,5 @@ func fixEnginesUpperBound(in FixInput) ([]byte, error) {
 	if !ok || m == nil {
 		return in.Src, nil
 	}
-	return jsonedit.Set(in.Src, "/engines/openwop", fmt.Sprintf("%s <%d.0.0", strings.TrimSpace(r), lowestMajor(r)+1))
+	return jsonedit.Set(in.Src, "/engines/openwop", fmt.Sprintf("%s <%d.0.0", strings.TrimSpace(r), ceilingIn(in.Spec, lowestMajor(r)+1)))
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 func TestFixes(t *testing.T) {
@@ -44,5 +45,18 @@ func TestFixes(t *testing.T) {
 				t.Errorf("got %s, want %s", got, want)
 			}
 		})
+	}
+}
+
+// TestFixEnginesV2 closes a v2 pack's range at <3.0.0, never the <2.0.0 a
+// v2 host refuses.
+func TestFixEnginesV2(t *testing.T) {
+	src := `{"engines": {"openwop": ">=1.2.0"}}`
+	got, err := fixEnginesUpperBound(FixInput{File: "pack.json", Src: []byte(src), Pointer: "/engines/openwop", Spec: spec.V2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"engines": {"openwop": ">=1.2.0 <3.0.0"}}`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }

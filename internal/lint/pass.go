@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // Pass is what a rule sees: the pack, its parsed manifest and a way to report.
@@ -21,6 +22,8 @@ type Pass struct {
 	// Place is where a directory pack sits on disk: all rules may know of
 	// the file system beyond the pack's own files.
 	Place Place
+	// Spec is the tree this pack is judged by (v1 or v2, never auto).
+	Spec spec.Tree
 
 	rule     *Rule
 	diags    *[]diag.Diagnostic

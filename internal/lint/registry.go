@@ -26,7 +26,7 @@ func All() Rules {
 		// Manifest shape
 		{ID: "manifest-schema", Severity: diag.Error, Since: "0.1.0", Check: checkManifestSchema, Summary: "pack.json must validate against its kind's JSON Schema"},
 		{ID: "kind-unknown", Severity: diag.Error, Since: "0.1.0", Check: checkKindUnknown, Summary: "kind is not an OpenWOP pack kind"},
-		{ID: "kind-schema-unavailable", Severity: diag.Error, Since: "0.1.0", Check: checkKindSchemaUnavailable, Summary: "no schema is published for this kind, so it cannot be validated"},
+		{ID: "kind-schema-unavailable", Severity: diag.Error, Since: "0.1.0", Deprecated: "every pack kind has a published schema now that the connection-pack schema is embedded", ReplacedBy: "manifest-schema", Summary: "no schema is published for this kind, so it cannot be validated"},
 		{ID: "pack-kind-mixed", Severity: diag.Error, Since: "0.1.0", Check: checkPackKindMixed, Summary: "one manifest carries content of two kinds"},
 		{ID: "declarative-kind-has-runtime", Severity: diag.Error, Since: "0.1.0", Check: checkDeclarativeRuntime, Summary: "a declarative pack kind declares a runtime"},
 		{ID: "placeholder-left", Severity: diag.Warning, Since: "0.1.0", Check: checkPlaceholderLeft, Summary: "a placeholder from wop pack init (TODO:) is still in the pack (an error at publish)"},
@@ -110,6 +110,12 @@ func All() Rules {
 		{ID: "signing-legacy-fields", Severity: diag.Error, Since: "0.1.0", Check: checkSigningLegacy, Summary: "legacy signing fields (keyId, publicKeyUrl, method ed25519)"},
 		{ID: "signing-ref-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSigningRefsMissing, Summary: "an archive's signing block names a signature or key file it does not contain"},
 		{ID: "unsigned-public-scope", Severity: diag.Warning, Since: "0.1.0", Check: checkUnsignedPublic, Summary: "a non-private archive carries no signature"},
+		// v2 manifests (engines.openwop admits protocol major 2, or --spec v2)
+		{ID: "v2-kind-required", Severity: diag.Error, Since: "0.1.0", Check: checkV2KindRequired, Summary: "a v2 manifest does not set kind"},
+		{ID: "v2-engine-range", Severity: diag.Error, Since: "0.1.0", Check: checkV2EngineRange, Summary: "a v2 manifest's engines.openwop is not \">=x[.y[.z]] <M.0.0\" with M of at least 3"},
+		{ID: "v2-engines-extra-key", Severity: diag.Error, Since: "0.1.0", Check: checkV2EnginesExtraKey, Summary: "a v2 manifest's engines has a member other than openwop"},
+		{ID: "v2-signing-block", Severity: diag.Error, Since: "0.1.0", Check: checkV2SigningBlock, Summary: "a v2 manifest's signing block is not {keyId, scheme: ed25519-canonical-json}"},
+		{ID: "v2-peerdep-undeclared", Severity: diag.Error, Since: "0.1.0", Check: checkV2PeerDeps, Summary: "a v2 peerDependencies key names no capability family of the v2 declaration"},
 		// archives (.tgz)
 		{ID: "archive-unsafe-path", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-unsafe-path"), Summary: "an archive entry name is absolute, has .. or is not clean"},
 		{ID: "archive-link", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-link"), Summary: "an archive holds a symbolic or hard link"},

@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 func packName(p *Pass) string { return p.Root().Get("name").String() }
@@ -162,10 +163,21 @@ func checkEnginesUnbounded(p *Pass) {
 	}
 	for _, alt := range strings.Split(v.Str, "||") {
 		if !upperBound.MatchString(strings.TrimSpace(alt)) {
-			p.Reportf("/engines/openwop", "engines.openwop %q has no upper bound; a future major protocol may break the pack and v2 hosts refuse unbounded ranges: add \"<%d.0.0\"", v.Str, lowestMajor(alt)+1)
+			p.Reportf("/engines/openwop", "engines.openwop %q has no upper bound; a future major protocol may break the pack and v2 hosts refuse unbounded ranges: add \"<%d.0.0\"", v.Str, ceilingFor(p, lowestMajor(alt)+1))
 			return
 		}
 	}
+}
+
+// ceilingFor is the engine-range ceiling major to suggest: next for a v1
+// pack; for a v2 pack at least 3, since v2 hosts refuse a ceiling of 2.0.0.
+func ceilingFor(p *Pass, next uint64) uint64 { return ceilingIn(p.Spec, next) }
+
+func ceilingIn(tree spec.Tree, next uint64) uint64 {
+	if tree == spec.V2 && next < 3 {
+		return 3
+	}
+	return next
 }
 
 var firstNumber = regexp.MustCompile(`\d+`)
@@ -191,7 +203,7 @@ func checkAgentsEngine(p *Pass) {
 		return
 	}
 	if c.Check(semver.MustParse("1.0.99")) {
-		p.Reportf("/engines/openwop", "engines.openwop %q admits 1.0.x hosts, which predate agents[] (protocol 1.1.0); write \">=%s <2.0.0\"", v.Str, agentsSince)
+		p.Reportf("/engines/openwop", "engines.openwop %q admits 1.0.x hosts, which predate agents[] (protocol 1.1.0); write \">=%s <%d.0.0\"", v.Str, agentsSince, ceilingFor(p, 2))
 	}
 }
 

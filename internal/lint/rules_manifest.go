@@ -7,6 +7,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // contentGroups are the top-level members that make a manifest a given kind.
@@ -33,21 +34,15 @@ func manifestKind(p *Pass) string {
 
 func checkKindUnknown(p *Pass) {
 	if k := p.Root().Get("kind"); k != nil && k.Kind == jsonpos.String {
-		if _, known := schema.ForKind(k.Str); !known {
+		if _, known := schema.ForKind(p.Spec, k.Str); !known {
 			p.Reportf("/kind", "unknown pack kind %q; use node (or omit kind), workflow-chain, prompt, artifact-type, card, form-content or connection", k.Str)
 		}
 	}
 }
 
-func checkKindSchemaUnavailable(p *Pass) {
-	if id, known := schema.ForKind(manifestKind(p)); known && id == "" {
-		p.Reportf("/kind", "no schema is published for kind %q yet, so this manifest cannot be validated; wop does not guess its shape", manifestKind(p))
-	}
-}
-
 func checkManifestSchema(p *Pass) {
-	id, known := schema.ForKind(manifestKind(p))
-	if !known || id == "" {
+	id, known := schema.ForKind(p.Spec, manifestKind(p))
+	if !known {
 		return
 	}
 	problems, err := p.Schemas.Validate(id, p.Root().Interface())
@@ -80,6 +75,8 @@ func claimedElsewhere(p *Pass, pr schema.Problem) bool {
 		return true // engines-range-invalid
 	case pr.Keyword == "oneOf" && slices.Equal(pr.Names, []string{"systemPrompt", "systemPromptRef"}):
 		return true // system-prompt-xor
+	case p.Spec == spec.V2 && claimedByV2Rule(pr):
+		return true
 	}
 	if i, rest, ok := agentPointer(pr.Pointer); ok {
 		agent := root.Get("agents").Items[i]

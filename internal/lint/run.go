@@ -16,6 +16,7 @@ import (
 	"github.com/wop-cli/wop/internal/lintcache"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // DefaultSchemaBase is where the public registry serves pack schemas; a
@@ -47,6 +48,9 @@ type Options struct {
 	// (the wop build).
 	Cache     lintcache.Cache
 	CacheSalt string
+	// Spec is the spec tree to judge packs by: spec.Auto (or "") picks each
+	// pack's tree from its engine range, as the registry does.
+	Spec spec.Tree
 }
 
 // Run lints one pack and returns its findings, sorted.
@@ -74,6 +78,7 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 	if err == nil {
 		p.Manifest = doc
 	}
+	p.Spec = opt.Spec.Resolve(p.Root())
 	for _, r := range All() {
 		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
 			continue

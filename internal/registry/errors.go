@@ -67,6 +67,9 @@ var hints = map[string]string{
 	"signature_required":         "the registry needs a signed pack: build with --key KEY.pem --key-id ID",
 	"pack_signature_invalid":     "the signature does not verify with the registry's copy of the key: sign with the key registered for this namespace",
 	"pack_validation_failed":     "the registry's validation refused the pack",
+	// v2 hosts (RFC 0177 §A.1/§B.1); wop pack lint reports both before publishing.
+	"pack_engine_unsupported":        "engines.openwop does not admit this registry's protocol major: a v2 registry needs \">=x[.y[.z]] <M.0.0\" with M of at least 3 (run wop pack lint --spec v2)",
+	"pack_peer_dependency_undefined": "a peerDependencies key names no capability family of the v2 declaration: name the family and put facets in peerDependenciesMeta (run wop pack lint --spec v2)",
 }
 
 // Hint returns the next step for the author.

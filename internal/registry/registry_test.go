@@ -89,7 +89,7 @@ func TestEveryErrorCodeHasAHint(t *testing.T) {
 		tarball_too_large tarball_manifest_missing tarball_manifest_too_large tarball_manifest_not_json tarball_entry_missing
 		tarball_entry_too_large tarball_path_traversal tarball_tar_parse_failed invalid_manifest manifest_name_mismatch
 		manifest_version_mismatch pack_integrity_failure unsupported_runtime signature_required pack_signature_invalid
-		pack_validation_failed`)
+		pack_validation_failed pack_engine_unsupported pack_peer_dependency_undefined`)
 	for _, c := range codes {
 		if (&StatusError{StatusCode: 400, Code: c}).Hint() == "" {
 			t.Errorf("no hint for %s", c)

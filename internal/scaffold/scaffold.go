@@ -15,6 +15,7 @@ import (
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // Kind is what the new pack contributes.
@@ -31,6 +32,10 @@ type Options struct {
 	Dir  string // created if missing; must not already hold a pack.json
 	Name string // e.g. community.alice.summaries
 	Kind Kind
+	// Spec is the tree the manifest is written for: spec.V2 gives an
+	// engine range admitting protocol 2 (so build signs it for v2); any
+	// other value a v1 range. Both set kind, which v2 requires.
+	Spec spec.Tree
 }
 
 var nameRE = regexp.MustCompile(`^(vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
@@ -45,9 +50,13 @@ func Create(o Options) ([]string, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	files := agentFiles(o.Name)
+	engines := ">=1.1.0 <2.0.0"
+	if o.Spec == spec.V2 {
+		engines = ">=1.1.0 <3.0.0"
+	}
+	files := agentFiles(o.Name, engines)
 	if o.Kind == Node {
-		files = nodeFiles(o.Name)
+		files = nodeFiles(o.Name, engines)
 	}
 	files["README.md"] = fmt.Sprintf("# %s\n\nTODO: what this pack does, and how to use it.\n\nLint it with `wop pack lint`, build it with `wop pack build --key KEY.pem --key-id ID`.\n", o.Name)
 	files["LICENSE"] = "TODO: put the full text of your license here (the manifest says Apache-2.0).\n"
@@ -82,30 +91,30 @@ func schemaDoc(name, file string, props string, required string) string {
 `, name, file, props, required)
 }
 
-func agentFiles(name string) map[string]string {
+func agentFiles(name, engines string) map[string]string {
 	a := last(name)
 	return map[string]string{
-		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
-"license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},"peerDependencies":{"aiProviders":"supported"},
+		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","kind":"node","description":"TODO: one sentence about the pack.",
+"license":"Apache-2.0","engines":{"openwop":%q},"peerDependencies":{"aiProviders":"supported"},
 "agents":[{"agentId":%q,"persona":"TODO: persona","description":"TODO: what the agent does.","modelClass":"reasoning",
 "role":"skill","systemPromptRef":"prompts/%s.md","toolAllowlist":[],"memoryShape":{"scratchpad":true,"conversation":false,"longTerm":false},
 "handoff":{"taskSchemaRef":"schemas/%s.task.json","returnSchemaRef":"schemas/%s.return.json"}}],
-"runtime":{"language":"remote","entry":"pack.json"}}`, name, name+"."+a, a, a, a)),
+"runtime":{"language":"remote","entry":"pack.json"}}`, name, engines, name+"."+a, a, a, a)),
 		"prompts/" + a + ".md":          "TODO: say who the agent is, its task, the input it receives and the output it must return.\n",
 		"schemas/" + a + ".task.json":   schemaDoc(name, a+".task.json", `{"input": {"type": "string"}}`, `["input"]`),
 		"schemas/" + a + ".return.json": schemaDoc(name, a+".return.json", `{"output": {"type": "string"}}`, `["output"]`),
 	}
 }
 
-func nodeFiles(name string) map[string]string {
+func nodeFiles(name, engines string) map[string]string {
 	n := last(name)
 	typeID := name + "." + n
 	return map[string]string{
-		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","description":"TODO: one sentence about the pack.",
-"license":"Apache-2.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+		"pack.json": indent(fmt.Sprintf(`{"name":%q,"version":"0.1.0","kind":"node","description":"TODO: one sentence about the pack.",
+"license":"Apache-2.0","engines":{"openwop":%q},
 "nodes":[{"typeId":%q,"version":"0.1.0","label":"TODO: label","description":"TODO: what the node does.","category":"data","role":"pure",
 "configSchemaRef":"schemas/%s.config.json","inputSchemaRef":"schemas/%s.input.json","outputSchemaRef":"schemas/%s.output.json"}],
-"runtime":{"language":"javascript","format":"esm","entry":"index.mjs"}}`, name, typeID, n, n, n)),
+"runtime":{"language":"javascript","format":"esm","entry":"index.mjs"}}`, name, engines, typeID, n, n, n)),
 		"index.mjs":                     fmt.Sprintf("// Executor for %s.\nexport const nodes = {\n  '%s': async ({ input, config }) => ({ result: input.value }),\n};\n", typeID, typeID),
 		"schemas/" + n + ".config.json": schemaDoc(name, n+".config.json", `{}`, `[]`),
 		"schemas/" + n + ".input.json":  schemaDoc(name, n+".input.json", `{"value": {"type": "string"}}`, `["value"]`),

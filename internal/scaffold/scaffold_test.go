@@ -4,41 +4,65 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // TestScaffoldsLintClean: a new pack has no finding but its placeholders
-// (placeholder-left warnings, one per TODO: the author must fill in).
+// (placeholder-left warnings, one per TODO: the author must fill in), in
+// the tree it was written for (which auto picks), and a v2 scaffold is one
+// `sign --spec v2` accepts.
 func TestScaffoldsLintClean(t *testing.T) {
-	for _, k := range []Kind{Agent, Node} {
-		name := "community.alice.summaries"
-		dir := filepath.Join(t.TempDir(), name)
-		if _, err := Create(Options{Dir: dir, Name: name, Kind: k}); err != nil {
-			t.Fatal(err)
-		}
-		pk, err := pack.Load(dir, tarball.DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds, err := lint.Run(pk, lint.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		placeholders := 0
-		for _, d := range ds {
-			if d.Rule == "placeholder-left" {
-				placeholders++
-				continue
+	for _, tree := range []spec.Tree{spec.V1, spec.V2} {
+		for _, k := range []Kind{Agent, Node} {
+			name := "community.alice.summaries"
+			dir := filepath.Join(t.TempDir(), name)
+			if _, err := Create(Options{Dir: dir, Name: name, Kind: k, Spec: tree}); err != nil {
+				t.Fatal(err)
 			}
-			t.Errorf("kind %d: %s %s %s: %s", k, d.File, d.Severity, d.Rule, d.Message)
-		}
-		if placeholders < 4 {
-			t.Errorf("kind %d: %d placeholder findings; init leaves TODO: in pack.json, LICENSE and README", k, placeholders)
-		}
-		if _, err := Create(Options{Dir: dir, Name: name, Kind: k}); err == nil {
-			t.Error("second init overwrote the pack")
+			pk, err := pack.Load(dir, tarball.DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opt := range []spec.Tree{spec.Auto, tree} {
+				ds, err := lint.Run(pk, lint.Options{Spec: opt})
+				if err != nil {
+					t.Fatal(err)
+				}
+				placeholders := 0
+				for _, d := range ds {
+					if d.Rule == "placeholder-left" {
+						placeholders++
+						continue
+					}
+					t.Errorf("%s kind %d (--spec %s): %s %s %s: %s", tree, k, opt, d.File, d.Severity, d.Rule, d.Message)
+				}
+				if placeholders < 4 {
+					t.Errorf("%s kind %d: %d placeholder findings; init leaves TODO: in pack.json, LICENSE and README", tree, k, placeholders)
+				}
+			}
+			raw, err := pk.ReadFile("pack.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := jsonpos.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := doc.Root
+			if got := spec.TreeOf(root); got != tree {
+				t.Errorf("%s scaffold is judged %s by its engine range", tree, got)
+			}
+			if err := sign.CheckV2(root); tree == spec.V2 && err != nil {
+				t.Errorf("sign --spec v2 refuses the v2 scaffold: %v", err)
+			}
+			if _, err := Create(Options{Dir: dir, Name: name, Kind: k}); err == nil {
+				t.Error("second init overwrote the pack")
+			}
 		}
 	}
 	if _, err := Create(Options{Dir: t.TempDir(), Name: "Core.x"}); err == nil {

@@ -39,7 +39,7 @@ func (s *Set) CompilePack(docs []Document) map[string]CompileError {
 	c.UseLoader(jsonschema.SchemeURLLoader{}) // refuse every URL not added below
 	// The embedded schemas are added only when a pack schema refers to one:
 	// registering fifteen documents per pack is a third of the cost.
-	if refersTo(docs, Base) {
+	if refersTo(docs, specPrefix) {
 		for _, id := range embeddedIDs() {
 			if doc, err := s.doc(id); err == nil {
 				_ = c.AddResource(id, doc) // valid by construction: wop's tests compile each
@@ -81,6 +81,9 @@ func (s *Set) describeCompileError(url string, err error) CompileError {
 	msg = strings.ReplaceAll(msg, url, "this schema")
 	return CompileError{Message: msg}
 }
+
+// specPrefix starts the $id of every embedded OpenWOP schema, v1 and v2.
+const specPrefix = "https://openwop.dev/spec/"
 
 // refersTo reports whether any document has a "$ref" starting with prefix.
 func refersTo(docs []Document, prefix string) bool {

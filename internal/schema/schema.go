@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 //go:embed spec
@@ -23,28 +24,33 @@ const Base = "https://openwop.dev/spec/v1/"
 // AgentFormatID is the $id of the embedded AgentFormat 1.0 schema.
 const AgentFormatID = "https://agentformat.org/schema/1.0/agentformat-schema.json"
 
-// KindSchema maps a pack manifest's `kind` to the $id of its schema. A kind
-// absent here is unknown; a kind mapped to "" is known but has no published
-// schema yet (connection), so it cannot be validated.
-var kindSchemas = map[string]string{
-	"node":           Base + "node-pack-manifest.schema.json",
-	"workflow-chain": Base + "workflow-chain-pack-manifest.schema.json",
-	"prompt":         Base + "prompt-pack-manifest.schema.json",
-	"artifact-type":  Base + "artifact-type-pack-manifest.schema.json",
-	"card":           Base + "chat-card-pack-manifest.schema.json",
-	"form-content":   Base + "form-content-pack-manifest.schema.json",
-	"connection":     "",
+// kindFiles maps a pack manifest's `kind` to its schema's file name, the
+// same under both trees' $id bases. A kind absent here is unknown.
+var kindFiles = map[string]string{
+	"node":           "node-pack-manifest.schema.json",
+	"workflow-chain": "workflow-chain-pack-manifest.schema.json",
+	"prompt":         "prompt-pack-manifest.schema.json",
+	"artifact-type":  "artifact-type-pack-manifest.schema.json",
+	"card":           "chat-card-pack-manifest.schema.json",
+	"form-content":   "form-content-pack-manifest.schema.json",
+	"connection":     "connection-pack-manifest.schema.json",
 }
 
-// ForKind returns the $id of the manifest schema for kind ("" means node).
-// known is false for a kind OpenWOP does not define; id is "" for a known kind
-// with no schema.
-func ForKind(kind string) (id string, known bool) {
+// ForKind returns the $id of the manifest schema for kind ("" means node)
+// in the given tree (v1 unless tree is spec.V2). known is false for a kind
+// OpenWOP does not define.
+func ForKind(tree spec.Tree, kind string) (id string, known bool) {
 	if kind == "" {
 		kind = "node"
 	}
-	id, known = kindSchemas[kind]
-	return id, known
+	file, known := kindFiles[kind]
+	if !known {
+		return "", false
+	}
+	if tree == spec.V2 {
+		return spec.Base + file, true
+	}
+	return Base + file, true
 }
 
 // Set is the compiled, embedded schemas. The zero value is not usable; call
@@ -58,10 +64,11 @@ type Set struct {
 	docs   map[string]any // $id -> parsed schema document, parsed on first use
 }
 
-// Load prepares the embedded schemas. Nothing is parsed yet: a schema is
-// parsed when a compile or a message first needs it (a lint of one pack
-// needs two or three of the fifteen), and relative $refs between them
-// resolve through the same table, never the network.
+// Load prepares the embedded schemas: this package's v1 and AgentFormat
+// schemas and internal/spec's v2 family and v1 connection schema. Nothing
+// is parsed yet: a schema is parsed when a compile or a message first needs
+// it (a lint of one pack needs two or three), and relative $refs between
+// them resolve through the same table, never the network.
 func Load() (*Set, error) {
 	s := &Set{compiler: jsonschema.NewCompiler(), docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
 	s.compiler.AssertFormat()
@@ -81,7 +88,8 @@ func embeddedPath(id string) (string, bool) {
 	return "", false
 }
 
-// embeddedIDs lists every embedded schema's $id, from the file names alone.
+// embeddedIDs lists every embedded schema's $id (internal/spec's too),
+// from the file names alone.
 func embeddedIDs() []string {
 	ids := []string{AgentFormatID}
 	entries, _ := specFS.ReadDir("spec/v1")
@@ -90,7 +98,18 @@ func embeddedIDs() []string {
 			ids = append(ids, Base+e.Name())
 		}
 	}
-	return ids
+	return append(ids, spec.SchemaIDs()...)
+}
+
+// embeddedBytes returns the embedded schema id as published: from this
+// package's files, or from internal/spec's.
+func embeddedBytes(id string) ([]byte, bool) {
+	if p, ok := embeddedPath(id); ok {
+		if raw, err := specFS.ReadFile(p); err == nil {
+			return raw, true
+		}
+	}
+	return spec.Schema(id)
 }
 
 // doc returns the embedded schema id, parsing it on first use; nil when
@@ -101,18 +120,15 @@ func (s *Set) doc(id string) (any, error) {
 	if d, ok := s.docs[id]; ok {
 		return d, nil
 	}
-	p, ok := embeddedPath(id)
+	raw, ok := embeddedBytes(id)
 	if !ok {
-		return nil, fmt.Errorf("%s: not an embedded schema", id)
-	}
-	raw, err := specFS.ReadFile(p)
-	if err != nil {
 		return nil, fmt.Errorf("%s: not an embedded schema", id)
 	}
 	d, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return nil, fmt.Errorf("embedded schema %s: %w", p, err)
+		return nil, fmt.Errorf("embedded schema %s: %w", id, err)
 	}
+	spec.Correct(id, d) // the documented corrections to stale copies
 	s.docs[id] = d
 	return d, nil
 }

@@ -4,22 +4,32 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // Spec is the registry tree whose signing block a build writes.
 type Spec string
 
-// The signing block shapes (FORMAT.md §3).
+// The signing block shapes (FORMAT.md §3), and SpecAuto, which picks one
+// per manifest from its engine range as the registry does (For).
 const (
-	SpecV1 Spec = "v1" // {"method":"manual","publicKeyRef":ID,"signatureRef":"keys/pack.json.sig"}
-	SpecV2 Spec = "v2" // {"keyId":ID,"scheme":"ed25519-canonical-json"}
+	SpecV1   Spec = "v1" // {"method":"manual","publicKeyRef":ID,"signatureRef":"keys/pack.json.sig"}
+	SpecV2   Spec = "v2" // {"keyId":ID,"scheme":"ed25519-canonical-json"}
+	SpecAuto Spec = "auto"
 )
+
+// For returns the shape to write for root: SpecAuto (or "") resolves to
+// the tree root's engine range publishes to; v1 and v2 are kept.
+func (s Spec) For(root *jsonpos.Value) Spec {
+	if s == SpecAuto || s == "" {
+		return Spec(spec.TreeOf(root))
+	}
+	return s
+}
 
 // SignatureEntry is where the raw 64-byte signature lives in the archive.
 const SignatureEntry = pack.SignatureEntry
@@ -41,20 +51,19 @@ func Block(spec Spec, keyID string) (*jsonpos.Value, error) {
 	return nil, fmt.Errorf("unknown signing spec %q (want v1 or v2)", spec)
 }
 
-var v2EngineRange = regexp.MustCompile(`^>=\d+\.\d+\.\d+ <(\d+)\.0\.0$`)
-
-// CheckV2 enforces what the v2 tree adds: kind present, and engines.openwop
-// of the form ">=A.B.C <N.0.0" with N >= 3.
+// CheckV2 enforces what the v2 tree adds (the lint rules v2-kind-required
+// and v2-engine-range say the same): kind present, and engines.openwop of
+// the form ">=x[.y[.z]] <M.0.0" with M >= 3.
 func CheckV2(root *jsonpos.Value) error {
 	if root.Get("kind") == nil {
 		return errors.New("v2 manifests must set kind (e.g. \"node\")")
 	}
 	r := root.Get("engines").Get("openwop").String()
-	m := v2EngineRange.FindStringSubmatch(r)
-	if m == nil {
-		return fmt.Errorf("v2 manifests need engines.openwop as \">=A.B.C <N.0.0\", not %q", r)
+	n, ok := spec.Ceiling(r)
+	if !ok {
+		return fmt.Errorf("v2 manifests need engines.openwop as \">=x[.y[.z]] <M.0.0\", not %q", r)
 	}
-	if n, _ := strconv.Atoi(m[1]); n < 3 {
+	if n < 3 {
 		return fmt.Errorf("engines.openwop %q: v2 hosts need an upper bound of at least 3.0.0", r)
 	}
 	return nil

@@ -113,7 +113,10 @@ func TestBlocksAndV2Rules(t *testing.T) {
 		`{"kind":"node","engines":{"openwop":">=1.2.0 <3.0.0"}}`: true,
 		`{"engines":{"openwop":">=1.2.0 <3.0.0"}}`:               false,
 		`{"kind":"node","engines":{"openwop":">=1.2.0 <2.0.0"}}`: false,
-		`{"kind":"node","engines":{"openwop":">=1.2 <3.0.0"}}`:   false,
+		`{"kind":"node","engines":{"openwop":">=1.2 <3.0.0"}}`:   true, // one- and two-part floors are v2 (registry-tree.mjs)
+		`{"kind":"node","engines":{"openwop":">=1 <3.0.0"}}`:     true,
+		`{"kind":"node","engines":{"openwop":">=1.2.0 <3.1.0"}}`: false,
+		`{"kind":"node","engines":{"openwop":">=1.2.0"}}`:        false,
 	} {
 		d, _ := canon.Parse([]byte(src))
 		if err := CheckV2(d.Root); (err == nil) != ok {

@@ -131,9 +131,10 @@ func checkIntegrity(got build.Integrity, want string) error {
 	return fmt.Errorf("integrity is %s, expected %s: the archive is not the one published", got.SRI, want)
 }
 
-// registryFields are what a registry adds to a served version manifest.
+// registryFields are what a registry adds to a served version manifest;
+// versionDeprecated is v2's name for the deprecation marker.
 var registryFields = []string{"integrity", "publishedAt", "tarballUrl", "signatureUrl", "manifestUrl", "sbomUrl",
-	"deprecated", "yanked", "yankedReason", "deprecationReason", "supersededBy", "advisoryUrl"}
+	"deprecated", "versionDeprecated", "yanked", "yankedReason", "deprecationReason", "supersededBy", "advisoryUrl"}
 
 // checkServed compares a served <version>.json with the signed pack.json:
 // without the registry's own fields it must canonicalise to the same bytes.

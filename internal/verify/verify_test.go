@@ -228,6 +228,20 @@ func TestServedManifestOnly(t *testing.T) {
 	}
 }
 
+// TestServedLifecycleFields: a registry marks a version deprecated after
+// signing, as "deprecated" (v1) or "versionDeprecated" (v2); neither is an
+// edit of the signed manifest.
+func TestServedLifecycleFields(t *testing.T) {
+	f := newFixture(t)
+	sig, _ := os.ReadFile(f.res.Signature)
+	for _, field := range []string{`"deprecated": true`, `"versionDeprecated": {"reason": "use 2.0.0"}`} {
+		served := bytes.Replace(f.served, []byte("\n}\n"), []byte(",\n  "+field+"\n}\n"), 1)
+		if r, err := ServedManifest(served, sig, Options{Key: f.pub}); err != nil || !r.OK() {
+			t.Errorf("served manifest with %s: %v %+v", field, err, r)
+		}
+	}
+}
+
 // TestRegistryKeyLookup resolves the block's key from a registry's
 // discovery document, honouring permittedNamespaces and status.
 func TestRegistryKeyLookup(t *testing.T) {

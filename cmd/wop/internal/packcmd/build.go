@@ -95,7 +95,13 @@ func buildOne(ctx context.Context, o *buildOptions, dir string) error {
 // prepareBuild loads a source directory with its configuration, runs the
 // lint gate (unless gate is gateOff), and plans the signed archive.
 func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
-	settings, err := settingsFor(env, "", env.Abs(dir), lintOpts(env, false), map[string]*packSettings{})
+	tree, err := keys.tree()
+	if err != nil {
+		return nil, err
+	}
+	opt := lintOpts(env, false)
+	opt.Spec = tree
+	settings, err := settingsFor(env, "", env.Abs(dir), opt, map[string]*packSettings{})
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestFlagCombinations(t *testing.T) {
 		// The key id may come from WOP_KEY_ID or .wop.yaml, so --key alone
 		// parses; signing refuses it later if no id turns up.
 		{cmd: "build", args: []string{"--key", "k.pem"}, check: func(p *parsed) bool { return p.build.keys.key == "k.pem" && p.build.keys.keyID == "" }},
-		{cmd: "build", args: []string{"--key", "k.pem", "--key-id", "k", "--spec", "v3"}, wantErr: `--spec "v3": want v1 or v2`},
+		{cmd: "build", args: []string{"--key", "k.pem", "--key-id", "k", "--spec", "v3"}, wantErr: `--spec "v3": want auto, v1 or v2`},
 		{cmd: "build", args: []string{"--key", "k.pem", "--key-id", "k", "--spec", "v2"}, check: func(p *parsed) bool { return p.build.keys.spec == "v2" }},
 		{cmd: "build", args: []string{"--key", "k.pem", "--unsigned"}, wantErr: "none of the others can be"},
 		{cmd: "build", args: []string{"--key", "k.pem", "--signature", "x.sig", "--key-id", "k"}, wantErr: "none of the others can be"},

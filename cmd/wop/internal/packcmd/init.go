@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/scaffold"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 func newInitCmd(env *cli.Env) *cobra.Command {
-	var name string
+	var name, specFlag string
 	var node, agent bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR] --name NAME [--agent|--node]",
@@ -21,7 +22,8 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 (index.mjs and config/input/output schemas), with README and LICENSE
 placeholders. Existing files are never overwritten.`,
 		Example: `  wop pack init --name community.alice.summaries
-  wop pack init tools --name vendor.acme.tools --node`,
+  wop pack init tools --name vendor.acme.tools --node
+  wop pack init --name community.alice.summaries --spec v2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if name == "" {
@@ -35,7 +37,11 @@ placeholders. Existing files are never overwritten.`,
 			if node {
 				kind = scaffold.Node
 			}
-			files, err := scaffold.Create(scaffold.Options{Dir: env.Abs(dir), Name: name, Kind: kind})
+			tree := spec.Tree(specFlag)
+			if tree != spec.V1 && tree != spec.V2 {
+				return cli.Usagef("--spec %q: want v1 or v2", specFlag)
+			}
+			files, err := scaffold.Create(scaffold.Options{Dir: env.Abs(dir), Name: name, Kind: kind, Spec: tree})
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}
@@ -50,6 +56,7 @@ placeholders. Existing files are never overwritten.`,
 	cmd.Flags().StringVar(&name, "name", "", "pack name: community.<you>.<pack>, vendor.<org>.<pack> or private.<host>.<pack>")
 	cmd.Flags().BoolVar(&agent, "agent", false, "an agent pack (the default)")
 	cmd.Flags().BoolVar(&node, "node", false, "a node pack with a JavaScript executor")
+	cmd.Flags().StringVar(&specFlag, "spec", "v1", "spec tree to write for: v1, or v2 (engines.openwop admits protocol 2, so build signs for the v2 registry tree)")
 	cmd.MarkFlagsMutuallyExclusive("agent", "node")
 	return cmd
 }

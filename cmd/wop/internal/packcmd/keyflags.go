@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/sign"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // keyFlags are the signing flags shared by build, sign and publish.
@@ -30,7 +31,7 @@ type keyFlags struct {
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.key, "key", "", "Ed25519 private key, PKCS#8 PEM (openssl genpkey -algorithm ed25519)")
 	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.publicKeyRef); default $WOP_KEY_ID, keyId in .wop.yaml, or --key's file name without .pem")
-	cmd.Flags().StringVar(&k.spec, "spec", "v1", "signing block shape: v1 (method manual) or v2 (keyId + scheme)")
+	cmd.Flags().StringVar(&k.spec, "spec", "auto", "spec tree: auto (v2 when engines.openwop admits protocol 2, as the registry decides), v1 or v2; sets the signing block and the lint rules")
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	cmd.Flags().StringArrayVar(&k.allowSecrets, "allow-secret", nil, "bundle this file (pack-relative path) although it looks like a secret; repeat per file")
@@ -44,13 +45,20 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 
 // validate checks what the flags alone decide, before any file is read.
 func (k *keyFlags) validate() error {
-	if k.sigstore.enabled {
-		return nil // the helper checks what Sigstore signing takes
-	}
-	if s := sign.Spec(k.spec); s != sign.SpecV1 && s != sign.SpecV2 {
-		return cli.Usagef("--spec %q: want v1 or v2", k.spec)
+	if _, err := k.tree(); err != nil {
+		return err
 	}
 	return nil // the key id may come from WOP_KEY_ID or .wop.yaml: signing checks it
+}
+
+// tree is the --spec value as a spec tree: it picks the lint rules and the
+// signing block.
+func (k *keyFlags) tree() (spec.Tree, error) {
+	t, err := spec.ParseTree(k.spec)
+	if err != nil {
+		return "", cli.Usagef("%v", err)
+	}
+	return t, nil
 }
 
 // signing resolves the flags (checked by validate) into build.Signing. name

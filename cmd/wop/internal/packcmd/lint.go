@@ -20,6 +20,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -39,6 +40,7 @@ type lintOptions struct {
 	changed       bool
 	fix, diff     bool
 	against       string
+	spec          string
 	paths         []string
 }
 
@@ -63,6 +65,9 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 			}
 			if !slices.Contains(report.Formats, o.format) {
 				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			}
+			if _, err := spec.ParseTree(o.spec); err != nil {
+				return cli.Usagef("%v", err)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -89,6 +94,7 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().BoolVar(&o.fix, "fix", false, "apply the safe mechanical fixes rules declare ('wop pack rules' lists them), then lint what is left")
 	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff; write nothing")
 	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry): also report version-bump-insufficient and published-version-mutated")
+	cmd.Flags().StringVar(&o.spec, "spec", "auto", "spec tree to judge packs by: auto (v2 when engines.openwop admits protocol 2, as the registry decides), v1 or v2")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
 	return cmd
 }
@@ -138,6 +144,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	}
 	base := lintOpts(o.env, o.noCache)
 	catalogs := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, announce: o.format == "text", open: map[string]*catalog.Catalog{}}
+	base.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
 	if o.catalog != "" {
 		if base.Catalog, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog"); err != nil {
 			return err

@@ -179,7 +179,13 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if o.pending != nil {
 		defer o.pending.discard()
 	}
-	settings, err := settingsFor(o.env, "", archivePath, lintOpts(o.env, false), map[string]*packSettings{})
+	tree, err := o.keys.tree()
+	if err != nil {
+		return err
+	}
+	opt := lintOpts(o.env, false)
+	opt.Spec = tree
+	settings, err := settingsFor(o.env, "", archivePath, opt, map[string]*packSettings{})
 	if err != nil {
 		return err
 	}

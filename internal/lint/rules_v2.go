@@ -1,0 +1,149 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
+)
+
+// The rules in this file judge v2 manifests only: a pack whose engine range
+// admits protocol major 2 (as the registry decides), or any pack under
+// --spec v2. They report what a v2 registry refuses and `wop pack sign
+// --spec v2` refuses, so lint and sign agree.
+
+// v2Scheme is the one signing scheme of v2 (RFC 0177 §C.3).
+const v2Scheme = "ed25519-canonical-json"
+
+func checkV2KindRequired(p *Pass) {
+	if p.Spec != spec.V2 || p.Root().Get("kind") != nil {
+		return
+	}
+	p.Reportf("", "a v2 manifest must set kind (RFC 0177 §C.5); add \"kind\": %q", guessKind(p.Root()))
+}
+
+// guessKind names the kind a manifest's content suggests ("node" when none).
+func guessKind(root *jsonpos.Value) string {
+	for _, g := range contentGroups {
+		for _, m := range g.members {
+			if root.Get(m) != nil {
+				return g.kind
+			}
+		}
+	}
+	return "node"
+}
+
+func checkV2EngineRange(p *Pass) {
+	if p.Spec != spec.V2 {
+		return
+	}
+	r := p.Root().Get("engines").Get("openwop")
+	if r == nil || r.Kind != jsonpos.String {
+		return // engines-range-invalid
+	}
+	n, ok := spec.Ceiling(r.Str)
+	switch {
+	case !ok:
+		p.Reportf("/engines/openwop", "v2 hosts need engines.openwop as \">=x[.y[.z]] <M.0.0\" (one floor, one ceiling), not %q; write \">=%d.0.0 <3.0.0\"", r.Str, lowestMajor(r.Str))
+	case n <= 2:
+		p.Reportf("/engines/openwop", "engines.openwop %q stops below protocol 2, so a v2 host refuses it; raise the ceiling to \"<3.0.0\"", r.Str)
+	}
+}
+
+func checkV2EnginesExtraKey(p *Pass) {
+	e := p.Root().Get("engines")
+	if p.Spec != spec.V2 || e == nil || e.Kind != jsonpos.Object {
+		return
+	}
+	for _, m := range e.Members {
+		if m.Name != "openwop" {
+			p.ReportNamef("/engines/"+jsonpos.EscapeToken(m.Name), "engines.%s: a v2 manifest's engines holds only openwop; move other constraints to a vendor extension key (x-... at the root)", m.Name)
+		}
+	}
+}
+
+func checkV2SigningBlock(p *Pass) {
+	s := p.Root().Get("signing")
+	if p.Spec != spec.V2 || s == nil || s.Kind != jsonpos.Object {
+		return
+	}
+	var v1 []string
+	for _, m := range s.Members {
+		if m.Name != "keyId" && m.Name != "scheme" {
+			v1 = append(v1, m.Name)
+		}
+	}
+	want := fmt.Sprintf("{\"keyId\": ID, \"scheme\": %q}", v2Scheme)
+	switch {
+	case len(v1) > 0:
+		p.ReportNamef("/signing", "signing has %s, which v2 deleted (RFC 0177 §C.3/§C.4); a v2 signing block is %s: rebuild with wop pack build --key K --key-id ID", quoteAll(v1), want)
+	case s.Get("keyId") == nil || s.Get("scheme") == nil:
+		p.ReportNamef("/signing", "a v2 signing block is %s; rebuild with wop pack build --key K --key-id ID", want)
+	case s.Get("scheme").String() != v2Scheme || s.Get("scheme").Kind != jsonpos.String:
+		p.Reportf("/signing/scheme", "signing.scheme must be %q, the one v2 scheme", v2Scheme)
+	}
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func checkV2PeerDeps(p *Pass) {
+	peers := p.Root().Get("peerDependencies")
+	if p.Spec != spec.V2 || peers == nil || peers.Kind != jsonpos.Object {
+		return
+	}
+	decl, err := spec.LoadDeclaration()
+	if err != nil {
+		p.Reportf("", "%v", err)
+		return
+	}
+	for _, m := range peers.Members {
+		if _, ok := decl.Families[m.Name]; ok {
+			continue
+		}
+		ptr := "/peerDependencies/" + jsonpos.EscapeToken(m.Name)
+		if a, ok := decl.Aliases[m.Name]; ok {
+			p.ReportNamef(ptr, "%q is a v1-era alias a v2 host refuses (pack_peer_dependency_undefined); name the family: %s", m.Name, aliasFix(a))
+			continue
+		}
+		p.ReportNamef(ptr, "%q names no capability family of the v2 declaration, so a v2 host refuses it (pack_peer_dependency_undefined)%s", m.Name, familyHint(decl, m.Name))
+	}
+}
+
+// aliasFix says how to write an alias as a family with facets.
+func aliasFix(a spec.Alias) string {
+	if len(a.Facets) == 0 {
+		return fmt.Sprintf("%q", a.Family)
+	}
+	return fmt.Sprintf("%q with peerDependenciesMeta.%s.facets [%s]", a.Family, a.Family, quoteAll(a.Facets))
+}
+
+// familyHint suggests the family a dotted key starts with, if one exists.
+func familyHint(decl *spec.Declaration, key string) string {
+	for _, part := range strings.Split(key, ".") {
+		if _, ok := decl.Families[part]; ok {
+			return fmt.Sprintf("; did you mean the family %q (facets go in peerDependenciesMeta.%s.facets)?", part, part)
+		}
+	}
+	return ""
+}
+
+// claimedByV2Rule drops v2 schema problems a rule of this file explains.
+func claimedByV2Rule(pr schema.Problem) bool {
+	switch {
+	case pr.Keyword == "required" && slices.Contains(pr.Names, "kind"):
+		return true // v2-kind-required
+	case (pr.Pointer == "/signing" || strings.HasPrefix(pr.Pointer, "/signing/")) && pr.Keyword != "pattern":
+		return true // v2-signing-block (the keyId grammar stays with the schema)
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package spec
+
+// Base is the URL prefix of the OpenWOP v2 schemas' $ids.
+const Base = "https://openwop.dev/spec/v2/"
+
+const v1Base = "https://openwop.dev/spec/v1/"
+
+// The apiHosts pattern as published, and the same language in RE2 syntax.
+const (
+	lookaheadHost = `^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*\.[a-z][a-z0-9-]*$`
+	re2Host       = `^[a-z0-9][a-z0-9-]{0,62}(\.[a-z0-9-]{1,63})*\.[a-z][a-z0-9-]*$`
+)
+
+// Correct applies, in place, the corrections wop makes to a stale embedded
+// copy of a v2 schema (decoded as by jsonschema.UnmarshalJSON) before it is
+// compiled. Where a copy contradicts its own comments or the spec prose,
+// the prose wins:
+//
+//   - The workflow-chain, prompt, chat-card and form-content copies (from
+//     openwop/openwop-sdks; the registry pins no newer ones) still carry the
+//     v1 signing block {method, publicKeyRef, signatureRef}. RFC 0177 §C.3/§C.4
+//     deletes it: every v2 manifest's signing block is the closed
+//     {keyId, scheme: "ed25519-canonical-json"} the registry's pinned node,
+//     connection and artifact-type schemas carry. Replaced by that block.
+//   - The workflow-chain copy closes FragmentNode.config with
+//     additionalProperties: false although its $comment says "Open by design
+//     — node config shapes are per-typeId" and only forbids workflowId; closed,
+//     it rejects nearly every real chain. Reopened; the workflowId guard stays.
+//   - The connection schemas (v1 and v2) write provider.apiHosts[] with an
+//     ECMAScript lookahead, "^(?!-)[a-z0-9-]{1,63}...", which Go's RE2 cannot
+//     compile. Rewritten to the equivalent "^[a-z0-9][a-z0-9-]{0,62}...".
+//
+// Other documents are left alone.
+func Correct(id string, doc any) {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	switch id {
+	case Base + "connection-pack-manifest.schema.json", v1Base + "connection-pack-manifest.schema.json":
+		if items := dig(m, "properties", "provider", "properties", "apiHosts", "items"); items != nil && items["pattern"] == lookaheadHost {
+			items["pattern"] = re2Host
+		}
+	case Base + "workflow-chain-pack-manifest.schema.json":
+		replaceSigning(m)
+		if cfg := dig(m, "$defs", "FragmentNode", "properties", "config"); cfg != nil {
+			delete(cfg, "additionalProperties")
+		}
+	case Base + "prompt-pack-manifest.schema.json", Base + "chat-card-pack-manifest.schema.json", Base + "form-content-pack-manifest.schema.json":
+		replaceSigning(m)
+	}
+}
+
+// replaceSigning points the root's signing property at a v2 signing block.
+func replaceSigning(m map[string]any) {
+	props := dig(m, "properties")
+	if props == nil {
+		return
+	}
+	props["signing"] = v2Signing()
+}
+
+// v2Signing is the signing block of the registry-pinned v2 schemas.
+func v2Signing() map[string]any {
+	return map[string]any{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []any{"keyId", "scheme"},
+		"properties": map[string]any{
+			"keyId":  map[string]any{"$ref": "ids.schema.json#/$defs/keyId"},
+			"scheme": map[string]any{"const": "ed25519-canonical-json"},
+		},
+	}
+}
+
+// dig walks nested objects by key, returning nil when one is missing.
+func dig(m map[string]any, keys ...string) map[string]any {
+	for _, k := range keys {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return nil
+		}
+		m = next
+	}
+	return m
+}

@@ -1,0 +1,88 @@
+// Package spec holds the OpenWOP v2 specification files wop embeds (the v2
+// pack-manifest schema family, the id grammar, the peer-dependency
+// declaration and its alias table) and the published v1 connection-pack
+// schema, each pinned to the repository, path and commit it was copied from
+// (PROVENANCE.json). It also decides which spec tree a manifest belongs to,
+// exactly as the registry does.
+//
+// The schemas are compiled by internal/schema, the one schema loader; this
+// package only supplies the bytes and the corrections the spec prose makes
+// to stale copies (overlay.go).
+package spec
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+//go:embed PROVENANCE.json schemas declaration
+var files embed.FS
+
+// Version is the v2 spec version the embedded files are pinned to.
+const Version = "2.0"
+
+// schemaDirs maps each embedded schema directory to the $id base of its
+// files: a schema's $id is its directory's base plus its file name.
+var schemaDirs = map[string]string{"schemas/v1": v1Base, "schemas/v2": Base}
+
+// SchemaIDs lists the $id of every embedded schema, from the file names.
+func SchemaIDs() []string {
+	var ids []string
+	for dir, base := range schemaDirs {
+		entries, _ := files.ReadDir(dir)
+		for _, e := range entries {
+			if path.Ext(e.Name()) == ".json" {
+				ids = append(ids, base+e.Name())
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Schema returns the embedded schema whose $id is id, as published (apply
+// Correct after decoding it); ok is false when none is embedded.
+func Schema(id string) (raw []byte, ok bool) {
+	for dir, base := range schemaDirs {
+		name, found := strings.CutPrefix(id, base)
+		if !found || strings.Contains(name, "/") {
+			continue
+		}
+		if raw, err := files.ReadFile(dir + "/" + name); err == nil {
+			return raw, true
+		}
+	}
+	return nil, false
+}
+
+// Source records where one embedded file was copied from.
+type Source struct {
+	File       string `json:"file"`       // path inside this package
+	Repository string `json:"repository"` // owner/name on GitHub
+	Path       string `json:"path"`       // path inside that repository
+	Commit     string `json:"commit"`
+	SHA256     string `json:"sha256"` // of the embedded bytes
+	Note       string `json:"note,omitempty"`
+}
+
+// Provenance lists every embedded file and where it came from.
+func Provenance() ([]Source, error) {
+	raw, err := files.ReadFile("PROVENANCE.json")
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Files []Source `json:"files"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("embedded PROVENANCE.json: %w", err)
+	}
+	return doc.Files, nil
+}
+
+// readFile returns one embedded file (a path as in Source.File).
+func readFile(name string) ([]byte, error) { return files.ReadFile(name) }

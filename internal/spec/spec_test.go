@@ -1,0 +1,154 @@
+package spec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+// TestProvenance: every embedded file has exactly one provenance row whose
+// sha256 is of the embedded bytes, so a file cannot change unrecorded.
+func TestProvenance(t *testing.T) {
+	rows, err := Provenance()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]bool{}
+	for _, r := range rows {
+		if recorded[r.File] {
+			t.Errorf("%s: two provenance rows", r.File)
+		}
+		recorded[r.File] = true
+		if r.Repository == "" || r.Path == "" || len(r.Commit) != 40 {
+			t.Errorf("%s: incomplete provenance %+v", r.File, r)
+		}
+		raw, err := readFile(r.File)
+		if err != nil {
+			t.Errorf("%s: %v", r.File, err)
+			continue
+		}
+		sum := sha256.Sum256(raw)
+		if got := hex.EncodeToString(sum[:]); got != r.SHA256 {
+			t.Errorf("%s: sha256 %s, provenance says %s", r.File, got, r.SHA256)
+		}
+	}
+	err = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && p != "PROVENANCE.json" && !recorded[p] {
+			t.Errorf("%s is embedded without a provenance row", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSchemaIDs: every embedded schema's $id is the one its file name
+// gives, so Schema finds each by $id.
+func TestSchemaIDs(t *testing.T) {
+	ids := SchemaIDs()
+	if len(ids) != 13 {
+		t.Errorf("%d embedded schemas, want 13: %v", len(ids), ids)
+	}
+	for _, id := range ids {
+		raw, ok := Schema(id)
+		if !ok {
+			t.Errorf("Schema(%s) not found", id)
+			continue
+		}
+		var doc struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || doc.ID != id {
+			t.Errorf("%s: the file says $id %q (%v)", id, doc.ID, err)
+		}
+	}
+	if _, ok := Schema(Base + "nope.schema.json"); ok {
+		t.Error("Schema found a file that is not embedded")
+	}
+}
+
+func TestTreeOf(t *testing.T) {
+	for src, want := range map[string]Tree{
+		`{"engines":{"openwop":">=1.0.0 <3.0.0"}}`: V2,
+		`{"engines":{"openwop":">=1 <3.0.0"}}`:     V2,
+		`{"engines":{"openwop":">=2.1 <4.0.0"}}`:   V2,
+		`{"engines":{"openwop":">=1.0.0 <2.0.0"}}`: V1,
+		`{"engines":{"openwop":">=1.0.0"}}`:        V1,
+		`{"engines":{"openwop":">=1.0.0 <3.1.0"}}`: V1, // not the registry's shape
+		`{"engines":{"openwop":"^2.0.0"}}`:         V1,
+		`{"engines":{"openwop":3}}`:                V1,
+		`{}`:                                       V1,
+	} {
+		doc, err := jsonpos.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TreeOf(doc.Root); got != want {
+			t.Errorf("TreeOf(%s) = %s, want %s", src, got, want)
+		}
+		if got := Auto.Resolve(doc.Root); got != want {
+			t.Errorf("Auto.Resolve(%s) = %s, want %s", src, got, want)
+		}
+		if got := V1.Resolve(doc.Root); got != V1 {
+			t.Errorf("V1.Resolve(%s) = %s", src, got)
+		}
+	}
+	for _, bad := range []string{"v3", "V2", "2"} {
+		if _, err := ParseTree(bad); err == nil {
+			t.Errorf("ParseTree(%q) accepted", bad)
+		}
+	}
+}
+
+// TestCorrect: the stale chain copy gets a v2 signing block and open
+// fragment-node config (its own comment says open by design); the
+// connection apiHosts lookahead becomes RE2.
+func TestCorrect(t *testing.T) {
+	chain := map[string]any{
+		"properties": map[string]any{"signing": map[string]any{"$ref": "#/$defs/Signing"}},
+		"$defs": map[string]any{"FragmentNode": map[string]any{"properties": map[string]any{
+			"config": map[string]any{"additionalProperties": false, "not": map[string]any{"required": []any{"workflowId"}}},
+		}}},
+	}
+	Correct(Base+"workflow-chain-pack-manifest.schema.json", chain)
+	cfg := dig(chain, "$defs", "FragmentNode", "properties", "config")
+	if _, closed := cfg["additionalProperties"]; closed || cfg["not"] == nil {
+		t.Errorf("fragment config after Correct: %v", cfg)
+	}
+	if sig := dig(chain, "properties", "signing"); sig["additionalProperties"] != false || dig(sig, "properties", "scheme")["const"] != "ed25519-canonical-json" {
+		t.Errorf("chain signing after Correct: %v", sig)
+	}
+	conn := map[string]any{"properties": map[string]any{"provider": map[string]any{"properties": map[string]any{
+		"apiHosts": map[string]any{"items": map[string]any{"pattern": lookaheadHost}},
+	}}}}
+	Correct(v1Base+"connection-pack-manifest.schema.json", conn)
+	if p := dig(conn, "properties", "provider", "properties", "apiHosts", "items")["pattern"]; p != re2Host {
+		t.Errorf("apiHosts pattern after Correct: %v", p)
+	}
+	node := map[string]any{"properties": map[string]any{"signing": map[string]any{"$ref": "x"}}}
+	Correct(Base+"node-pack-manifest.schema.json", node)
+	if dig(node, "properties", "signing")["$ref"] != "x" {
+		t.Error("Correct changed a schema it has no correction for")
+	}
+}
+
+func TestLoadDeclaration(t *testing.T) {
+	d, err := LoadDeclaration()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Families["agentRuntime"]; !ok {
+		t.Error("agentRuntime is a declared family")
+	}
+	if _, ok := d.Families["grpc"]; ok {
+		t.Error("grpc is deleted and must not be a family")
+	}
+	if a := d.Aliases["openwop.agents.memoryBackends"]; a.Family != "agents" || len(a.Facets) != 1 || a.Facets[0] != "memoryBackends" {
+		t.Errorf("alias openwop.agents.memoryBackends = %+v", a)
+	}
+}
