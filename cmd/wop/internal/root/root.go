@@ -35,7 +35,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
 	cmd.SetErr(env.ErrOut)
-	cmd.SetVersionTemplate("wop {{.Version}}\nspec: OpenWOP v1 and v2 " + spec.Version + " (pinned sources: internal/spec/PROVENANCE.json)\n")
+	cmd.SetVersionTemplate("wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at " + spec.Version + " (sources: internal/spec/PROVENANCE.json)\n")
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
 	// Add cobra's completion group now (Execute would, later) so that it
