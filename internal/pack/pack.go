@@ -268,6 +268,11 @@ func named(err error, name string) error {
 // ArchivePath is the .tgz the pack was loaded from; "" for a directory.
 func (pk *Pack) ArchivePath() string { return pk.archivePath }
 
+// ArchiveID is the identity of the .tgz when it was loaded (zero for a
+// directory): a caller that opened the archive itself compares it to know
+// both saw the same file.
+func (pk *Pack) ArchiveID() safefile.Identity { return pk.archiveID }
+
 // Limits returns the size ceilings the pack was loaded with.
 func (pk *Pack) Limits() tarball.Limits { return pk.limits }
 

@@ -10,7 +10,9 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/stage"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // stageIn publishes to a pull-request registry: the checkout's discovery
@@ -34,7 +36,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	p := stage.Pack{Archive: a, SourceDir: o.sourceDir()}
 	// build writes the version manifest beside the archive; a missing or
 	// stale one is made again from the archive.
-	p.Manifest, _ = os.ReadFile(strings.TrimSuffix(a.Path, ".tgz") + ".json")
+	p.Manifest, _ = safefile.Read(strings.TrimSuffix(a.Path, ".tgz")+".json", safefile.Options{Max: tarball.DefaultLimits.MaxManifest, FollowLinks: true})
 	opt := stage.Options{
 		Tree: o.tree, NoGate: o.noGate, Branch: o.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
