@@ -386,6 +386,8 @@ func networkError(ctx context.Context, err error) error {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
 	case errors.As(err, &ne), errors.As(err, &te):
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
+	case errors.Is(err, registry.ErrUnreadable):
+		return &cli.UsageError{Err: err}
 	}
 	return err
 }
