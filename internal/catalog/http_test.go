@@ -230,3 +230,19 @@ func TestHostileRegistrySchemaIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadableRegistryDiscovery: a registry's discovery document over the
+// ceiling or not JSON says so, as unreadable input.
+func TestUnreadableRegistryDiscovery(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"name": "` + strings.Repeat("x", registry.MaxDiscovery) + `"}`: "discovery document over 4194304 bytes",
+		`{"name": `: "unreadable input: the discovery document is not valid JSON",
+	} {
+		reg := newTestRegistry(t)
+		reg.set(func(r *testRegistry) { r.docs["/.well-known/openwop-registry.json"] = body })
+		_, err := reg.load(t, t.TempDir(), false)
+		if !errors.Is(err, registry.ErrUnreadable) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.20s...: %v, want %q", body, err, want)
+		}
+	}
+}
