@@ -1,7 +1,9 @@
 package agf
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
 	"slices"
@@ -313,8 +315,18 @@ func CheckSources(p *Pass) {
 		return
 	}
 	for _, sa := range fileSubAgents(p.Doc) {
-		if _, err := p.opt.ReadFile(path.Clean(sa.source)); err != nil {
+		_, err := p.opt.ReadFile(path.Clean(sa.source))
+		var pathErr *fs.PathError
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrOutsideTree):
+			p.Report(sa.ptr, false, "sub-agent %q: source %q %v; keep sub-agent files inside the linted file's folder", sa.alias, sa.source, err)
+		case errors.Is(err, fs.ErrNotExist):
 			p.Report(sa.ptr, false, "sub-agent %q: source file %q not found next to this file", sa.alias, sa.source)
+		case errors.As(err, &pathErr):
+			p.Report(sa.ptr, false, "sub-agent %q: source file %q: %v", sa.alias, sa.source, pathErr.Err)
+		default:
+			p.Report(sa.ptr, false, "sub-agent %q: source file %q: %v", sa.alias, sa.source, err)
 		}
 	}
 }

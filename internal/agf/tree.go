@@ -1,8 +1,10 @@
 package agf
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,7 +15,15 @@ import (
 type Source struct {
 	Read    func(name string) ([]byte, error)
 	Display func(name string) string
+	// Root, when set, is the folder every sub-agent source must stay in (a
+	// pack's root, "."). Unset, each named file's own folder is the root:
+	// a source such as ../../.config/wop/credentials.json is never read.
+	Root string
 }
+
+// ErrOutsideTree means a sub-agent source leads out of the folder being
+// linted; it is refused, not read.
+var ErrOutsideTree = errors.New("leads outside the folder being linted")
 
 // IsFile reports whether a file name is an AgentFormat definition.
 func IsFile(name string) bool {
@@ -26,7 +36,12 @@ func IsFile(name string) bool {
 func LintTree(names []string, src Source, opt Options) ([]diag.Diagnostic, error) {
 	t := &tree{src: src, opt: opt, done: map[string]bool{}}
 	for _, n := range names {
-		if err := t.visit(path.Clean(n), nil); err != nil {
+		n = path.Clean(n)
+		root := src.Root
+		if root == "" {
+			root = path.Dir(n)
+		}
+		if err := t.visit(n, root, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -40,7 +55,7 @@ type tree struct {
 	diags []diag.Diagnostic
 }
 
-func (t *tree) visit(name string, chain []string) error {
+func (t *tree) visit(name, root string, chain []string) error {
 	if t.done[name] {
 		return nil
 	}
@@ -51,7 +66,7 @@ func (t *tree) visit(name string, chain []string) error {
 	}
 	dir := path.Dir(name)
 	opt := t.opt
-	opt.ReadFile = func(rel string) ([]byte, error) { return t.src.Read(path.Join(dir, rel)) }
+	opt.ReadFile = func(rel string) ([]byte, error) { return t.readWithin(root, path.Join(dir, rel)) }
 	chain = append(slices.Clip(chain), name)
 	ds, err := lintFile(t.src.Display(name), data, opt, chain)
 	if err != nil {
@@ -67,14 +82,28 @@ func (t *tree) visit(name string, chain []string) error {
 		if slices.Contains(chain, child) {
 			continue // agf-source-cycle
 		}
-		if _, err := t.src.Read(child); err != nil {
+		if _, err := t.readWithin(root, child); err != nil {
 			continue // agf-source-missing
 		}
-		if err := t.visit(child, chain); err != nil {
+		if err := t.visit(child, root, chain); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readWithin reads name only if it lies inside root.
+func (t *tree) readWithin(root, name string) ([]byte, error) {
+	if !within(root, name) {
+		return nil, ErrOutsideTree
+	}
+	return t.src.Read(name)
+}
+
+// within reports whether the clean slash path name lies inside root.
+func within(root, name string) bool {
+	rel, err := filepath.Rel(filepath.FromSlash(root), filepath.FromSlash(name))
+	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
 }
 
 // subAgent is a local_agents entry whose definition is a file.

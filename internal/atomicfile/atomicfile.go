@@ -6,8 +6,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -15,6 +17,9 @@ import (
 // WriteFrom creates or replaces path with what fill writes, with mode perm.
 // On any error the temporary file is removed and path is untouched.
 func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	if err := checkReplaceable(path); err != nil {
+		return err
+	}
 	tmp, err := writeTemp(path, perm, fill)
 	if err != nil {
 		return err
@@ -24,6 +29,34 @@ func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) error 
 		return err
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// ErrNotRegular means the target exists and is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// checkReplaceable refuses a target that exists and is not a regular file:
+// renaming over a directory, FIFO, device or symbolic link would replace
+// that thing itself (/dev/stdout, a link to a pack's manifest) with a file.
+func checkReplaceable(path string) error {
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode().IsRegular() {
+		return nil // absent (or unreadable: the write itself will say why)
+	}
+	return &fs.PathError{Op: "replace", Path: path, Err: fmt.Errorf("%w (%s); wop only replaces regular files", ErrNotRegular, kind(info.Mode()))}
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // Write creates or replaces path with data.

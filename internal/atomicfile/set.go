@@ -59,6 +59,18 @@ func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
 // new set has it), then renames the new files into place.
 func (s *Set) Commit(old []string) error {
 	for _, name := range old {
+		if err := checkReplaceable(filepath.Join(s.dir, name)); err != nil {
+			s.Abort()
+			return err
+		}
+	}
+	for _, p := range s.pending {
+		if err := checkReplaceable(p.final); err != nil {
+			s.Abort()
+			return err
+		}
+	}
+	for _, name := range old {
 		err := os.Remove(filepath.Join(s.dir, name))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			s.Abort()

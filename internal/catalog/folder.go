@@ -13,6 +13,8 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // manifest is the part of a pack.json the catalog reads.
@@ -146,7 +148,7 @@ func folderState(manifests []string) string {
 
 func (c *Catalog) readManifests(manifests []string) error {
 	for _, m := range manifests {
-		raw, err := os.ReadFile(m)
+		raw, err := safefile.Read(m, safefile.Options{Max: tarball.DefaultLimits.MaxManifest})
 		if err != nil {
 			return err
 		}
@@ -180,7 +182,9 @@ func readPackFile(p *Pack, ref string) ([]byte, error) {
 	if p.dir == "" {
 		return nil, os.ErrNotExist
 	}
-	return os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(ref)))
+	// A folder of packs is someone else's files (a registry checkout): a
+	// FIFO or device there must not hang or balloon lint.
+	return safefile.Read(filepath.Join(p.dir, filepath.FromSlash(ref)), safefile.Options{Max: tarball.DefaultLimits.MaxEntry})
 }
 
 // compareVersions orders semver strings; unparsable ones sort first.

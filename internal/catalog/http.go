@@ -2,7 +2,7 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -41,12 +41,16 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 		h.now = time.Now
 	}
 	raw, err := h.get(ctx, base+registry.DiscoveryPath, false)
+	var tooLarge *registry.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("%s: %w: discovery document over %d bytes", tooLarge.URL, registry.ErrUnreadable, tooLarge.Limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("registry discovery: %w", err)
 	}
-	var d registry.Discovery
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return nil, fmt.Errorf("%s%s: not a discovery document: %w", base, registry.DiscoveryPath, err)
+	d, err := registry.ParseDiscovery(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s%s: %w", base, registry.DiscoveryPath, err)
 	}
 	indexPath, _ := d.RawEndpoints["registryIndex"].(string)
 	if indexPath == "" {

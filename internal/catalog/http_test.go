@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -176,5 +178,71 @@ func TestURLCatalogOffline(t *testing.T) {
 	c, err = Open(t.Context(), reg.URL, Options{CacheDir: cache, Offline: true, Now: later})
 	if err != nil || len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], "refresh") {
 		t.Errorf("a month-old offline catalog: warnings %q, err %v", c.Warnings, err)
+	}
+}
+
+// hugeSchema is an object schema with n properties, optionally $ref'ing ref.
+func hugeSchema(n int, ref string) string {
+	var b strings.Builder
+	b.WriteString(`{"type": "object", "properties": {`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%d": {"type": "string"}`, i)
+	}
+	b.WriteString("}")
+	if ref != "" {
+		fmt.Fprintf(&b, `, "$ref": %q`, ref)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// TestHostileRegistrySchemaIsBounded: a registry serving a node type schema
+// of 100k properties, directly or behind a $ref, cannot make lint compile
+// for minutes: the schema is refused by the subschema budget, at once.
+func TestHostileRegistrySchemaIsBounded(t *testing.T) {
+	for name, docs := range map[string]map[string]string{
+		"served":     {"/community.acme.tools/1.2.0/send.config.json": hugeSchema(100_000, "")},
+		"behind ref": {"/community.acme.tools/1.2.0/channel.json": hugeSchema(100_000, "")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			reg := newTestRegistry(t)
+			reg.set(func(r *testRegistry) { maps.Copy(r.docs, docs) })
+			c, err := reg.load(t, t.TempDir(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := c.NodeType("community.acme.tools.send")
+			start := time.Now()
+			url, ok := c.SchemaURL(n, n.ConfigSchema)
+			if !ok {
+				t.Fatal("config schema not fetched")
+			}
+			_, err = c.Validate(url, map[string]any{"channel": "fax"})
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %v", took)
+			}
+			if err == nil || !strings.Contains(err.Error(), "too large to check") {
+				t.Errorf("Validate against a 100k-property schema: %v, want a refusal", err)
+			}
+		})
+	}
+}
+
+// TestUnreadableRegistryDiscovery: a registry's discovery document over the
+// ceiling or not JSON says so, as unreadable input.
+func TestUnreadableRegistryDiscovery(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"name": "` + strings.Repeat("x", registry.MaxDiscovery) + `"}`: "discovery document over 4194304 bytes",
+		`{"name": `: "unreadable input: the discovery document is not valid JSON",
+	} {
+		reg := newTestRegistry(t)
+		reg.set(func(r *testRegistry) { r.docs["/.well-known/openwop-registry.json"] = body })
+		_, err := reg.load(t, t.TempDir(), false)
+		if !errors.Is(err, registry.ErrUnreadable) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.20s...: %v, want %q", body, err, want)
+		}
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // indexEntry is one pack in a registry index: the per-pack index.json
@@ -21,11 +22,15 @@ type indexEntry struct {
 	AgentIDs []string `json:"agentIds"`
 }
 
+// maxIndexFile bounds an index file on disk (the registry's own index of
+// every pack is a few hundred kilobytes).
+const maxIndexFile = 16 << 20
+
 // LoadIndex reads a registry index file: a JSON array of entries, an object
 // with "packs", or one entry, each {"name", "typeIds", "agentIds"}. An
 // index names what packs define but carries no schemas.
 func LoadIndex(path string) (*Catalog, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := safefile.Read(path, safefile.Options{Max: maxIndexFile, FollowLinks: true})
 	if err != nil {
 		return nil, err
 	}

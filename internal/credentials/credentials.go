@@ -13,7 +13,12 @@ import (
 
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 )
+
+// maxSize bounds the credentials file: a few tokens, never megabytes (a
+// device or a runaway file there must not balloon wop).
+const maxSize = 1 << 20
 
 // File is the credentials file: registry URL -> token.
 type File struct {
@@ -52,7 +57,7 @@ func load(path string) (*File, error) {
 	if info.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%s %w (mode %o); run 'chmod 600 %s'", path, ErrTooOpen, info.Mode().Perm(), path)
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := safefile.Read(path, safefile.Options{Max: maxSize, FollowLinks: true})
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,12 @@ import (
 	"os"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/safefile"
 )
+
+// maxEdit bounds a file edited in place (pack.json and its siblings are
+// kilobytes).
+const maxEdit = 16 << 20
 
 // EditFile applies edit to the file at path and, when the text changed,
 // replaces the file atomically with the same permissions. It reports whether
@@ -16,7 +21,7 @@ func EditFile(path string, edit func([]byte) ([]byte, error)) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	src, err := os.ReadFile(path)
+	src, err := safefile.Read(path, safefile.Options{Max: maxEdit})
 	if err != nil {
 		return false, err
 	}

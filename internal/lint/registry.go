@@ -136,7 +136,7 @@ func All() Rules {
 		{ID: "agf-path-invalid", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckPaths, Summary: "a path expression is malformed or names an unknown alias"},
 		{ID: "agf-path-unavailable", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckPathAvailability, Summary: "a path reads the output of a later step, of itself or of a parallel sibling"},
 		{ID: "agf-policy-unknown", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckPolicy, Summary: "an agf.* policy outside the six standard ones, or a vendor id not x-<vendor>.*"},
-		{ID: "agf-source-missing", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckSources, Summary: "a source_type file sub-agent's file does not exist"},
+		{ID: "agf-source-missing", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckSources, Summary: "a source_type file sub-agent's file does not exist, is not a regular file, or lies outside the linted folder"},
 		{ID: "agf-source-cycle", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckSourceCycle, Summary: "source_type file sub-agents lead back to a file already on the chain"},
 		{ID: "agf-conditional-no-default", Severity: diag.Warning, Since: "0.1.0", AgentFormat: agf.CheckConditionalDefault, Summary: "an agf.conditional policy without default_agent fails when no route matches"},
 		{ID: "agf-pattern-invalid", Severity: diag.Error, Since: "0.1.0", AgentFormat: agf.CheckPatterns, Summary: "a pattern matcher is not a valid regular expression"},

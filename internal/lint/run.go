@@ -109,7 +109,7 @@ func lintAgentFormat(p *Pass, severities map[string]diag.Severity) ([]diag.Diagn
 	if len(names) == 0 {
 		return nil, nil
 	}
-	return AgentFormat(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path}, AgentFormatOptions{Severities: severities})
+	return AgentFormat(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path, Root: "."}, AgentFormatOptions{Severities: severities})
 }
 
 // applyConfig raises or lowers severities and drops ignored findings.

@@ -37,7 +37,7 @@ type File struct {
 // and special files are keyed by the refusal lint itself meets).
 func Digest(pk *pack.Pack) (Contents, error) {
 	if pk.Archive != nil {
-		sum, err := fileSum(pk.ArchivePath())
+		sum, err := archiveSum(pk)
 		return Contents{Archive: sum}, err
 	}
 	files := make([]File, 0, len(pk.Files))
@@ -57,15 +57,18 @@ func Digest(pk *pack.Pack) (Contents, error) {
 	return Contents{Files: files}, nil
 }
 
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
+// archiveSum hashes the archive pk was loaded from: the same file, never
+// one swapped in under its name since (whose lint results would then be
+// cached under the wrong key).
+func archiveSum(pk *pack.Pack) (string, error) {
+	f, err := pk.OpenArchive()
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("digest %s: %w", path, err)
+		return "", fmt.Errorf("digest %s: %w", pk.ArchivePath(), err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

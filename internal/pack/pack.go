@@ -268,6 +268,17 @@ func named(err error, name string) error {
 // ArchivePath is the .tgz the pack was loaded from; "" for a directory.
 func (pk *Pack) ArchivePath() string { return pk.archivePath }
 
+// OpenArchive opens the .tgz again, refusing a file that is not the one
+// loaded (swapped or changed since).
+func (pk *Pack) OpenArchive() (*safefile.File, error) {
+	return safefile.Open(pk.archivePath, safefile.Options{Max: maxArchive(pk.limits), FollowLinks: true, Want: &pk.archiveID})
+}
+
+// ArchiveID is the identity of the .tgz when it was loaded (zero for a
+// directory): a caller that opened the archive itself compares it to know
+// both saw the same file.
+func (pk *Pack) ArchiveID() safefile.Identity { return pk.archiveID }
+
 // Limits returns the size ceilings the pack was loaded with.
 func (pk *Pack) Limits() tarball.Limits { return pk.limits }
 
@@ -320,7 +331,7 @@ func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []by
 		}
 		return false
 	}
-	f, err := safefile.Open(pk.archivePath, safefile.Options{Max: maxArchive(pk.limits), FollowLinks: true, Want: &pk.archiveID})
+	f, err := pk.OpenArchive()
 	if err != nil {
 		return err
 	}

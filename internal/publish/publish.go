@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -21,14 +20,19 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
 )
 
-// Archive is what a publish reads from the .tgz, in one streaming pass.
+// Archive is what a publish reads from the .tgz, in one streaming pass. The
+// file stays open: every later step (gates, stage, upload) reads this one
+// handle, never the path again, so a file swapped in under the name between
+// two steps is never seen. Close it when the publish is over.
 type Archive struct {
 	Path          string
+	ID            safefile.Identity // the file as opened
 	Size          int64
 	Integrity     build.Integrity
 	Name, Version string
@@ -36,28 +40,30 @@ type Archive struct {
 	Signature     []byte // keys/pack.json.sig, nil if absent
 	Signing       *jsonpos.Value
 	limits        tarball.Limits
+	file          *safefile.File
 }
 
 // ReadArchive hashes the file and reads its manifest and signature, holding
 // nothing else: memory stays flat whatever the archive's size. Refused
 // structure (traversal, links, duplicates, bombs) is an error.
-func ReadArchive(path string, lim tarball.Limits) (*Archive, error) {
-	f, err := os.Open(path)
+func ReadArchive(path string, lim tarball.Limits) (out *Archive, err error) {
+	f, err := safefile.Open(path, safefile.Options{Max: 2 * lim.MaxTotal, FollowLinks: true})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	r := f.Section()
 	h := sha256.New()
 	keep := func(e tarball.Entry) bool { return e.Name == pack.ManifestName || e.Name == pack.SignatureEntry }
-	a, err := tarball.Scan(io.TeeReader(f, h), lim, keep)
+	a, err := tarball.Scan(io.TeeReader(r, h), lim, keep)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.Copy(h, f); err != nil { // bytes after the tar's end count too
+	if _, err := io.Copy(h, r); err != nil { // bytes after the tar's end count too
 		return nil, err
 	}
 	if refused := a.Refused(); len(refused) > 0 {
@@ -66,7 +72,7 @@ func ReadArchive(path string, lim tarball.Limits) (*Archive, error) {
 	if colliding := verify.CollidingNames(a); len(colliding) > 0 { // verify would fail it
 		return nil, fmt.Errorf("the archive would not verify: %s", colliding[0])
 	}
-	out := &Archive{Path: path, Size: info.Size(), Integrity: build.IntegrityOf(h.Sum(nil)), limits: lim}
+	out = &Archive{Path: path, ID: safefile.IdentityOf(f.Info), Size: f.Info.Size(), Integrity: build.IntegrityOf(h.Sum(nil)), limits: lim, file: f}
 	m, ok := a.Find(pack.ManifestName)
 	if !ok {
 		return nil, errors.New("no pack.json at the archive's root")
@@ -206,7 +212,7 @@ func (a *Archive) SameTar(r io.Reader) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	ours, err := fileTarDigest(a.Path, a.limits)
+	ours, err := TarDigest(a.Reader(), a.limits)
 	if err != nil {
 		return false, err
 	}
@@ -243,10 +249,16 @@ func (a *Archive) Served() ([]byte, error) {
 // ReadAll reads every entry of the archive, within the limits it was read
 // with.
 func (a *Archive) ReadAll() (*tarball.Archive, error) {
-	f, err := os.Open(a.Path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return tarball.Read(f, a.limits)
+	return tarball.Read(a.Reader(), a.limits)
 }
+
+// Reader reads the archive's bytes from the start, from the file opened by
+// ReadArchive.
+func (a *Archive) Reader() io.Reader { return a.file.Section() }
+
+// Bytes returns the whole archive (at most twice the pack ceiling, checked
+// when it was opened).
+func (a *Archive) Bytes() ([]byte, error) { return io.ReadAll(a.Reader()) }
+
+// Close closes the archive's file.
+func (a *Archive) Close() error { return a.file.Close() }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -35,18 +34,4 @@ func TarDigest(r io.Reader, lim tarball.Limits) ([]byte, error) {
 		return nil, errors.New("the tar stream exceeds the archive size ceiling")
 	}
 	return h.Sum(nil), nil
-}
-
-// fileTarDigest is TarDigest of the file at path.
-func fileTarDigest(path string, lim tarball.Limits) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	d, err := TarDigest(f, lim)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return d, nil
 }

@@ -8,6 +8,7 @@ package registry
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -69,11 +70,36 @@ func isWildcardPrefix(prefix string) bool {
 	return true
 }
 
+// ErrUnreadable marks a discovery document wop cannot read at all (over
+// the size ceiling, not JSON): unreadable input, not a network failure.
+var ErrUnreadable = errors.New("unreadable input")
+
+// MaxDiscovery is the largest discovery document read.
+const MaxDiscovery = maxDocument
+
 // Discover fetches and parses the discovery document.
 func (c *Client) Discover(ctx context.Context) (*Discovery, error) {
-	var d Discovery
-	if err := c.GetJSON(ctx, DiscoveryPath, &d); err != nil {
+	resp, err := c.Get(ctx, DiscoveryPath, GetOptions{MaxBytes: MaxDiscovery})
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("%s %s: %w: discovery document over %d bytes", tooLarge.Method, tooLarge.URL, ErrUnreadable, tooLarge.Limit)
+	}
+	if err != nil {
 		return nil, err
+	}
+	d, err := ParseDiscovery(resp.Body)
+	if err != nil {
+		return nil, c.redact.Error(fmt.Errorf("GET %s: %w", resp.URL, err))
+	}
+	return d, nil
+}
+
+// ParseDiscovery decodes a discovery document; one that is not JSON of the
+// right shape wraps ErrUnreadable.
+func ParseDiscovery(data []byte) (*Discovery, error) {
+	var d Discovery
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("%w: the discovery document is not valid JSON: %v", ErrUnreadable, err)
 	}
 	return &d, nil
 }

@@ -85,7 +85,7 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		ETag: raw.Header.Get("ETag"), LastModified: raw.Header.Get("Last-Modified")}
 	switch {
 	case ok(raw.StatusCode) && int64(len(body)) > limit:
-		return nil, nil, fmt.Errorf("%s %s: the answer is over %d bytes", req.Method, shown, limit)
+		return nil, nil, &TooLargeError{Method: req.Method, URL: shown, Limit: limit}
 	case ok(raw.StatusCode):
 		return resp, raw, nil
 	case raw.StatusCode >= 300 && raw.StatusCode < 400:
@@ -97,6 +97,16 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	se := parseError(req.Method, shown, raw.StatusCode, raw.Header.Get("Content-Type"), body)
 	se.Code, se.Message, se.Snippet = c.redact.String(se.Code), c.redact.String(se.Message), c.redact.String(se.Snippet)
 	return nil, raw, se
+}
+
+// TooLargeError is an answer over the size ceiling of what was asked.
+type TooLargeError struct {
+	Method, URL string
+	Limit       int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s %s: the answer is over %d bytes", e.Method, e.URL, e.Limit)
 }
 
 func redirectReason(method string) string {

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,14 +134,12 @@ func TestPutHeadersAndV2(t *testing.T) {
 		w.WriteHeader(http.StatusCreated)
 	}))
 	defer srv.Close()
-	path := filepath.Join(t.TempDir(), "a.tgz")
-	os.WriteFile(path, []byte("0123456789"), 0o644)
 	c, err := New(Options{Registry: srv.URL, Token: "t", UserAgent: "wop/test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out, err := c.Publish(context.Background(), Endpoints{VersionTarball: "/v2/{name}/{version}", V2: true},
-		Upload{Name: "a.b.c", Version: "1.0.0", Path: path, Size: 10, Integrity: "sha256-x", SigningMethod: "manual"})
+		Upload{Name: "a.b.c", Version: "1.0.0", Open: func() io.Reader { return strings.NewReader("0123456789") }, Size: 10, Integrity: "sha256-x", SigningMethod: "manual"})
 	if err != nil || out != Published {
 		t.Fatal(out, err)
 	}

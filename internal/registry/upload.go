@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 )
 
 // Token is a registry bearer token. It prints as [redacted] in every verb,
@@ -17,7 +16,9 @@ func (Token) GoString() string { return "[redacted]" }
 // Upload is one archive to PUT.
 type Upload struct {
 	Name, Version string
-	Path          string // the .tgz on disk, streamed on each attempt
+	// Open returns the .tgz's bytes from the start, once per attempt: the
+	// file the caller opened and checked, never its path again.
+	Open          func() io.Reader
 	Size          int64
 	Integrity     string // sha256-<base64> of the file
 	SigningMethod string // manual, sigstore or none
@@ -38,17 +39,11 @@ const (
 // own 201 or 200 for this request counts as success (FORMAT.md §5).
 func (c *Client) Publish(ctx context.Context, e Endpoints, u Upload) (Outcome, error) {
 	open := func() (io.ReadCloser, error) {
-		f, err := os.Open(u.Path)
-		if err != nil {
-			return nil, err
+		r := u.Open()
+		if u.Body != nil {
+			r = u.Body(r, u.Size)
 		}
-		if u.Body == nil {
-			return f, nil
-		}
-		return struct {
-			io.Reader
-			io.Closer
-		}{u.Body(f, u.Size), f}, nil
+		return io.NopCloser(r), nil
 	}
 	resp, err := c.Put(ctx, Expand(e.VersionTarball, map[string]string{"name": u.Name, "version": u.Version}), PutBody{Open: open, Size: u.Size, Header: uploadHeader(e, u.Integrity, u.SigningMethod)})
 	if err != nil {

@@ -45,3 +45,21 @@ func TestTextEscapesNamesAndMessages(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestGitHubEscapesNamesAndMessages: the github printer escapes control
+// characters as text does, then applies the workflow-command escaping, so a
+// file name cannot inject a second annotation or a terminal sequence.
+func TestGitHubEscapesNamesAndMessages(t *testing.T) {
+	var out bytes.Buffer
+	in := Input{Diags: []diag.Diagnostic{{File: "x\x1b]52;c;aGk=\x07.md", Rule: "archive-link", Severity: diag.Error, Message: "link to \x1b[2J\r\nsecond, 100%\u202e"}}}
+	if err := Print(&out, "github", in); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.ContainsRune(got, 0x1b) || strings.ContainsRune(got, 0x07) || strings.ContainsRune(got, 0x202e) {
+		t.Errorf("raw control characters in %q", got)
+	}
+	if want := "::error file=x\\x1b]52;c;aGk=\\x07.md,title=archive-link::link to \\x1b[2J%0Asecond, 100%25\\u202e\n"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -10,7 +10,8 @@ import (
 
 // printGitHub writes GitHub Actions workflow commands, one line per finding.
 // Escaping follows actions/toolkit: the message escapes % CR LF; property
-// values also escape : and ,.
+// values also escape : and ,. Control characters are escaped first, as in
+// text output: the log GitHub shows is a terminal too.
 func printGitHub(w io.Writer, in Input) error {
 	var b strings.Builder
 	for _, d := range in.Diags {
@@ -18,15 +19,16 @@ func printGitHub(w io.Writer, in Input) error {
 		if cmd == "" {
 			cmd = "notice"
 		}
-		props := []string{"file=" + escapeProperty(d.File)}
+		props := []string{"file=" + escapeProperty(EscapeControl(d.File, false))}
 		if d.Start.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Start.Line))
 			if d.Start.Column > 0 {
 				props = append(props, fmt.Sprintf("col=%d", d.Start.Column))
 			}
 		}
-		props = append(props, "title="+escapeProperty(d.Rule))
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(d.Message))
+		props = append(props, "title="+escapeProperty(EscapeControl(d.Rule, false)))
+		msg := EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

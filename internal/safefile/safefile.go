@@ -142,6 +142,12 @@ func (f *File) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Section reads the file from its start as it was opened, up to the size
+// fstat saw, independently of Read: a caller that reads one opened file
+// several times (hash, gates, upload) takes a new Section each time, so no
+// step can see another file swapped in under the name.
+func (f *File) Section() *io.SectionReader { return io.NewSectionReader(f.f, 0, f.Info.Size()) }
+
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 

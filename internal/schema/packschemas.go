@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -120,15 +121,67 @@ func refersTo(docs []Document, prefix string) bool {
 // binary (a catalog's node type schemas): documents are added with Add and
 // compiled on first use. A $ref to a document not added goes to load (nil:
 // it fails); the Set itself never touches files or the network.
+//
+// Those documents come from a registry or a folder wop does not control, so
+// they share one MaxSubschemas budget, as a pack's own schemas do: a
+// document (added or loaded through a $ref) that would take the total over
+// it is refused, and compiling it fails saying so, instead of a hostile
+// registry making lint run for minutes.
 func NewSet(load func(url string) (any, error)) *Set {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	b := &budget{left: MaxSubschemas, over: map[string]error{}}
 	loader := jsonschema.SchemeURLLoader{}
 	if load != nil {
-		loader["http"], loader["https"] = loaderFunc(load), loaderFunc(load)
+		counted := loaderFunc(func(url string) (any, error) {
+			doc, err := load(url)
+			if err != nil {
+				return nil, err
+			}
+			if err := b.take(url, doc); err != nil {
+				return nil, err
+			}
+			return doc, nil
+		})
+		loader["http"], loader["https"] = counted, counted
 	}
 	c.UseLoader(loader)
-	return &Set{compiler: c, docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
+	return &Set{compiler: c, docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}, budget: b}
+}
+
+// budget is what is left of MaxSubschemas for a Set's outside documents,
+// and the documents refused for going over it.
+type budget struct {
+	mu   sync.Mutex
+	left int
+	over map[string]error
+}
+
+// take charges doc's objects to the budget, or refuses doc.
+func (b *budget) take(url string, doc any) error {
+	if b == nil {
+		return nil
+	}
+	n := countObjects(doc)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.left {
+		err := fmt.Errorf("schema %s too large to check: %d subschemas, over what is left of the limit of %d for a catalog's schemas together", url, n, MaxSubschemas)
+		b.over[url] = err
+		return err
+	}
+	b.left -= n
+	return nil
+}
+
+// refused returns why url was refused, or nil.
+func (b *budget) refused(url string) error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.over[url]
 }
 
 // loaderFunc adapts a function to jsonschema.URLLoader.
@@ -145,6 +198,9 @@ func (s *Set) Add(doc Document) error {
 	s.docsMu.Unlock()
 	if dup {
 		return nil
+	}
+	if err := s.budget.take(doc.URL, doc.Doc); err != nil {
+		return err
 	}
 	if err := s.compiler.AddResource(doc.URL, doc.Doc); err != nil {
 		return err

@@ -62,6 +62,10 @@ type Set struct {
 
 	docsMu sync.Mutex     // guards docs; taken inside mu (the loader), never around it
 	docs   map[string]any // $id -> parsed schema document, parsed on first use
+
+	// budget bounds the subschemas of documents from outside the binary
+	// (NewSet): nil for the embedded schemas.
+	budget *budget
 }
 
 // Load prepares the embedded schemas: this package's v1 and AgentFormat
@@ -149,6 +153,9 @@ func (s *Set) Compile(id string) (*jsonschema.Schema, error) {
 	defer s.mu.Unlock()
 	if sch, ok := s.compiled[id]; ok {
 		return sch, nil
+	}
+	if err := s.budget.refused(id); err != nil {
+		return nil, err
 	}
 	sch, err := s.compiler.Compile(id)
 	if err != nil {

@@ -65,7 +65,7 @@ func changeFor(tree string, p Pack) (*change, error) {
 		c.files[path.Join(src, pack.ManifestName)] = source
 	}
 
-	tgz, err := os.ReadFile(a.Path)
+	tgz, err := a.Bytes()
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ import (
 
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
+	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // Pack is the version to stage.
@@ -203,7 +205,7 @@ func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, 
 			return publish.Absent, err
 		}
 	}
-	if f, err := os.Open(filepath.Join(dir, a.Version+".tgz")); err == nil {
+	if f, err := safefile.Open(filepath.Join(dir, a.Version+".tgz"), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal}); err == nil {
 		defer f.Close()
 		same, err := a.SameTar(f)
 		if err != nil || same {
@@ -212,7 +214,7 @@ func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, 
 		conflict.Theirs = "the checkout's " + filepath.Join(VersionDir(tree, a.Name), a.Version+".tgz")
 		return publish.Different, conflict
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, a.Version+".json"))
+	raw, err := safefile.Read(filepath.Join(dir, a.Version+".json"), safefile.Options{Max: tarball.DefaultLimits.MaxManifest})
 	if errors.Is(err, os.ErrNotExist) {
 		return publish.Absent, nil
 	}

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // A step is one of the checkout's own commands: a generator that writes
@@ -21,9 +23,12 @@ type step struct {
 	Argv  []string // run in the workspace root
 }
 
+// maxPackageJSON bounds the checkout's package.json (a few kilobytes).
+const maxPackageJSON = 1 << 20
+
 // packageScripts reads package.json's "scripts" (none when absent).
 func packageScripts(root string) (map[string]string, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "package.json"))
+	raw, err := safefile.Read(filepath.Join(root, "package.json"), safefile.Options{Max: maxPackageJSON})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

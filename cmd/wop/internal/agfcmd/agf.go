@@ -156,7 +156,7 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 	}
 	dir := env.Abs(packDir)
 	manifestPath := filepath.Join(dir, pack.ManifestName)
-	manifest, err := os.ReadFile(manifestPath)
+	manifest, err := safefile.Read(manifestPath, safefile.Options{Max: tarball.DefaultLimits.MaxEntry})
 	if err != nil {
 		return cli.Usagef("--pack %s: %v", packDir, err)
 	}

@@ -214,14 +214,10 @@ func printResult(env *cli.Env, res *build.Result) error {
 
 // gateArchive applies the secrets gate to a built archive about to be
 // published, lint or no lint.
-func gateArchive(env *cli.Env, path string, lim tarball.Limits, allowed []string) error {
-	pk, err := loadPackWith(env, path, lim)
-	if err != nil {
-		return err
-	}
+func gateArchive(env *cli.Env, pk *pack.Pack, allowed []string) error {
 	plan, err := build.NewPlan(pk, build.Signing{})
 	if err != nil {
-		return cli.Usagef("%s: %v", env.Rel(path), err)
+		return cli.Usagef("%s: %v", env.Rel(pk.ArchivePath()), err)
 	}
 	return plan.CheckSecrets(allowed)
 }

@@ -30,7 +30,7 @@ func TestCheckOutput(t *testing.T) {
 		".wop.yaml":                  "would replace a pack's source",
 		"agents/researcher.agf.yaml": "would replace a pack's source",
 	} {
-		err := checkOutput(env, output)
+		err := checkOutput(env, "--output", output, "wop.sarif")
 		var usage *cli.UsageError
 		switch {
 		case want == "" && err != nil:

@@ -19,6 +19,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 type publishOptions struct {
@@ -40,6 +41,9 @@ type publishOptions struct {
 	keys       keyFlags
 	target     string
 	pending    *pendingBuild // a source build not yet moved into --output
+	// afterHash, when set, runs once the archive is opened and hashed:
+	// tests swap the file there to show no later step reads the new one.
+	afterHash func()
 }
 
 // progressThreshold is the size from which an upload shows a progress bar.
@@ -193,14 +197,21 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	if err := gateArchive(o.env, archivePath, settings.limits, o.keys.allowSecrets); err != nil {
+	defer a.Close()
+	if o.afterHash != nil {
+		o.afterHash()
+	}
+	pk, err := loadPackWith(o.env, archivePath, settings.limits)
+	if err != nil {
+		return err
+	}
+	if pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
+		return cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
+	}
+	if err := gateArchive(o.env, pk, o.keys.allowSecrets); err != nil {
 		return err
 	}
 	if !o.noLint && !linted {
-		pk, err := loadPackWith(o.env, archivePath, settings.limits)
-		if err != nil {
-			return err
-		}
 		if err := lintGate(o.env, pk, gatePublish.options(settings.opt)); err != nil {
 			return err
 		}
@@ -262,7 +273,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		fmt.Fprintf(o.env.ErrOut, "would PUT %s (%d bytes, %s, signing %s)\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningMethod())
 		return o.report(res)
 	}
-	up := registry.Upload{Name: a.Name, Version: a.Version, Path: a.Path, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
+	up := registry.Upload{Name: a.Name, Version: a.Version, Open: a.Reader, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
 	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
 		up.Body = o.progress
 	}
@@ -375,6 +386,8 @@ func networkError(ctx context.Context, err error) error {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
 	case errors.As(err, &ne), errors.As(err, &te):
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
+	case errors.Is(err, registry.ErrUnreadable):
+		return &cli.UsageError{Err: err}
 	}
 	return err
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/stage"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // stageIn publishes to a pull-request registry: the checkout's discovery
@@ -22,19 +24,29 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 		return cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
 	}
 	d, err := c.Discover(ctx)
+	if errors.Is(err, registry.ErrUnreadable) {
+		return &cli.UsageError{Err: err}
+	}
 	if err != nil {
 		return err
 	}
 	if err := stage.CheckTree(o.tree, a); err != nil {
 		return cli.Usagef("%v", err)
 	}
-	if err := publish.Gates(ctx, c.Client(), d, a); err != nil {
+	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
+		var oe *registry.OriginError
+		if errors.As(err, &oe) {
+			return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
+		}
+		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
+	}
+	if err := publish.Gates(ctx, c.Client(d), d, a); err != nil {
 		return err
 	}
 	p := stage.Pack{Archive: a, SourceDir: o.sourceDir()}
 	// build writes the version manifest beside the archive; a missing or
 	// stale one is made again from the archive.
-	p.Manifest, _ = os.ReadFile(strings.TrimSuffix(a.Path, ".tgz") + ".json")
+	p.Manifest, _ = safefile.Read(strings.TrimSuffix(a.Path, ".tgz")+".json", safefile.Options{Max: tarball.DefaultLimits.MaxManifest, FollowLinks: true})
 	opt := stage.Options{
 		Tree: o.tree, NoGate: o.noGate, Branch: o.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
