@@ -12,7 +12,6 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -83,11 +82,11 @@ func baselineTarget(ref, packPath string, lim tarball.Limits) (name, want string
 	if err != nil {
 		return "", "", err
 	}
-	v, err := manifestVersion(pk)
+	v, err := manifestField(pk, "version")
 	if err != nil {
 		return "", "", err
 	}
-	n, err := manifestName(pk)
+	n, err := manifestField(pk, "name")
 	if err != nil || n == "" {
 		return "", "", cli.Usagef("%s: the manifest names no pack: give --against NAME@VERSION", packPath)
 	}
@@ -241,16 +240,4 @@ func cacheDirFor(env *cli.Env, base string) string {
 func sri(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
-
-func manifestName(pk *pack.Pack) (string, error) {
-	src, err := pk.ReadFile(pack.ManifestName)
-	if err != nil {
-		return "", err
-	}
-	doc, err := jsonpos.Parse(src)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
-	}
-	return doc.Root.Get("name").String(), nil
 }
