@@ -362,7 +362,7 @@ func (o *publishOptions) requireCredentials(token registry.Token, c *registry.Cl
 		return nil
 	}
 	err := fmt.Errorf("no token for %s, so the registry would refuse the upload; nothing was sent", c.Base())
-	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, "set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'")}
+	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
 }
 
 func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
