@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/registry"
@@ -67,5 +68,13 @@ func TestOfflineRerunUsesCache(t *testing.T) {
 	}
 	if _, vs, err := publishedVersions(t.Context(), online, client, "acme.never"); err != nil || len(vs) != 0 {
 		t.Fatalf("a pack never published = %v, %v; want no versions and no error", vs, err)
+	}
+}
+
+// A malformed metadata document is named in JSON terms, not Go types.
+func TestPackMetadataErrorNamesNoGoType(t *testing.T) {
+	_, err := registry.ParsePackMetadata([]byte(`{"versions": "1.0.0"}`))
+	if err == nil || strings.Contains(err.Error(), "Go ") || !strings.Contains(err.Error(), `"versions" is a string, want an array`) {
+		t.Fatalf("err = %v", err)
 	}
 }
