@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // TestHostileFolderFilesNeverHang: a catalog folder is someone else's files
@@ -18,7 +19,7 @@ import (
 // or as a pack's manifest fails at once instead of hanging lint.
 func TestHostileFolderFilesNeverHang(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, filepath.Join(dir, "folder"), toolsPack)
+	filetree.Write(t, filepath.Join(dir, "folder"), toolsPack)
 	schemaPath := filepath.Join(dir, "folder", "community.acme.tools", "schemas", "send.config.json")
 	os.Remove(schemaPath)
 	if err := syscall.Mkfifo(schemaPath, 0o600); err != nil {
@@ -27,7 +28,7 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "index.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, filepath.Join(dir, "fifopack"), map[string]string{"community.acme.x/schemas/a.json": "{}"})
+	filetree.Write(t, filepath.Join(dir, "fifopack"), map[string]string{"community.acme.x/schemas/a.json": "{}"})
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifopack", "community.acme.x", "pack.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
