@@ -41,3 +41,22 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		t.Errorf("other errors pass through: got %v", got)
 	}
 }
+
+// FuzzDecodeError: whatever the bytes, restating the decode error never
+// panics and never names a Go type.
+func FuzzDecodeError(f *testing.F) {
+	f.Add([]byte(`{"versions": "x", "count": 1.5}`))
+	f.Add([]byte("{\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var d struct {
+			Versions []struct {
+				Version string `json:"version"`
+			} `json:"versions"`
+			Count int            `json:"count"`
+			Meta  map[string]int `json:"meta"`
+		}
+		if err := DecodeError(src, json.Unmarshal(src, &d)); err != nil && strings.Contains(err.Error(), "Go struct") {
+			t.Fatalf("%q names a Go type", err)
+		}
+	})
+}
