@@ -124,12 +124,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 // writeEdits replaces each edited file atomically, keeping its mode.
 func writeEdits(dir string, edits []bump.FileEdit) error {
 	for _, e := range edits {
-		p := filepath.Join(dir, filepath.FromSlash(e.Name))
-		info, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(p, e.New, info.Mode().Perm()); err != nil {
+		if err := atomicfile.Replace(filepath.Join(dir, filepath.FromSlash(e.Name)), e.New); err != nil {
 			return fmt.Errorf("write %s: %w", e.Name, err)
 		}
 	}
