@@ -52,7 +52,7 @@ func TestOpenKinds(t *testing.T) {
 func TestNodeTypeFacts(t *testing.T) {
 	dir := t.TempDir()
 	filetree.Write(t, dir, toolsPack)
-	c, err := LoadFolder(dir)
+	c, err := loadFolder(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
