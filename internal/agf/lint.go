@@ -68,11 +68,8 @@ func (p *Pass) ReportSeverity(sev diag.Severity, ptr string, onKey bool, format 
 		Start: diag.Position{Line: pos.Line, Column: pos.Column}, Message: fmt.Sprintf(format, args...)})
 }
 
-// Lint checks one AgentFormat file; file is its name as findings show it.
-func Lint(file string, src []byte, opt Options) ([]diag.Diagnostic, error) {
-	return lintFile(file, src, opt, []string{file})
-}
-
+// lintFile checks one AgentFormat file; file is its name as findings show
+// it and chain the sub-agent files that led to it (a cycle guard).
 func lintFile(file string, src []byte, opt Options, chain []string) ([]diag.Diagnostic, error) {
 	schemas, err := schema.Default()
 	if err != nil {

@@ -6,7 +6,6 @@
 package breaking
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -146,7 +145,7 @@ func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
 	} else {
 		res.Made = c.verdict(res.Needed)
 	}
-	slices.SortStableFunc(c.changes, func(a, b Change) int { return compareDiags(a.Diagnostic, b.Diagnostic) })
+	slices.SortStableFunc(c.changes, func(a, b Change) int { return diag.Compare(a.Diagnostic, b.Diagnostic) })
 	res.Changes = c.changes
 	res.Stale = c.staleVersions
 	return res, nil
@@ -156,17 +155,6 @@ func Compare(oldPk, newPk *pack.Pack, opt Options) (*Result, error) {
 // (a node that moved in nodes[]), not merely above or below it.
 func moved(oldPtr, newPtr string) bool {
 	return oldPtr != "" && !strings.HasPrefix(oldPtr+"/", newPtr+"/") && !strings.HasPrefix(newPtr+"/", oldPtr+"/")
-}
-
-// compareDiags orders findings as diag.Sort does.
-func compareDiags(a, b diag.Diagnostic) int {
-	return cmp.Or(
-		cmp.Compare(a.File, b.File),
-		cmp.Compare(a.Start.Line, b.Start.Line),
-		cmp.Compare(a.Start.Column, b.Start.Column),
-		cmp.Compare(a.Rule, b.Rule),
-		cmp.Compare(a.Message, b.Message),
-	)
 }
 
 // add records a change of rule at newPtr in the new pack's manifest.

@@ -3,11 +3,12 @@ package breaking
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 
 	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/pack"
@@ -100,15 +101,7 @@ func (e edit) apply(files map[string]string) error {
 
 func writePack(t *testing.T, dir string, files map[string]string) *pack.Pack {
 	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetree.Write(t, dir, files)
 	pk, err := pack.Load(dir, tarball.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)

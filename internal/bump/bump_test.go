@@ -1,10 +1,10 @@
 package bump
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/pack"
@@ -14,15 +14,7 @@ import (
 func load(t *testing.T, files map[string]string) *pack.Pack {
 	t.Helper()
 	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetree.Write(t, dir, files)
 	pk, err := pack.Load(dir, tarball.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)

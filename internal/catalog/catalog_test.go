@@ -1,24 +1,11 @@
 package catalog
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// writeTree writes files (slash paths -> contents) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/wop-cli/wop/internal/testutil/filetree"
+)
 
 var toolsPack = map[string]string{
 	"community.acme.tools/pack.json": `{"name": "community.acme.tools", "version": "1.2.0",
@@ -35,13 +22,13 @@ var toolsPack = map[string]string{
 
 func TestOpenKinds(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, filepath.Join(root, "folder"), toolsPack)
+	filetree.Write(t, filepath.Join(root, "folder"), toolsPack)
 	checkout := map[string]string{DiscoveryPath: `{"name": "test registry"}`}
 	for k, v := range toolsPack {
 		checkout["packs/"+k] = v
 	}
-	writeTree(t, filepath.Join(root, "checkout"), checkout)
-	writeTree(t, root, map[string]string{"index.json": `{"packs": [{"name": "community.acme.tools", "latest": "1.2.0", "typeIds": ["community.acme.tools.send"], "agentIds": ["community.acme.tools.helper"]}]}`})
+	filetree.Write(t, filepath.Join(root, "checkout"), checkout)
+	filetree.Write(t, root, map[string]string{"index.json": `{"packs": [{"name": "community.acme.tools", "latest": "1.2.0", "typeIds": ["community.acme.tools.send"], "agentIds": ["community.acme.tools.helper"]}]}`})
 	for _, path := range []string{"folder", "checkout", "index.json"} {
 		t.Run(path, func(t *testing.T) {
 			c, err := Open(t.Context(), filepath.Join(root, path), Options{})
@@ -64,8 +51,8 @@ func TestOpenKinds(t *testing.T) {
 
 func TestNodeTypeFacts(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, toolsPack)
-	c, err := LoadFolder(dir)
+	filetree.Write(t, dir, toolsPack)
+	c, err := loadFolder(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +94,7 @@ func TestNodeTypeFacts(t *testing.T) {
 
 func TestFindCheckout(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{DiscoveryPath: `{}`, "packs/a/pack.json": `{"name": "a"}`})
+	filetree.Write(t, root, map[string]string{DiscoveryPath: `{}`, "packs/a/pack.json": `{"name": "a"}`})
 	if got := FindCheckout(filepath.Join(root, "packs", "a")); got != root {
 		t.Errorf("FindCheckout = %q, want %q", got, root)
 	}
@@ -118,7 +105,7 @@ func TestFindCheckout(t *testing.T) {
 
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"bad.json": `{"x": 1}`, "broken/p/pack.json": `{`, "empty/readme": ``})
+	filetree.Write(t, dir, map[string]string{"bad.json": `{"x": 1}`, "broken/p/pack.json": `{`, "empty/readme": ``})
 	for _, path := range []string{"bad.json", "broken", "empty", "missing"} {
 		if _, err := Open(t.Context(), filepath.Join(dir, path), Options{}); err == nil {
 			t.Errorf("Open(%s) succeeded", path)
@@ -130,7 +117,7 @@ func TestOpenErrors(t *testing.T) {
 // manifest is read again.
 func TestFolderSnapshot(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
-	writeTree(t, dir, toolsPack)
+	filetree.Write(t, dir, toolsPack)
 	for range 2 {
 		c, err := Open(t.Context(), dir, Options{CacheDir: cache})
 		if err != nil {
@@ -148,7 +135,7 @@ func TestFolderSnapshot(t *testing.T) {
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots = %v", snaps)
 	}
-	writeTree(t, dir, map[string]string{"community.acme.tools/pack.json": `{"name": "community.acme.tools", "version": "1.3.0", "nodes": [{"typeId": "community.acme.tools.fax", "role": "side-effect"}]}`})
+	filetree.Write(t, dir, map[string]string{"community.acme.tools/pack.json": `{"name": "community.acme.tools", "version": "1.3.0", "nodes": [{"typeId": "community.acme.tools.fax", "role": "side-effect"}]}`})
 	c, err := Open(t.Context(), dir, Options{CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)

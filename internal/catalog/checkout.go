@@ -38,9 +38,7 @@ func FindCheckout(path string) string {
 	}
 }
 
-// LoadCheckout reads a registry checkout's packs/ folder.
-func LoadCheckout(root string) (*Catalog, error) { return loadCheckout(root, "") }
-
+// loadCheckout reads a registry checkout's packs/ folder.
 func loadCheckout(root, cacheDir string) (*Catalog, error) {
 	c := newCatalog(root)
 	if err := c.addFolder(filepath.Join(root, "packs"), cacheDir); err != nil {

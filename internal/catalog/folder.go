@@ -68,9 +68,7 @@ func parseManifest(raw []byte, dir string) (Pack, []NodeType, error) {
 	return p, nodes, nil
 }
 
-// LoadFolder reads a folder of packs: every subdirectory with a pack.json.
-func LoadFolder(dir string) (*Catalog, error) { return loadFolder(dir, "") }
-
+// loadFolder reads a folder of packs: every subdirectory with a pack.json.
 func loadFolder(dir, cacheDir string) (*Catalog, error) {
 	c := newCatalog(dir)
 	if err := c.addFolder(dir, cacheDir); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // TestHostileFolderFilesNeverHang: a catalog folder is someone else's files
@@ -18,7 +19,7 @@ import (
 // or as a pack's manifest fails at once instead of hanging lint.
 func TestHostileFolderFilesNeverHang(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, filepath.Join(dir, "folder"), toolsPack)
+	filetree.Write(t, filepath.Join(dir, "folder"), toolsPack)
 	schemaPath := filepath.Join(dir, "folder", "community.acme.tools", "schemas", "send.config.json")
 	os.Remove(schemaPath)
 	if err := syscall.Mkfifo(schemaPath, 0o600); err != nil {
@@ -27,14 +28,14 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "index.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, filepath.Join(dir, "fifopack"), map[string]string{"community.acme.x/schemas/a.json": "{}"})
+	filetree.Write(t, filepath.Join(dir, "fifopack"), map[string]string{"community.acme.x/schemas/a.json": "{}"})
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifopack", "community.acme.x", "pack.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		c, err := LoadFolder(filepath.Join(dir, "folder"))
+		c, err := loadFolder(filepath.Join(dir, "folder"), "")
 		if err != nil {
 			t.Error(err)
 			return
@@ -46,7 +47,7 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 		if _, err := LoadIndex(filepath.Join(dir, "index.json")); !errors.Is(err, safefile.ErrNotRegular) {
 			t.Errorf("FIFO index: %v", err)
 		}
-		if _, err := LoadFolder(filepath.Join(dir, "fifopack")); !errors.Is(err, safefile.ErrNotRegular) {
+		if _, err := loadFolder(filepath.Join(dir, "fifopack"), ""); !errors.Is(err, safefile.ErrNotRegular) {
 			t.Errorf("FIFO manifest: %v", err)
 		}
 	}()

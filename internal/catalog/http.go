@@ -19,7 +19,7 @@ type URLOptions struct {
 	CacheDir string
 	// Offline reads only the cache: a document it lacks is an error.
 	Offline bool
-	Fetch   Fetcher
+	Fetch   registry.Fetcher
 	Now     func() time.Time // nil means time.Now
 }
 
@@ -27,6 +27,10 @@ type URLOptions struct {
 func IsURL(s string) bool {
 	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")
 }
+
+// freshFor is how long a fetched index or discovery document is used
+// without asking the registry again: lint runs back to back cost no request.
+const freshFor = 10 * time.Minute
 
 // defaultIndexPath is the registry index when discovery names none.
 const defaultIndexPath = "/v1/index.json"
@@ -36,11 +40,8 @@ const defaultIndexPath = "/v1/index.json"
 // node types reference, at the URLs their $ids mirror.
 func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	base := strings.TrimSuffix(o.URL, "/")
-	h := &httpCache{dir: o.CacheDir, offline: o.Offline, fetch: o.Fetch, now: o.Now}
-	if h.now == nil {
-		h.now = time.Now
-	}
-	raw, err := h.get(ctx, base+registry.DiscoveryPath, false)
+	h := &registry.Cache{Dir: o.CacheDir, Offline: o.Offline, Fetch: o.Fetch, Now: o.Now}
+	raw, err := h.Get(ctx, base+registry.DiscoveryPath, registry.Policy{FreshFor: freshFor})
 	var tooLarge *registry.TooLargeError
 	if errors.As(err, &tooLarge) {
 		return nil, fmt.Errorf("%s: %w: discovery document over %d bytes", tooLarge.URL, registry.ErrUnreadable, tooLarge.Limit)
@@ -56,7 +57,7 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	if indexPath == "" {
 		indexPath = defaultIndexPath
 	}
-	if raw, err = h.get(ctx, absolute(base, indexPath), false); err != nil {
+	if raw, err = h.Get(ctx, absolute(base, indexPath), registry.Policy{FreshFor: freshFor}); err != nil {
 		return nil, fmt.Errorf("registry index: %w", err)
 	}
 	entries, err := parseIndex(raw)
@@ -66,35 +67,35 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	c := newCatalog(base)
 	key := snapshotKey(base, raw)
 	c.key = func() string { return key }
-	if !loadSnapshot(h.dir, key, c) {
+	if !loadSnapshot(h.Dir, key, c) {
 		tmpl := d.Endpoints().VersionManifest
 		for _, e := range entries {
 			if err := c.addServed(ctx, h, base, tmpl, e); err != nil {
 				return nil, err
 			}
 		}
-		storeSnapshot(h.dir, key, c)
+		storeSnapshot(h.Dir, key, c)
 	}
 	c.sort()
 	c.fetchDoc = func(p *Pack, ref string) ([]byte, error) {
 		// Registries serve a pack's schemas at <base>/<name>/<version>/<file>,
 		// the URL their $ids name (node-packs.md, Schema $id resolution).
-		return h.get(ctx, fmt.Sprintf("%s/%s/%s/%s", base, p.Name, p.Version, path.Base(ref)), true)
+		return h.Get(ctx, fmt.Sprintf("%s/%s/%s/%s", base, p.Name, p.Version, path.Base(ref)), registry.Policy{Immutable: true})
 	}
-	c.Warnings = h.warnings
+	c.Warnings = h.Warnings
 	return c, nil
 }
 
 // addServed adds one index entry from its version manifest; an entry whose
 // manifest is gone (yanked) keeps what the index says.
-func (c *Catalog) addServed(ctx context.Context, h *httpCache, base, tmpl string, e indexEntry) error {
+func (c *Catalog) addServed(ctx context.Context, h *registry.Cache, base, tmpl string, e indexEntry) error {
 	version := e.version()
 	if version == "" {
 		c.addIndex([]indexEntry{e})
 		return nil
 	}
 	u := absolute(base, registry.Expand(tmpl, map[string]string{"name": e.Name, "version": version}))
-	raw, err := h.get(ctx, u, true)
+	raw, err := h.Get(ctx, u, registry.Policy{Immutable: true})
 	if err != nil {
 		return fmt.Errorf("version manifest of %s@%s: %w", e.Name, version, err)
 	}

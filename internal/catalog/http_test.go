@@ -158,7 +158,7 @@ func TestURLCatalog(t *testing.T) {
 func TestURLCatalogOffline(t *testing.T) {
 	reg := newTestRegistry(t)
 	cache := t.TempDir()
-	if _, err := reg.load(t, cache, true); !errors.Is(err, ErrNotCached) {
+	if _, err := reg.load(t, cache, true); !errors.Is(err, registry.ErrNotCached) {
 		t.Fatalf("offline with an empty cache: err = %v, want ErrNotCached", err)
 	}
 	if _, err := reg.load(t, cache, false); err != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/wop-cli/wop/internal/registry"
 )
 
 // Options are what reading a registry URL needs; local catalogs ignore
@@ -12,7 +14,7 @@ import (
 type Options struct {
 	CacheDir string // wop's cache root; URL catalogs keep documents under it
 	Offline  bool
-	Fetch    Fetcher
+	Fetch    registry.Fetcher
 	Now      func() time.Time
 }
 

@@ -91,16 +91,20 @@ type RuleInfo struct {
 // Sort orders findings by file, line, column, rule and message, and drops
 // exact duplicates.
 func Sort(ds []Diagnostic) []Diagnostic {
-	slices.SortFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(a.File, b.File),
-			cmp.Compare(a.Start.Line, b.Start.Line),
-			cmp.Compare(a.Start.Column, b.Start.Column),
-			cmp.Compare(a.Rule, b.Rule),
-			cmp.Compare(a.Message, b.Message),
-		)
-	})
+	slices.SortFunc(ds, Compare)
 	return slices.Compact(ds)
+}
+
+// Compare orders two findings as Sort does: by file, line, column, rule
+// and message.
+func Compare(a, b Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Start.Line, b.Start.Line),
+		cmp.Compare(a.Start.Column, b.Start.Column),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Message, b.Message),
+	)
 }
 
 // Counts tallies findings by severity.

@@ -27,11 +27,7 @@ var ErrNotFound = errors.New("no such value")
 // member of an existing object the member is added at the end; "-" as the
 // last token of an array pointer appends.
 func Set(src []byte, ptr string, value any) ([]byte, error) {
-	d, err := parse(src)
-	if err != nil {
-		return nil, err
-	}
-	parent, last, err := d.resolveParent(ptr)
+	d, parent, last, err := parseAt(src, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +51,7 @@ func Set(src []byte, ptr string, value any) ([]byte, error) {
 // Insert adds value at ptr: a new member at the end of an object (an error
 // if it exists), or an array element before index n ("-" or len appends).
 func Insert(src []byte, ptr string, value any) ([]byte, error) {
-	d, err := parse(src)
-	if err != nil {
-		return nil, err
-	}
-	parent, last, err := d.resolveParent(ptr)
+	d, parent, last, err := parseAt(src, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +67,7 @@ func Insert(src []byte, ptr string, value any) ([]byte, error) {
 // Rename changes the name of the member at ptr to name, keeping its place
 // and value. Renaming onto an existing sibling is an error.
 func Rename(src []byte, ptr, name string) ([]byte, error) {
-	d, err := parse(src)
-	if err != nil {
-		return nil, err
-	}
-	parent, last, err := d.resolveParent(ptr)
+	_, parent, last, err := parseAt(src, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -104,11 +92,7 @@ func Rename(src []byte, ptr, name string) ([]byte, error) {
 // Delete removes the member or array element at ptr together with its
 // separating comma, leaving the neighbours' layout as it was.
 func Delete(src []byte, ptr string) ([]byte, error) {
-	d, err := parse(src)
-	if err != nil {
-		return nil, err
-	}
-	parent, last, err := d.resolveParent(ptr)
+	_, parent, last, err := parseAt(src, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +184,16 @@ func encodeString(s string) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// parseAt parses src and walks to the container holding ptr's last token
+// (nil for the root pointer ""): where every edit starts.
+func parseAt(src []byte, ptr string) (d *doc, parent *jsonpos.Value, last string, err error) {
+	if d, err = parse(src); err != nil {
+		return nil, nil, "", err
+	}
+	parent, last, err = d.resolveParent(ptr)
+	return d, parent, last, err
 }
 
 func splice(src []byte, start, end int, with []byte) []byte {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wop-cli/wop/internal/jsonpos"
+
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/safefile"
 )
@@ -49,7 +51,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 	}
 	var b Baseline
 	if err := json.Unmarshal(raw, &b); err != nil {
-		return nil, fmt.Errorf("%s: not a wop baseline: %w", path, err)
+		return nil, fmt.Errorf("%s: not a wop baseline: %w", path, jsonpos.DecodeError(raw, err))
 	}
 	if b.Version != 1 {
 		return nil, fmt.Errorf("%s: baseline version %d; this wop reads version 1", path, b.Version)

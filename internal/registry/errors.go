@@ -44,6 +44,10 @@ func (e *StatusError) Is(target error) bool {
 	return target == ErrConflict && e.StatusCode == http.StatusConflict
 }
 
+// TokenHint is the next step when a registry needs a token wop does not
+// have: the one wording, for a 401 and for publish's check before sending.
+const TokenHint = "set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'"
+
 // hints tell the author what to change for each error code of FORMAT.md §5.
 var hints = map[string]string{
 	"invalid_pack_scope":         "the registry does not accept this namespace; publish under one it lists in supportedNamespaces",
@@ -76,7 +80,7 @@ var hints = map[string]string{
 func (e *StatusError) Hint() string {
 	switch e.StatusCode {
 	case http.StatusUnauthorized:
-		return "the token is missing or not accepted: set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'"
+		return "the token is missing or not accepted: " + TokenHint
 	case http.StatusForbidden:
 		return "the token is valid but has no rights on this namespace; ask the registry operator to grant it"
 	case http.StatusConflict:

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
 )
 
 // PublishedVersion is one entry of a pack's metadata document (index.json):
@@ -53,7 +55,7 @@ func ParsePackMetadata(raw []byte) ([]PublishedVersion, error) {
 		Versions []PublishedVersion `json:"versions"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("pack metadata: not JSON: %w", err)
+		return nil, fmt.Errorf("pack metadata: %w", jsonpos.DecodeError(raw, err))
 	}
 	return doc.Versions, nil
 }

@@ -45,7 +45,7 @@ func ParsePrivateKey(pemBytes []byte, keyID string) (*PrivateKey, error) {
 	}
 	ek, ok := k.(ed25519.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("key is %T, not Ed25519", k)
+		return nil, fmt.Errorf("the key is %s, not Ed25519", Algorithm(k))
 	}
 	return &PrivateKey{KeyID: keyID, key: ek}, nil
 }
@@ -68,7 +68,7 @@ func ParsePublicKey(data []byte) (ed25519.PublicKey, error) {
 	}
 	ek, ok := k.(ed25519.PublicKey)
 	if !ok {
-		return nil, fmt.Errorf("key is %T, not Ed25519", k)
+		return nil, fmt.Errorf("the key is %s, not Ed25519", Algorithm(k))
 	}
 	return ek, nil
 }

@@ -1,6 +1,11 @@
 package sign
 
 import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
 	"errors"
 	"fmt"
 	"os"
@@ -122,5 +127,35 @@ func TestBlocksAndV2Rules(t *testing.T) {
 		if err := CheckV2(d.Root); (err == nil) != ok {
 			t.Errorf("CheckV2(%s) = %v", src, err)
 		}
+	}
+}
+
+func TestAlgorithmNamesNoGoType(t *testing.T) {
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecKey, err := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	tests := []struct {
+		name string
+		key  any
+		want string
+	}{
+		{"rsa", rsaKey, "RSA"},
+		{"rsa public", &rsaKey.PublicKey, "RSA"},
+		{"ecdsa", ecKey, "ECDSA P-384"},
+		{"ed25519", pub, "Ed25519"},
+		{"other", "a string", "of an unknown algorithm"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Algorithm(tt.key); got != tt.want {
+				t.Errorf("Algorithm = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/testutil/filetree"
+
 	"github.com/wop-cli/wop/internal/atomicfile"
 )
 
@@ -16,15 +18,7 @@ import (
 func tree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetree.Write(t, root, files)
 	return root
 }
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/testutil/filetree"
+
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
@@ -39,13 +41,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{dir: t.TempDir()}
 	files := map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n", "README.md": "# demo\n"}
-	for name, data := range files {
-		p := filepath.Join(f.dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetree.Write(t, f.dir, files)
 	kp, _ := sign.Generate()
 	f.key, _ = sign.ParsePrivateKey(kp.PrivatePEM, "acme-1")
 	f.pub = f.key.Public()

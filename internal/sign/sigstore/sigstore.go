@@ -24,6 +24,7 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/sign"
 	"github.com/sigstore/sigstore/pkg/cryptoutils"
 	"github.com/sigstore/sigstore/pkg/signature"
+	wopsign "github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 	"google.golang.org/protobuf/encoding/protojson"
 )
@@ -131,7 +132,7 @@ func newKeypair(keyPEM []byte) (*keypair, error) {
 	case ed25519.PrivateKey:
 		details = protocommon.PublicKeyDetails_PKIX_ED25519_PH
 	default:
-		return nil, fmt.Errorf("%T keys are not supported for Sigstore bundles: use ECDSA P-256 or Ed25519", key)
+		return nil, fmt.Errorf("the key is %s: Sigstore bundles take ECDSA P-256 or Ed25519 keys", wopsign.Algorithm(key))
 	}
 	alg, err := signature.GetAlgorithmDetails(details)
 	if err != nil {

@@ -29,8 +29,7 @@ func previousRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 		return gitRelease(ctx, rev, packDirOf(packPath), lim)
 	}
 	if ref == "registry" || strings.Contains(ref, "@") && !fileExists(env.Abs(ref)) {
-		pk, err := registryRelease(ctx, env, ref, packPath, lim)
-		return pk, noop, err
+		return registryRelease(ctx, env, ref, packPath, lim)
 	}
 	pk, err := pack.Load(env.Abs(ref), lim)
 	if err != nil {

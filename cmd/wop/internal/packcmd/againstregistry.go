@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,73 +12,61 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
 )
 
-// releaseSource is what a registry baseline needs from the registry: the
-// one HTTP client (internal/registry) satisfies it; kept small so that
-// client can change underneath.
-type releaseSource interface {
-	Discover(ctx context.Context) (*registry.Discovery, error)
-	PackMetadata(ctx context.Context, e registry.Endpoints, name string) ([]byte, []registry.PublishedVersion, bool, error)
-	Download(ctx context.Context, ref string) ([]byte, error)
-}
-
-var _ releaseSource = (*registry.Client)(nil)
-
 // registryRelease fetches the previous release of the pack at packPath from
 // $WOP_REGISTRY: NAME@VERSION, or ("registry") the highest published
 // version below the pack's own, skipping yanked versions and prereleases.
 // Archives are checked against the metadata's integrity and their
-// signature, and cached under their integrity; the metadata is cached too,
-// so a rerun works offline.
-func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, lim tarball.Limits) (*pack.Pack, error) {
+// signature before the registry cache (registry.Cache, the one cache of
+// registry documents) keeps them; the discovery document and the metadata
+// are cached too, so a rerun works offline. The returned func removes the
+// archive's temporary copy.
+func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, lim tarball.Limits) (*pack.Pack, func(), error) {
+	noop := func() {}
 	base := strings.TrimSuffix(env.Getenv("WOP_REGISTRY"), "/")
 	if base == "" {
-		return nil, cli.Usagef("--against %s: set WOP_REGISTRY to the registry URL", ref)
+		return nil, noop, cli.Usagef("--against %s: set WOP_REGISTRY to the registry URL", ref)
 	}
 	name, want, err := baselineTarget(ref, packPath, lim)
 	if err != nil {
-		return nil, err
+		return nil, noop, err
 	}
 	token, err := readToken(env, base) // base is $WOP_REGISTRY: WOP_TOKEN is its token
 	if err != nil {
-		return nil, err
+		return nil, noop, err
 	}
 	client, err := registry.New(registry.Options{Registry: base, Token: token, UserAgent: "wop/" + env.Version,
 		Transport: env.HTTPClient().Transport, MaxAttempts: 3})
 	if err != nil {
-		return nil, cli.Usagef("WOP_REGISTRY: %v", err)
+		return nil, noop, cli.Usagef("WOP_REGISTRY: %v", err)
 	}
-	cache := registryCache{dir: cacheDirFor(env, base)}
-	versions, endpoints, err := publishedVersions(ctx, client, cache, name)
+	cache := &registry.Cache{Dir: cacheDirFor(env, base), Fetch: client, Now: env.Now}
+	d, versions, err := publishedVersions(ctx, cache, client, name)
 	if err != nil {
-		return nil, err
+		return nil, noop, err
 	}
 	pv, ok := pickVersion(versions, want)
 	if !ok {
 		if ref == "registry" {
-			return nil, errNoPrevious
+			return nil, noop, errNoPrevious
 		}
-		return nil, cli.Usagef("--against %s: %s has no published version %s", ref, name, want)
+		return nil, noop, cli.Usagef("--against %s: %s has no published version %s", ref, name, want)
 	}
-	path, err := cache.blob(pv.Integrity, func() ([]byte, error) {
-		return fetchVerified(ctx, client, endpoints, name, pv)
-	})
+	tgz, err := fetchVerified(ctx, cache, verifiedArchive{client: client, disc: d, name: name, pv: pv})
 	if err != nil {
-		return nil, err
+		return nil, noop, err
 	}
-	pk, err := pack.Load(path, lim)
+	pk, cleanup, err := loadTempArchive(tgz, lim)
 	if err != nil {
-		return nil, fmt.Errorf("%s@%s: %w", name, pv.Version, err)
+		return nil, noop, fmt.Errorf("%s@%s: %w", name, pv.Version, err)
 	}
 	pk.Display = name + "@" + pv.Version
-	return pk, nil
+	return pk, cleanup, nil
 }
 
 // baselineTarget is the pack name and the version wanted: exact for
@@ -93,11 +82,11 @@ func baselineTarget(ref, packPath string, lim tarball.Limits) (name, want string
 	if err != nil {
 		return "", "", err
 	}
-	v, err := manifestVersion(pk)
+	v, err := manifestField(pk, "version")
 	if err != nil {
 		return "", "", err
 	}
-	n, err := manifestName(pk)
+	n, err := manifestField(pk, "name")
 	if err != nil || n == "" {
 		return "", "", cli.Usagef("%s: the manifest names no pack: give --against NAME@VERSION", packPath)
 	}
@@ -129,59 +118,116 @@ func pickVersion(versions []registry.PublishedVersion, want string) (registry.Pu
 	return best, bestV != nil
 }
 
-// publishedVersions reads the pack's metadata, from the registry or, when
-// it cannot be reached, from the cache of the last successful read.
-func publishedVersions(ctx context.Context, c releaseSource, cache registryCache, name string) ([]registry.PublishedVersion, registry.Endpoints, error) {
-	d, err := c.Discover(ctx)
+// publishedVersions reads the registry's discovery document and the pack's
+// metadata through the cache: asked afresh each time, and read from the
+// cache of the last successful answer when the registry cannot be reached.
+// A pack never published has no versions.
+func publishedVersions(ctx context.Context, cache *registry.Cache, c *registry.Client, name string) (*registry.Discovery, []registry.PublishedVersion, error) {
+	raw, err := cache.Get(ctx, c.Base()+registry.DiscoveryPath, registry.Policy{})
 	if err != nil {
-		raw, cerr := os.ReadFile(cache.metadataPath(name))
-		if cerr != nil {
-			return nil, registry.Endpoints{}, &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
-		}
-		vs, perr := registry.ParsePackMetadata(raw)
-		return vs, registry.Endpoints{}, perr
+		return nil, nil, baselineUnreachable(err)
 	}
-	e := d.Endpoints()
-	raw, vs, found, err := c.PackMetadata(ctx, e, name)
+	d, err := registry.ParseDiscovery(raw)
 	if err != nil {
-		return nil, e, &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
+		return nil, nil, baselineUnreachable(fmt.Errorf("%s: %w", registry.DiscoveryPath, err))
 	}
-	if found {
-		_ = os.MkdirAll(filepath.Dir(cache.metadataPath(name)), 0o755)
-		_ = atomicfile.Write(cache.metadataPath(name), raw, 0o644) // a cache: failures only cost offline reruns
+	u, err := c.Resolve(registry.Expand(d.Endpoints().PackMetadata, map[string]string{"name": name}))
+	if err != nil {
+		return nil, nil, baselineUnreachable(err)
 	}
-	return vs, e, nil
+	raw, err = cache.Get(ctx, u.String(), registry.Policy{})
+	if errors.Is(err, registry.ErrNotFound) {
+		return d, nil, nil
+	}
+	if err != nil {
+		return nil, nil, baselineUnreachable(err)
+	}
+	vs, err := registry.ParsePackMetadata(raw)
+	return d, vs, err
 }
 
-// fetchVerified downloads a version's archive and checks its integrity and
-// signature (with the registry's keys) before anything uses it.
-func fetchVerified(ctx context.Context, c *registry.Client, e registry.Endpoints, name string, pv registry.PublishedVersion) ([]byte, error) {
-	if pv.Integrity == "" {
-		return nil, fmt.Errorf("%s@%s: the registry lists no integrity; refusing an unverifiable baseline", name, pv.Version)
+// baselineUnreachable: the registry could not give a baseline (and the
+// cache held none); every such failure exits as a network error.
+func baselineUnreachable(err error) error {
+	return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
+}
+
+// fetchVerified returns a version's archive: the cached copy while its
+// bytes still hash to the version's integrity, else downloaded and checked
+// (verifiedArchive) before the cache keeps it.
+func fetchVerified(ctx context.Context, cache *registry.Cache, v verifiedArchive) ([]byte, error) {
+	if v.pv.Integrity == "" {
+		return nil, fmt.Errorf("%s@%s: the registry lists no integrity; refusing an unverifiable baseline", v.name, v.pv.Version)
 	}
-	url := pv.TarballURL
-	if url == "" {
-		url = registry.Expand(e.VersionTarball, map[string]string{"name": name, "version": pv.Version})
+	ref := v.pv.TarballURL
+	if ref == "" {
+		ref = registry.Expand(v.disc.Endpoints().VersionTarball, map[string]string{"name": v.name, "version": v.pv.Version})
 	}
-	tgz, err := c.Download(ctx, url)
+	u, err := v.client.Resolve(ref)
 	if err != nil {
-		return nil, &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
+		return nil, baselineUnreachable(err)
 	}
-	rep, err := verify.Archive(tgz, verify.Options{Integrity: pv.Integrity, ResolveKey: (&registryKeys{ctx: ctx, client: c}).key, Limits: tarball.DefaultLimits})
+	archives := &registry.Cache{Dir: cache.Dir, Fetch: v, Now: cache.Now}
+	return archives.Get(ctx, u.String(), registry.Policy{Immutable: true,
+		Valid: func(b []byte) bool { return sri(b) == v.pv.Integrity }})
+}
+
+// verifiedArchive is the registry.Fetcher of a version's archive: it
+// downloads the archive and checks its integrity and signature (with the
+// registry's keys), so the cache keeps only archives that passed.
+type verifiedArchive struct {
+	client *registry.Client
+	disc   *registry.Discovery
+	name   string
+	pv     registry.PublishedVersion
+}
+
+var _ registry.Fetcher = verifiedArchive{}
+
+func (v verifiedArchive) Get(ctx context.Context, ref string, _ registry.GetOptions) (*registry.Response, error) {
+	tgz, err := v.client.Download(ctx, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%s@%s: %w", name, pv.Version, err)
+		return nil, baselineUnreachable(err)
+	}
+	keys := &registryKeys{ctx: ctx, client: v.client, disc: v.disc}
+	rep, err := verify.Archive(tgz, verify.Options{Integrity: v.pv.Integrity, ResolveKey: keys.key, Limits: tarball.DefaultLimits})
+	if err != nil {
+		return nil, fmt.Errorf("%s@%s: %w", v.name, v.pv.Version, err)
 	}
 	for _, ch := range rep.Checks {
 		if !ch.OK {
-			return nil, fmt.Errorf("%s@%s from the registry failed its %s check: %s", name, pv.Version, ch.Name, ch.Message)
+			return nil, fmt.Errorf("%s@%s from the registry failed its %s check: %s", v.name, v.pv.Version, ch.Name, ch.Message)
 		}
 	}
-	return tgz, nil
+	return &registry.Response{URL: ref, StatusCode: 200, Body: tgz}, nil
 }
 
-// registryCache keeps pack metadata per name and archives per integrity.
-type registryCache struct{ dir string }
+// loadTempArchive loads an archive held in memory from a temporary file
+// (a pack reads its archive lazily); the returned func removes the file.
+func loadTempArchive(tgz []byte, lim tarball.Limits) (*pack.Pack, func(), error) {
+	noop := func() {}
+	tmp, err := os.CreateTemp("", "wop-against-*.tgz")
+	if err != nil {
+		return nil, noop, err
+	}
+	cleanup := func() { os.Remove(tmp.Name()) }
+	_, err = tmp.Write(tgz)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		cleanup()
+		return nil, noop, err
+	}
+	pk, err := pack.Load(tmp.Name(), lim)
+	if err != nil {
+		cleanup()
+		return nil, noop, err
+	}
+	return pk, cleanup, nil
+}
 
+// cacheDirFor is where documents of the registry at base are cached.
 func cacheDirFor(env *cli.Env, base string) string {
 	root := env.CacheDir
 	if root == "" {
@@ -191,44 +237,7 @@ func cacheDirFor(env *cli.Env, base string) string {
 	return filepath.Join(root, "registry", host)
 }
 
-func (c registryCache) metadataPath(name string) string {
-	return filepath.Join(c.dir, "packs", filepath.Base(name)+".json")
-}
-
-func blobName(integrity string) string {
-	return strings.NewReplacer("/", "_", "+", "-", "=", "").Replace(integrity) + ".tgz"
-}
-
-// blob returns the path of the archive with integrity: the cached copy
-// when its bytes still hash to it, else what fetch returns, stored first.
-func (c registryCache) blob(integrity string, fetch func() ([]byte, error)) (string, error) {
-	p := filepath.Join(c.dir, "blobs", blobName(integrity))
-	if data, err := os.ReadFile(p); err == nil && sri(data) == integrity {
-		return p, nil
-	}
-	data, err := fetch()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", err
-	}
-	return p, atomicfile.Write(p, data, 0o644)
-}
-
 func sri(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
-
-func manifestName(pk *pack.Pack) (string, error) {
-	src, err := pk.ReadFile(pack.ManifestName)
-	if err != nil {
-		return "", err
-	}
-	doc, err := jsonpos.Parse(src)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
-	}
-	return doc.Root.Get("name").String(), nil
 }

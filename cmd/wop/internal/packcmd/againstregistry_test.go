@@ -3,8 +3,7 @@ package packcmd
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/registry"
@@ -31,40 +30,51 @@ func TestPickVersion(t *testing.T) {
 	}
 }
 
-// offline is a registry that cannot be reached.
-type offline struct{}
+// served is a registry.Fetcher: the documents it holds, or (nil) a registry
+// that cannot be reached.
+type served map[string]string
 
-func (offline) Discover(context.Context) (*registry.Discovery, error) {
-	return nil, errors.New("dial tcp: connection refused")
+func (s served) Get(_ context.Context, ref string, _ registry.GetOptions) (*registry.Response, error) {
+	if s == nil {
+		return nil, errors.New("dial tcp: connection refused")
+	}
+	body, ok := s[ref]
+	if !ok {
+		return nil, registry.ErrNotFound
+	}
+	return &registry.Response{URL: ref, StatusCode: 200, Body: []byte(body)}, nil
 }
-func (offline) PackMetadata(context.Context, registry.Endpoints, string) ([]byte, []registry.PublishedVersion, bool, error) {
-	panic("not reached")
-}
-func (offline) Download(context.Context, string) ([]byte, error) { panic("not reached") }
 
 func TestOfflineRerunUsesCache(t *testing.T) {
-	cache := registryCache{dir: t.TempDir()}
-	if _, _, err := publishedVersions(t.Context(), offline{}, cache, "acme.x"); err == nil {
-		t.Fatal("no cache and no network: want an error")
-	}
-	p := cache.metadataPath("acme.x")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(`{"versions": [{"version": "1.0.0", "integrity": "sha256-x"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vs, _, err := publishedVersions(t.Context(), offline{}, cache, "acme.x")
-	if err != nil || len(vs) != 1 || vs[0].Version != "1.0.0" {
-		t.Fatalf("offline with a cache = %v, %v", vs, err)
-	}
-	data := []byte("archive bytes")
-	path, err := cache.blob(sri(data), func() ([]byte, error) { return data, nil })
+	client, err := registry.New(registry.Options{Registry: "https://reg.example"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := cache.blob(sri(data), func() ([]byte, error) { return nil, errors.New("network used on a cache hit") })
-	if err != nil || again != path {
-		t.Fatalf("cache hit = %q, %v", again, err)
+	dir := t.TempDir()
+	offline := &registry.Cache{Dir: dir, Fetch: served(nil)}
+	if _, _, err := publishedVersions(t.Context(), offline, client, "acme.x"); err == nil {
+		t.Fatal("no cache and no network: want an error")
+	}
+	online := &registry.Cache{Dir: dir, Fetch: served{
+		"https://reg.example" + registry.DiscoveryPath:   `{}`,
+		"https://reg.example/v1/packs/acme.x/index.json": `{"versions": [{"version": "1.0.0", "integrity": "sha256-x"}]}`,
+	}}
+	if _, vs, err := publishedVersions(t.Context(), online, client, "acme.x"); err != nil || len(vs) != 1 {
+		t.Fatalf("online = %v, %v", vs, err)
+	}
+	_, vs, err := publishedVersions(t.Context(), offline, client, "acme.x")
+	if err != nil || len(vs) != 1 || vs[0].Version != "1.0.0" {
+		t.Fatalf("offline with a cache = %v, %v", vs, err)
+	}
+	if _, vs, err := publishedVersions(t.Context(), online, client, "acme.never"); err != nil || len(vs) != 0 {
+		t.Fatalf("a pack never published = %v, %v; want no versions and no error", vs, err)
+	}
+}
+
+// A malformed metadata document is named in JSON terms, not Go types.
+func TestPackMetadataErrorNamesNoGoType(t *testing.T) {
+	_, err := registry.ParsePackMetadata([]byte(`{"versions": "1.0.0"}`))
+	if err == nil || strings.Contains(err.Error(), "Go ") || !strings.Contains(err.Error(), `"versions" is a string, want an array`) {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -88,7 +88,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	if err != nil {
 		return err
 	}
-	current, err := manifestVersion(pk)
+	current, err := manifestField(pk, "version")
 	if err != nil {
 		return cli.Usagef("%s: %v", o.path, err)
 	}
@@ -124,12 +124,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 // writeEdits replaces each edited file atomically, keeping its mode.
 func writeEdits(dir string, edits []bump.FileEdit) error {
 	for _, e := range edits {
-		p := filepath.Join(dir, filepath.FromSlash(e.Name))
-		info, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(p, e.New, info.Mode().Perm()); err != nil {
+		if err := atomicfile.Replace(filepath.Join(dir, filepath.FromSlash(e.Name)), e.New); err != nil {
 			return fmt.Errorf("write %s: %w", e.Name, err)
 		}
 	}
@@ -165,7 +160,8 @@ func nextVersion(step, current string, res *breaking.Result) (string, error) {
 	return step, nil
 }
 
-func manifestVersion(pk *pack.Pack) (string, error) {
+// manifestField is a top-level string of the pack's manifest ("" if absent).
+func manifestField(pk *pack.Pack, key string) (string, error) {
 	src, err := pk.ReadFile(pack.ManifestName)
 	if err != nil {
 		return "", err
@@ -174,7 +170,7 @@ func manifestVersion(pk *pack.Pack) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
 	}
-	return doc.Root.Get("version").String(), nil
+	return doc.Root.Get(key).String(), nil
 }
 
 // packConfig loads the pack's .wop.yaml (or --config); a pack without one
@@ -210,7 +206,7 @@ func compareWith(ctx context.Context, env *cli.Env, against, dir string, pk *pac
 	oldPk, cleanup, err := previousRelease(ctx, env, against, dir, tarball.DefaultLimits)
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
-		cur, err := manifestVersion(pk)
+		cur, err := manifestField(pk, "version")
 		return &breaking.Result{OldVersion: cur}, err
 	}
 	if err != nil {

@@ -151,28 +151,19 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 		rc := c.Rules[id]
 		r, warning := rules.Resolve(id)
 		if r == nil {
-			hint := ""
-			if near, ok := suggest.Nearest(id, rules.IDs(), 3); ok {
-				hint = fmt.Sprintf("; did you mean %q?", near)
-			}
-			return warnings, fmt.Errorf("line %d: no rule %q%s ('wop pack rules' lists them)", rc.Line, id, hint)
+			continue // config.Load (Options.Rule: knownRule) already refused the id
 		}
 		if warning != "" {
 			warnings = append(warnings, fmt.Sprintf("line %d: %s", rc.Line, warning))
 		}
-		if rc.Severity != "" {
-			sev, err := diag.ParseSeverity(rc.Severity)
-			if err != nil {
-				return warnings, fmt.Errorf("line %d: rule %s: %w", rc.Line, id, err)
-			}
+		// config.Load checked severities and ignore globs, every problem at once.
+		if sev, err := diag.ParseSeverity(rc.Severity); err == nil && rc.Severity != "" {
 			s.opt.Severities[r.ID] = sev
 		}
 		for _, pattern := range rc.Ignore {
-			g, err := config.CompileGlob(pattern)
-			if err != nil {
-				return warnings, fmt.Errorf("line %d: rule %s: ignore %q: %w", rc.Line, id, pattern, err)
+			if g, err := config.CompileGlob(pattern); err == nil {
+				s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], g)
 			}
-			s.opt.Ignores[r.ID] = append(s.opt.Ignores[r.ID], g)
 		}
 		if len(rc.Patterns) > 0 {
 			res, err := lint.CompilePatterns(rc.Patterns)

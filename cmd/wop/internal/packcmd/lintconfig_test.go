@@ -1,6 +1,8 @@
 package packcmd
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,8 +25,6 @@ func TestApplyRuleIDs(t *testing.T) {
 			map[string]diag.Severity{"agf-unknown-field": diag.Error}, "", ""},
 		{"deprecated id", map[string]config.RuleConfig{"ref-absent": {Severity: "warning", Line: 3}},
 			map[string]diag.Severity{"ref-missing": diag.Warning}, "line 3: rule ref-absent is deprecated (renamed in 0.2.0); read as ref-missing", ""},
-		{"unknown id", map[string]config.RuleConfig{"agf-unknown-feild": {Severity: "off", Line: 4}},
-			nil, "", `line 4: no rule "agf-unknown-feild"; did you mean "agf-unknown-field"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,5 +48,19 @@ func TestApplyRuleIDs(t *testing.T) {
 				t.Errorf("warnings = %q, want %q", got, tt.warning)
 			}
 		})
+	}
+}
+
+// TestConfigRefusesUnknownRule: config.Load, given knownRule, is the one
+// place an unknown rule id is refused (apply never sees one).
+func TestConfigRefusesUnknownRule(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".wop.yaml")
+	if err := os.WriteFile(p, []byte("registry: private\n\n\nrules:\n  agf-unknown-feild: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := config.Load(p, config.Options{Rule: knownRule})
+	want := `no rule "agf-unknown-feild"; did you mean "agf-unknown-field"?`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
 	}
 }

@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,12 +51,7 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 
 func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
 	for _, f := range fixes {
-		p := filepath.Join(pk.Dir, filepath.FromSlash(f.Name))
-		info, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(p, f.New, info.Mode().Perm()); err != nil {
+		if err := atomicfile.Replace(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)), f.New); err != nil {
 			return fmt.Errorf("write %s: %w", pk.Path(f.Name), err)
 		}
 	}

@@ -83,21 +83,10 @@ func migrateDir(env *cli.Env, dir string, showDiff bool) (int, error) {
 	case showDiff:
 		_, err = env.Out.Write(diff.Diff("a/"+pk.Path(pack.ManifestName), src, "b/"+pk.Path(pack.ManifestName), out))
 	case string(out) != string(src):
-		err = writeManifest(path, out)
-		if err == nil {
-			fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", pk.Path(pack.ManifestName))
+		if err := atomicfile.Replace(path, out); err != nil {
+			return len(notes), fmt.Errorf("write %s: %w", path, err)
 		}
+		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", pk.Path(pack.ManifestName))
 	}
 	return len(notes), err
-}
-
-func writeManifest(path string, data []byte) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, data, info.Mode().Perm()); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -165,12 +165,10 @@ type stagedFile struct {
 // passed through one redactor that knows the token and the URL's
 // credentials.
 func runPublish(ctx context.Context, o *publishOptions) error {
-	redactor := registry.NewRedactor()
-	redactor.AddURL(o.reg.url)
-	env := *o.env
-	env.Out, env.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
-	o.env = &env
-	return redactor.Error(o.run(ctx, redactor))
+	return o.reg.redacted(o.env, func(env *cli.Env, redactor *registry.Redactor) error {
+		o.env = env
+		return o.run(ctx, redactor)
+	})
 }
 
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
@@ -364,7 +362,7 @@ func (o *publishOptions) requireCredentials(token registry.Token, c *registry.Cl
 		return nil
 	}
 	err := fmt.Errorf("no token for %s, so the registry would refuse the upload; nothing was sent", c.Base())
-	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, "set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'")}
+	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
 }
 
 func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {

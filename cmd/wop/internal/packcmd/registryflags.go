@@ -34,6 +34,17 @@ func (f *registryFlags) validate() error {
 	return nil
 }
 
+// redacted runs run with everything it prints, and its error, passed
+// through one redactor that knows the registry URL's credentials (run adds
+// the token once it has read it).
+func (f *registryFlags) redacted(env *cli.Env, run func(*cli.Env, *registry.Redactor) error) error {
+	redactor := registry.NewRedactor()
+	redactor.AddURL(f.url)
+	e := *env
+	e.Out, e.ErrOut = redactor.Writer(e.Out), redactor.Writer(e.ErrOut)
+	return redactor.Error(run(&e, redactor))
+}
+
 // clientOptions say how a command's registry client behaves.
 type clientOptions struct {
 	token    registry.Token

@@ -88,12 +88,10 @@ Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
 // runVerify runs the verification with everything it prints, and its
 // error, passed through one redactor.
 func runVerify(ctx context.Context, o *verifyOptions) error {
-	redactor := registry.NewRedactor()
-	redactor.AddURL(o.reg.url)
-	env := *o.env
-	env.Out, env.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
-	o.env = &env
-	return redactor.Error(o.run(ctx, redactor))
+	return o.reg.redacted(o.env, func(env *cli.Env, redactor *registry.Redactor) error {
+		o.env = env
+		return o.run(ctx, redactor)
+	})
 }
 
 func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) error {

@@ -1,0 +1,62 @@
+package jsonpos
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDecodeErrorNamesNoGoType(t *testing.T) {
+	type entry struct {
+		Version string `json:"version"`
+	}
+	type doc struct {
+		Versions []entry `json:"versions"`
+		Count    int     `json:"count"`
+	}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"array wanted", "{\n  \"versions\": \"1.0.0\"}", `line 2:22: "versions" is a string, want an array`},
+		{"string wanted", `{"versions": [{"version": 1}]}`, `line 1:28: "versions.version" is a number, want a string`},
+		{"integer wanted", `{"count": true}`, `line 1:15: "count" is true or false, want an integer`},
+		{"root", `[]`, `line 1:2: the document is an array, want an object`},
+		{"syntax", "{\n  \"count\": }", "line 2:12: invalid character '}' looking for beginning of value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d doc
+			err := DecodeError([]byte(tt.src), json.Unmarshal([]byte(tt.src), &d))
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("DecodeError = %v, want %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "jsonpos.") {
+				t.Errorf("%q names a Go type", err)
+			}
+		})
+	}
+	other := errors.New("read failed")
+	if got := DecodeError(nil, other); got != other {
+		t.Errorf("other errors pass through: got %v", got)
+	}
+}
+
+// FuzzDecodeError: whatever the bytes, restating the decode error never
+// panics and never names a Go type.
+func FuzzDecodeError(f *testing.F) {
+	f.Add([]byte(`{"versions": "x", "count": 1.5}`))
+	f.Add([]byte("{\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var d struct {
+			Versions []struct {
+				Version string `json:"version"`
+			} `json:"versions"`
+			Count int            `json:"count"`
+			Meta  map[string]int `json:"meta"`
+		}
+		if err := DecodeError(src, json.Unmarshal(src, &d)); err != nil && strings.Contains(err.Error(), "Go struct") {
+			t.Fatalf("%q names a Go type", err)
+		}
+	})
+}
