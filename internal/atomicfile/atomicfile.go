@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // WriteFrom creates or replaces path with what fill writes, with mode perm.
@@ -42,21 +44,7 @@ func checkReplaceable(path string) error {
 	if err != nil || info.Mode().IsRegular() {
 		return nil // absent (or unreadable: the write itself will say why)
 	}
-	return &fs.PathError{Op: "replace", Path: path, Err: fmt.Errorf("%w (%s); wop only replaces regular files", ErrNotRegular, kind(info.Mode()))}
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
+	return &fs.PathError{Op: "replace", Path: path, Err: fmt.Errorf("%w (%s); wop only replaces regular files", ErrNotRegular, safefile.Kind(info.Mode()))}
 }
 
 // Write creates or replaces path with data.

@@ -98,7 +98,7 @@ func Open(path string, opt Options) (*File, error) {
 
 func check(path string, info fs.FileInfo, opt Options) error {
 	if !info.Mode().IsRegular() {
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))}
+		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(info.Mode()))}
 	}
 	if opt.Want != nil && !opt.Want.matches(IdentityOf(info)) {
 		return &fs.PathError{Op: "open", Path: path, Err: ErrChanged}
@@ -116,7 +116,9 @@ func (want Identity) matches(got Identity) bool {
 	return want.Size == got.Size && want.ModTime.Equal(got.ModTime)
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file that is not a regular one is, for messages:
+// "a directory", "a named pipe", ...
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
