@@ -22,6 +22,7 @@ rm -rf "$WOP_CACHE_DIR"
 measure() { /usr/bin/time -f "%e s wall, %M KB peak RSS" "$@" 2>&1 >/dev/null | tail -1; }
 echo "$n packs, cold (--no-cache):    $(measure bench/out/wop pack lint --no-cache "$dir")"
 echo "$n packs, empty cache:          $(measure bench/out/wop pack lint "$dir")"
-one=$(ls -d "$dir"/*/ | head -1)
+packs_in=("$dir"/*/) # not ls | head: under pipefail, head closing the pipe can fail the script
+one=${packs_in[0]}
 echo "1 of $n packs, cached:          $(measure bench/out/wop pack lint "$one")"
 echo "1 of $n packs, cold:            $(measure bench/out/wop pack lint --no-cache "$one")"

@@ -240,12 +240,12 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		"Pass": {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
-			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "refs": "Contents",
+			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
 		},
 		"Pack": {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",
-			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)", "archiveID": "not an input (a re-read refuses another archive)",
+			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)", "archiveID": "not an input (a re-open refuses another archive)",
 		},
 		"Options": {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",

@@ -32,7 +32,8 @@ type Pass struct {
 	// Computed once per pass and shared by the rules: the rules ask the same
 	// questions about the same files.
 	json      map[string]*jsonFile // parsed JSON files
-	files     map[string]fileRead  // file contents
+	files     map[string]fileRead  // file contents, within cacheBudget
+	cached    int                  // bytes held in files
 	refs      []pack.Ref
 	refsDone  bool
 	bundle    []pack.File
@@ -47,13 +48,24 @@ type fileRead struct {
 	err  error
 }
 
-// ReadFile returns a pack file's contents, read once per pass.
+// cacheBudget bounds the bytes of a directory's files the pass holds. Real
+// packs fit whole; a pack near the registry's 50 MB ceiling would otherwise
+// be held whole by the rules that read every file, so past the budget a
+// file is read again when asked again (the page cache makes that cheap).
+// An archive's files are in memory already (pack.Load holds them).
+const cacheBudget = 8 << 20
+
+// ReadFile returns a pack file's contents, read once per pass while the
+// cache has room.
 func (p *Pass) ReadFile(name string) ([]byte, error) {
 	if f, ok := p.files[name]; ok {
 		return f.data, f.err
 	}
 	data, err := p.Pack.ReadFile(name)
-	p.files[name] = fileRead{data, err}
+	if p.cached+len(data) <= cacheBudget {
+		p.files[name] = fileRead{data, err}
+		p.cached += len(data)
+	}
 	return data, err
 }
 

@@ -83,8 +83,8 @@ func checkEncoding(p *Pass) {
 }
 
 // eachBundled calls fn with the contents of each bundled regular file want
-// accepts. A directory's files come through the pass's file cache; an
-// archive's are streamed, so a large one is never held whole.
+// accepts. A directory's files come through the pass's file cache (within
+// its budget); an archive's are in memory since its load.
 func eachBundled(p *Pass, want func(name string) bool, fn func(name string, data []byte)) {
 	if p.Pack.Archive == nil {
 		for _, f := range bundled(p) {

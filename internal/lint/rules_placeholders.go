@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"strings"
@@ -32,10 +33,20 @@ func checkPlaceholderLeft(p *Pass) {
 		if err != nil {
 			continue
 		}
-		if loc := placeholder.FindIndex(src); loc != nil {
+		if loc := findPlaceholder(src); loc != nil {
 			p.ReportOffset(f.Name, src, loc[0], "still holds the placeholder 'wop pack init' wrote; write the real text")
 		}
 	}
+}
+
+// findPlaceholder is placeholder.FindIndex, skipping the regexp where the
+// literal cannot occur: the regexp's \b keeps it off its literal fast path,
+// and it was 90% of linting a 50 MB pack of prompts.
+func findPlaceholder(src []byte) []int {
+	if !bytes.Contains(src, []byte("TODO:")) {
+		return nil
+	}
+	return placeholder.FindIndex(src)
 }
 
 // placeholderFile: the text files init writes placeholders into.

@@ -4,6 +4,7 @@
 package pack
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -48,17 +49,12 @@ type Pack struct {
 	// a build would bundle.
 	Files  []File
 	limits tarball.Limits
-	// archivePath is the .tgz on disk, re-read for entries the load did
-	// not keep in memory; archiveID is what it was then, so a re-read never
-	// sees another archive swapped in under the name.
+	// archivePath is the .tgz on disk; archiveID is what it was when
+	// loaded, so a re-open (the lint cache digests its bytes) never sees
+	// another archive swapped in under the name.
 	archivePath string
 	archiveID   safefile.Identity
 }
-
-// keepInMemory is the largest archive entry a load holds (JSON and keys are
-// always held): lint reads few big files, and publishing a 50 MB archive
-// must not cost 50 MB.
-const keepInMemory = 64 << 10
 
 // ErrNoManifest means a directory holds no pack.json.
 var ErrNoManifest = errors.New("no pack.json")
@@ -135,7 +131,10 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 		return nil, err
 	}
 	defer f.Close()
-	a, err := tarball.Scan(f, lim, keepEntry)
+	// Every entry is held (at most the archive ceiling): lint's rules read
+	// each file several times, and a file left out would cost decompressing
+	// the whole archive again each time.
+	a, err := tarball.Read(f, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -205,23 +204,19 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 		return nil, &FileTooLargeError{Name: name, Size: f.Size, Max: max}
 	}
 	if pk.Archive != nil {
-		if e, _ := pk.Archive.Find(name); e.Data != nil || e.Size == 0 {
-			return e.Data, nil
-		}
-		var data []byte
-		err := pk.Each(func(n string) bool { return n == name }, func(_ string, d []byte) error {
-			data = d
-			return nil
-		})
-		return data, err
+		e, _ := pk.Archive.Find(name)
+		return e.Data, nil
 	}
 	r, err := pk.open(f, max)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	data, err := io.ReadAll(r)
-	return data, named(err, name)
+	// Sized from the listing (plus room to see EOF): io.ReadAll's doubling
+	// would allocate twice a large file's size.
+	buf := bytes.NewBuffer(make([]byte, 0, f.Size+bytes.MinRead))
+	_, err = buf.ReadFrom(r)
+	return buf.Bytes(), named(err, name)
 }
 
 // Open opens a source file for streaming (a build copies it into the
@@ -282,13 +277,11 @@ func (pk *Pack) ArchiveID() safefile.Identity { return pk.archiveID }
 // Limits returns the size ceilings the pack was loaded with.
 func (pk *Pack) Limits() tarball.Limits { return pk.limits }
 
-func keepEntry(e tarball.Entry) bool {
-	return e.Size <= keepInMemory || strings.HasSuffix(e.Name, ".json") || strings.HasPrefix(e.Name, "keys/")
-}
-
 // Each calls fn with the contents of every regular file want accepts, in
-// name order for a directory and archive order for an archive, reading each
-// once and holding none: the way to look at every file of a large pack.
+// name order for a directory and archive order for an archive. A
+// directory's files are read one at a time and none is held (an archive's
+// are in memory since its load): the way to look at every file of a large
+// pack.
 func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []byte) error) error {
 	if pk.Archive == nil {
 		for _, f := range pk.Files {
@@ -305,39 +298,12 @@ func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []by
 		}
 		return nil
 	}
-	// Entries kept at load are served from memory; only when a wanted one
-	// was left out is the archive read again.
-	inMemory := true
 	for _, e := range pk.Archive.Entries {
-		if want(e.Name) && e.Data == nil && e.Size > 0 {
-			inMemory = false
-			break
-		}
-	}
-	if inMemory {
-		for _, e := range pk.Archive.Entries {
-			if want(e.Name) {
-				if err := fn(e.Name, e.Data); err != nil {
-					return err
-				}
+		if want(e.Name) {
+			if err := fn(e.Name, e.Data); err != nil {
+				return err
 			}
 		}
-		return nil
 	}
-	var ferr error
-	visit := func(e tarball.Entry) bool {
-		if ferr == nil && want(e.Name) {
-			ferr = fn(e.Name, e.Data)
-		}
-		return false
-	}
-	f, err := pk.OpenArchive()
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if _, err := tarball.Scan(f, pk.limits, visit); err != nil {
-		return err
-	}
-	return ferr
+	return nil
 }

@@ -7,6 +7,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -160,5 +161,9 @@ func Read(path string, opt Options) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	// Sized from the open file (plus room to see EOF): io.ReadAll's growth
+	// would allocate a large file's size several times over.
+	buf := bytes.NewBuffer(make([]byte, 0, f.Info.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
 }

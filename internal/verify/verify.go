@@ -74,7 +74,7 @@ func (r *Report) add(name string, err error, okMsg string) {
 func Archive(tgz []byte, opt Options) (*Report, error) {
 	sum := sha256.Sum256(tgz)
 	r := &Report{Integrity: build.IntegrityOf(sum[:])}
-	a, err := tarball.Read(bytes.NewReader(tgz), opt.Limits)
+	a, err := tarball.Scan(bytes.NewReader(tgz), opt.Limits, keepFor(opt))
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +103,19 @@ func Archive(tgz []byte, opt Options) (*Report, error) {
 		r.add("source", rebuild(opt.Source, a, doc, tgz, opt.Limits), "the source rebuilds to an identical tar")
 	}
 	return r, nil
+}
+
+// keepFor says which entries' contents verify holds: a rebuild compares
+// every entry; otherwise only the manifest, the signature material (keys/,
+// and any JSON a signing block may name as a Sigstore bundle) and small
+// files are held, so a 50 MB pack of prompts is never held whole.
+func keepFor(opt Options) func(tarball.Entry) bool {
+	if opt.Source != nil {
+		return func(tarball.Entry) bool { return true }
+	}
+	return func(e tarball.Entry) bool {
+		return e.Size <= 64<<10 || strings.HasSuffix(e.Name, ".json") || strings.HasPrefix(e.Name, "keys/")
+	}
 }
 
 func structure(a *tarball.Archive) error {

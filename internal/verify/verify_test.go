@@ -39,8 +39,17 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, nil)
+}
+
+// newFixtureWith builds the fixture pack with extra files added.
+func newFixtureWith(t *testing.T, extra map[string]string) *fixture {
+	t.Helper()
 	f := &fixture{dir: t.TempDir()}
 	files := map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n", "README.md": "# demo\n"}
+	for name, data := range extra {
+		files[name] = data
+	}
 	filetree.Write(t, f.dir, files)
 	kp, _ := sign.Generate()
 	f.key, _ = sign.ParsePrivateKey(kp.PrivatePEM, "acme-1")
@@ -288,4 +297,43 @@ func mustPEM(t *testing.T, pub ed25519.PublicKey) []byte {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+}
+
+// TestLargeEntriesAreNotHeld: a pack of large prompts verifies without
+// holding them (only a rebuild from --source compares every entry), and
+// still verifies in full with a rebuild.
+func TestLargeEntriesAreNotHeld(t *testing.T) {
+	big := strings.Repeat("Be brief. ", 100<<10) // 1 MB
+	f := newFixtureWith(t, map[string]string{"prompts/big.md": big})
+	tests := []struct {
+		name     string
+		opt      Options
+		held     map[string]bool
+		wantChks int
+	}{
+		{"key only", Options{Key: f.pub}, map[string]bool{"pack.json": true, "keys/pack.json.sig": true, "prompts/a.md": true, "prompts/big.md": false}, 2},
+		{"rebuild", Options{Key: f.pub, Source: f.source(t)}, map[string]bool{"prompts/big.md": true}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.Limits = tarball.DefaultLimits
+			keep := keepFor(tt.opt)
+			for name, want := range tt.held {
+				size := int64(len(big))
+				if name != "prompts/big.md" {
+					size = 100
+				}
+				if got := keep(tarball.Entry{Name: name, Size: size}); got != want {
+					t.Errorf("keep %s = %v, want %v", name, got, want)
+				}
+			}
+			r, err := Archive(f.tgz, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.OK() || len(r.Checks) != tt.wantChks {
+				t.Fatalf("report %+v", r)
+			}
+		})
+	}
 }
