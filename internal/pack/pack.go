@@ -86,11 +86,15 @@ func Load(p string, lim tarball.Limits) (*Pack, error) {
 }
 
 func loadDir(dir string, lim tarball.Limits) (*Pack, error) {
-	if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err != nil {
+	if info, err := os.Lstat(filepath.Join(dir, ManifestName)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ErrNoManifest
 		}
 		return nil, err
+	} else if info.IsDir() {
+		// A folder named pack.json holds no manifest; walking on would
+		// lint an empty pack clean.
+		return nil, &fs.PathError{Op: "read", Path: filepath.Join(dir, ManifestName), Err: errors.New("pack.json is a directory; the manifest must be a file")}
 	}
 	display := DisplayName(dir)
 	// The root the user named may be a link to the pack (packs/x -> ../x);

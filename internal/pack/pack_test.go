@@ -123,3 +123,16 @@ func TestLoadRefusesDataAfterTheArchive(t *testing.T) {
 		t.Errorf("trailing data: %v", err)
 	}
 }
+
+// TestLoadRefusesADirectoryNamedPackJSON: a folder named pack.json holds no
+// manifest; loading on would lint an empty pack clean while build fails.
+func TestLoadRefusesADirectoryNamedPackJSON(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ManifestName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir, tarball.DefaultLimits)
+	if err == nil || !strings.Contains(err.Error(), "pack.json is a directory") {
+		t.Fatalf("Load = %v, want pack.json is a directory", err)
+	}
+}
