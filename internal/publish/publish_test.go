@@ -3,28 +3,23 @@ package publish
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/hostile"
 )
 
 // tgz returns a gzipped tar holding a pack.json for version.
 func tgz(t *testing.T, version string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	manifest := []byte(`{"name":"community.acme.demo","version":"` + version + `"}`)
-	if err := tw.WriteHeader(&tar.Header{Name: "pack.json", Mode: 0o644, Size: int64(len(manifest)), Typeflag: tar.TypeReg}); err != nil {
+	manifest := `{"name":"community.acme.demo","version":"` + version + `"}`
+	b, err := hostile.Archive([]hostile.Entry{{Name: "pack.json", Type: tar.TypeReg, Data: []byte(manifest)}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	tw.Write(manifest)
-	tw.Close()
-	zw.Close()
-	return buf.Bytes()
+	return b
 }
 
 // TestArchiveIsReadOnce: once ReadArchive has opened the .tgz, every later

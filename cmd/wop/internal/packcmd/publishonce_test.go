@@ -3,7 +3,6 @@ package packcmd
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,23 +12,19 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/testutil/hostile"
 )
 
 // packTgz returns a gzipped tar of a minimal pack at version.
 func packTgz(t *testing.T, version string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	manifest := []byte(`{"name":"community.acme.demo","version":"` + version + `","engines":{"openwop":">=1.1.0 <2.0.0"},` +
-		`"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"Hi."}]}`)
-	if err := tw.WriteHeader(&tar.Header{Name: "pack.json", Mode: 0o644, Size: int64(len(manifest)), Typeflag: tar.TypeReg}); err != nil {
+	manifest := `{"name":"community.acme.demo","version":"` + version + `","engines":{"openwop":">=1.1.0 <2.0.0"},` +
+		`"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"Hi."}]}`
+	b, err := hostile.Archive([]hostile.Entry{{Name: "pack.json", Type: tar.TypeReg, Data: []byte(manifest)}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	tw.Write(manifest)
-	tw.Close()
-	zw.Close()
-	return buf.Bytes()
+	return b
 }
 
 // TestPublishGatesTheArchiveItHashed: an archive swapped under the name
