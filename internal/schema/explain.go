@@ -70,6 +70,10 @@ func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Pr
 		*out = append(*out, Problem{Pointer: ptr, Keyword: "const", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
 	case *kind.Type:
 		*out = append(*out, Problem{Pointer: ptr, Keyword: "type", Message: fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))})
+	case *kind.Not:
+		// The library gives "not" no keyword path; say which property the
+		// forbidden form requires when that is all it says.
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "not", Message: s.forbidden(ve.SchemaURL)})
 	case *kind.FalseSchema:
 		*out = append(*out, Problem{Pointer: ptr, OnName: true, Keyword: "false", Message: "property not allowed here"})
 	default:
@@ -149,6 +153,24 @@ func (s *Set) requiredOnlyBranches(url string) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// forbidden explains a failed "not" at url: a "not" that only requires
+// properties forbids them.
+func (s *Set) forbidden(url string) string {
+	obj, _ := s.fragment(url).(map[string]any)
+	not, _ := obj["not"].(map[string]any)
+	req, _ := not["required"].([]any)
+	if len(not) != 1 || len(req) == 0 {
+		return "the value has a form this place forbids"
+	}
+	var names []string
+	for _, r := range req {
+		if name, ok := r.(string); ok {
+			names = append(names, fmt.Sprintf("%q", name))
+		}
+	}
+	return "property " + strings.Join(names, " with ") + " is not allowed here"
 }
 
 // forms lists the types a oneOf/anyOf accepts, when they say so directly.

@@ -140,3 +140,46 @@ func TestEmbeddedPathsMatchIDs(t *testing.T) {
 		t.Error("a URL that is not embedded compiled: the loader must refuse it")
 	}
 }
+
+// TestV2VersionManifest: the v2 registry-version-manifest schema takes a
+// served v2 version manifest and refuses what a v2 registry serves never:
+// a v1 signing block, a range without a ceiling, a runtime on a
+// declarative kind, a v1 tarball path.
+func TestV2VersionManifest(t *testing.T) {
+	id := spec.Base + "registry-version-manifest.schema.json"
+	const head = `"name":"community.acme.cards","version":"1.0.0","kind":"card","integrity":"sha256-AAAA",`
+	good := `{` + head + `"engines":{"openwop":">=1 <3.0.0"},"signing":{"keyId":"acme-1","scheme":"ed25519-canonical-json"},` +
+		`"tarballUrl":"/v2/packs/community.acme.cards/-/1.0.0.tgz","versionDeprecated":true,"x-acme":1}`
+	if ps := validate(t, id, good); len(ps) != 0 {
+		t.Errorf("a served v2 manifest: %v", ps)
+	}
+	for name, src := range map[string]string{
+		"v1 signing block": `{` + head + `"engines":{"openwop":">=1 <3.0.0"},"signing":{"method":"manual","publicKeyRef":"acme-1","signatureRef":"keys/pack.json.sig"}}`,
+		"no ceiling":       `{` + head + `"engines":{"openwop":">=1.0.0"}}`,
+		"runtime on card":  `{` + head + `"engines":{"openwop":">=1 <3.0.0"},"runtime":{"language":"javascript"}}`,
+		"v1 tarball path":  `{` + head + `"engines":{"openwop":">=1 <3.0.0"},"tarballUrl":"/v1/packs/community.acme.cards/-/1.0.0.tgz"}`,
+	} {
+		if ps := validate(t, id, src); len(ps) == 0 {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestNotExplained: a failed "not" (which the library reports without a
+// keyword path) is a readable problem, never a panic.
+func TestNotExplained(t *testing.T) {
+	id := spec.Base + "registry-version-manifest.schema.json"
+	ps := validate(t, id, `{"name":"community.acme.cards","version":"1.0.0","kind":"card","integrity":"sha256-AAAA","engines":{"openwop":">=1 <3.0.0"},"runtime":{}}`)
+	var found bool
+	for _, p := range ps {
+		if p.Keyword == "not" {
+			found = true
+			if p.Message != `property "runtime" is not allowed here` {
+				t.Errorf("not: %q", p.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no \"not\" problem in %v", ps)
+	}
+}

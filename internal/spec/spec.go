@@ -1,7 +1,7 @@
 // Package spec holds the OpenWOP v2 specification files wop embeds (the v2
-// pack-manifest schema family, the id grammar, the peer-dependency
-// declaration and its alias table) and the published v1 connection-pack
-// schema, each pinned to the repository, path and commit it was copied from
+// pack-manifest schema family, the registry-version-manifest schema, the id
+// grammar, the peer-dependency declaration and its alias table, the error
+// registry) and the published v1 connection-pack schema, each pinned to the repository, path and commit it was copied from
 // (PROVENANCE.json). It also decides which spec tree a manifest belongs to,
 // exactly as the registry does.
 //
@@ -19,7 +19,7 @@ import (
 	"strings"
 )
 
-//go:embed PROVENANCE.json schemas declaration
+//go:embed PROVENANCE.json schemas declaration errors
 var files embed.FS
 
 // Version is the v2 spec version the embedded files are pinned to.

@@ -51,8 +51,8 @@ func TestProvenance(t *testing.T) {
 // gives, so Schema finds each by $id.
 func TestSchemaIDs(t *testing.T) {
 	ids := SchemaIDs()
-	if len(ids) != 13 {
-		t.Errorf("%d embedded schemas, want 13: %v", len(ids), ids)
+	if len(ids) != 14 {
+		t.Errorf("%d embedded schemas, want 14: %v", len(ids), ids)
 	}
 	for _, id := range ids {
 		raw, ok := Schema(id)
@@ -150,5 +150,39 @@ func TestLoadDeclaration(t *testing.T) {
 	}
 	if a := d.Aliases["openwop.agents.memoryBackends"]; a.Family != "agents" || len(a.Facets) != 1 || a.Facets[0] != "memoryBackends" {
 		t.Errorf("alias openwop.agents.memoryBackends = %+v", a)
+	}
+}
+
+// TestLoadErrors: the v2 error registry parses, each code once, and the
+// pack codes a v2 registry adds are told apart from v1's.
+func TestLoadErrors(t *testing.T) {
+	codes, err := LoadErrors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(codes) != 101 {
+		t.Errorf("%d codes, want the 101 rows of errors.json", len(codes))
+	}
+	for code, v2 := range map[string]bool{
+		"pack_engine_unsupported":        true,
+		"sub_chain_cycle":                true,
+		"payload_unprojectable":          true, // since 2.3
+		"pack_peer_dependency_undefined": false,
+		"pack_validation_failed":         false,
+	} {
+		c, ok := codes[code]
+		if !ok {
+			t.Errorf("%s is not in the registry", code)
+			continue
+		}
+		if c.V2Only() != v2 {
+			t.Errorf("%s: V2Only() = %v (since %q)", code, c.V2Only(), c.Since)
+		}
+	}
+	if c := codes["pack_engine_unsupported"]; c.HTTPStatus != 400 || c.Retriable || c.Source != "RFC 0177 §A.1" {
+		t.Errorf("pack_engine_unsupported = %+v", c)
+	}
+	if (ErrorCode{Since: "x"}).V2Only() {
+		t.Error("an unreadable since is not v2")
 	}
 }
