@@ -182,4 +182,13 @@ func TestNotExplained(t *testing.T) {
 	if !found {
 		t.Errorf("no \"not\" problem in %v", ps)
 	}
+	// The case a real pack reaches: a chain fragment node pinning a host's
+	// workflowId (lint panicked on it).
+	chain := `{"name":"community.acme.chains","version":"1.0.0","kind":"workflow-chain","engines":{"openwop":">=1.1.0 <2.0.0"},` +
+		`"chains":[{"chainId":"community.acme.chains.main","version":"1.0.0","label":"Main","description":"d","parameters":{"type":"object"},` +
+		`"dag":{"nodes":[{"id":"n1","typeId":"core.subWorkflow","config":{"workflowId":"wf-1"}}],"edges":[]}}]}`
+	id, _ = ForKind(spec.V1, "workflow-chain")
+	if ps := validate(t, id, chain); len(ps) != 1 || ps[0].Message != `property "workflowId" is not allowed here` {
+		t.Errorf("chain pinning workflowId: %v", ps)
+	}
 }
