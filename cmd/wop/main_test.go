@@ -235,6 +235,7 @@ func otherSeenCmd(ts *testscript.TestScript, neg bool, args []string) {
 //	registry fault drop|503|429|html413 N     misbehave on the next N PUTs
 //	registry fault redirect STATUS URL        answer PUTs with a redirect to URL
 //	registry fault echoauth 0                 401s echo the Authorization header
+//	registry fault refuse STATUS CODE         answer PUTs with STATUS and error CODE
 //	registry endpoint NAME TEMPLATE           the discovery document's endpoint NAME
 //	registry writeapi off                     no write API (pull requests)
 //	registry grant NAMESPACE...               limit the token's rights
@@ -277,6 +278,8 @@ func registryCmd(ts *testscript.TestScript, neg bool, args []string) {
 			f.RedirectPut, f.RedirectTo = n, args[3]
 		case "echoauth":
 			f.EchoAuth = true
+		case "refuse": // registry fault refuse STATUS CODE
+			f.RefuseStatus, f.RefuseCode = n, args[3]
 		}
 		srv.SetFaults(f)
 	case "endpoint": // registry endpoint NAME TEMPLATE

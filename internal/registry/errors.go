@@ -1,11 +1,15 @@
 package registry
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // StatusError is a registry's refusal, with its machine-readable code.
@@ -71,9 +75,80 @@ var hints = map[string]string{
 	"signature_required":         "the registry needs a signed pack: build with --key KEY.pem --key-id ID",
 	"pack_signature_invalid":     "the signature does not verify with the registry's copy of the key: sign with the key registered for this namespace",
 	"pack_validation_failed":     "the registry's validation refused the pack",
-	// v2 hosts (RFC 0177 §A.1/§B.1); wop pack lint reports both before publishing.
-	"pack_engine_unsupported":        "engines.openwop does not admit this registry's protocol major: a v2 registry needs \">=x[.y[.z]] <M.0.0\" with M of at least 3 (run wop pack lint --spec v2)",
-	"pack_peer_dependency_undefined": "a peerDependencies key names no capability family of the v2 declaration: name the family and put facets in peerDependenciesMeta (run wop pack lint --spec v2)",
+	// The v2 registry's submission checks (RFC 0222 §D) and the codes the v2
+	// error registry (spec/v2/errors.json) adds that an upload can meet; wop
+	// pack lint --spec v2 reports the pack ones before publishing.
+	"pack_engine_unsupported":        "engines.openwop does not admit this registry's protocol major: a v2 registry needs \">=x[.y[.z]] <M.0.0\" with M of at least 3 (run wop pack lint --spec v2, or wop pack migrate --to v2)",
+	"pack_peer_dependency_undefined": "a peerDependencies key names no capability family of the v2 declaration: name the family and put facets in peerDependenciesMeta (run wop pack lint --spec v2, or wop pack migrate --to v2)",
+	"sub_chain_cycle":                "a chain's subChains lead back to itself: a v2 host refuses the cycle; make one chain the leaf",
+	"sub_chain_depth_exceeded":       "sub-chains nest deeper than the 8 levels a v2 host runs (maxSubChainDepth): flatten the nesting",
+	"version_conflict":               "versions are immutable: bump the version and publish again",
+	"payload_too_large":              "the archive is over the registry's upload limit; remove what the pack does not need",
+	"unsupported_media_type":         "the registry did not take the upload's Content-Type (wop sends the raw .tgz as application/gzip): a proxy in between may rewrite it, or the registry wants another upload format",
+	"protocol_version_mismatch":      "the registry serves another OpenWOP protocol major than the request: publish v1 packs to its v1 tree and v2 packs (wop pack lint --spec v2) to its v2 tree",
+	"protocol_version_unsupported":   "the registry does not serve the OpenWOP protocol version wop asked for; check its discovery document's endpoints for the trees it serves",
+	"client_version_unsupported":     "the registry needs a newer client: upgrade wop",
+}
+
+// CodeHint returns the next step for a registry error code: the author's
+// fix where wop knows one, else, for a code of the v2 error registry, where
+// the spec defines it. "" for a code neither knows.
+func CodeHint(code string) string {
+	if h, ok := hints[code]; ok {
+		return h
+	}
+	codes, err := spec.LoadErrors()
+	if err != nil {
+		return ""
+	}
+	c, ok := codes[code]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s is an OpenWOP error (HTTP %d, since spec %s); its meaning and fix: %s", c.Code, c.HTTPStatus, c.Since, c.Source)
+}
+
+// HintsIn returns the fixes for the registry error codes text names as
+// words (a pull-request registry's gate prints the code it refuses with),
+// one line each, in the order of the codes' first mention; "" when it names
+// none wop has a fix for.
+func HintsIn(text string) string {
+	type mention struct {
+		at   int
+		hint string
+	}
+	var found []mention
+	for code, hint := range hints {
+		if at := wordIndex(text, code); at >= 0 {
+			found = append(found, mention{at, code + ": " + hint})
+		}
+	}
+	slices.SortFunc(found, func(a, b mention) int { return cmp.Compare(a.at, b.at) })
+	lines := make([]string, len(found))
+	for i, m := range found {
+		lines[i] = m.hint
+	}
+	return strings.Join(lines, "\n      ") // under the text after "hint: "
+}
+
+// wordIndex is the index of the first mention of code in text that is not
+// part of a longer identifier, or -1.
+func wordIndex(text, code string) int {
+	isWord := func(b byte) bool {
+		return b == '_' || b == '-' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], code)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(code)
+		if (i == 0 || !isWord(text[i-1])) && (end == len(text) || !isWord(text[end])) {
+			return i
+		}
+		from = i + 1
+	}
 }
 
 // Hint returns the next step for the author.
@@ -96,7 +171,7 @@ func (e *StatusError) Hint() string {
 			return "the registry refused the pack: " + r
 		}
 	}
-	return hints[e.Code]
+	return CodeHint(e.Code)
 }
 
 // parseError builds a StatusError from a response body in either shape:

@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 func TestEndpointsPreferCompleteV2(t *testing.T) {
@@ -100,6 +103,64 @@ func TestEveryErrorCodeHasAHint(t *testing.T) {
 	}
 }
 
+// TestV2CodeHints: a loopback registry refusing an upload with each
+// v2-only pack code of the v2 error registry (and each code it adds that an
+// upload can meet), at the code's registered status, gets the author a
+// fix, not the generic pointer to the spec; any other registered code gets
+// that pointer, and an unknown code no hint.
+func TestV2CodeHints(t *testing.T) {
+	codes, err := spec.LoadErrors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	upload := []string{"pack_peer_dependency_undefined", "version_conflict", "payload_too_large", "unsupported_media_type",
+		"protocol_version_mismatch", "protocol_version_unsupported", "client_version_unsupported"}
+	for _, c := range codes {
+		if c.V2Only() && (strings.HasPrefix(c.Code, "pack_") || strings.HasPrefix(c.Code, "sub_chain_")) {
+			upload = append(upload, c.Code)
+		}
+	}
+	var answer spec.ErrorCode
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(answer.HTTPStatus)
+		fmt.Fprintf(w, `{"error":{"code":%q,"message":"refused"}}`, answer.Code)
+	}))
+	defer srv.Close()
+	c, err := New(Options{Registry: srv.URL, Token: "token-for-hints"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish := func(code string) *StatusError {
+		t.Helper()
+		answer = codes[code]
+		_, err := c.Publish(context.Background(), Endpoints{VersionTarball: "/v2/{name}/{version}", V2: true},
+			Upload{Name: "a.b.c", Version: "1.0.0", Open: func() io.Reader { return strings.NewReader("x") }, Size: 1, Integrity: "sha256-x", SigningMethod: "manual"})
+		var se *StatusError
+		if !errors.As(err, &se) || se.Code != code {
+			t.Fatalf("%s: %T %v", code, err, err)
+		}
+		return se
+	}
+	for _, code := range upload {
+		if _, ok := codes[code]; !ok {
+			t.Errorf("%s is not in the v2 error registry", code)
+			continue
+		}
+		if h := publish(code).Hint(); h == "" || strings.Contains(h, "is an OpenWOP error") {
+			t.Errorf("%s (HTTP %d): hint %q, want the author's fix", code, codes[code].HTTPStatus, h)
+		}
+	}
+	want := "delegation_chain_cyclic is an OpenWOP error (HTTP 400, since spec 2.0); its meaning and fix: RFC 0170 §B.1"
+	if h := publish("delegation_chain_cyclic").Hint(); h != want {
+		t.Errorf("fallback hint: %q", h)
+	}
+	if h := CodeHint("no_such_code"); h != "" {
+		t.Errorf("unknown code: %q", h)
+	}
+}
+
 func TestBackoff(t *testing.T) {
 	for n := 1; n < 20; n++ {
 		if d := DefaultBackoff(n, 0); d <= 0 || d > 10*time.Second {
@@ -147,5 +208,34 @@ func TestPutHeadersAndV2(t *testing.T) {
 		got.Header.Get("Authorization") != "Bearer t" || got.Header.Get("X-Pack-Signing-Method") != "manual" || got.ContentLength != 10 || body != 10 ||
 		got.Header.Get("User-Agent") != "wop/test" {
 		t.Errorf("request %s %v len %d body %d", got.URL, got.Header, got.ContentLength, body)
+	}
+}
+
+func TestHintsIn(t *testing.T) {
+	for text, want := range map[string]string{
+		"FAIL pack_peer_dependency_undefined (host.x)\nFAIL pack_engine_unsupported": "pack_peer_dependency_undefined: a peerDependencies key" +
+			"|pack_engine_unsupported: engines.openwop",
+		"not_a_pack_engine_unsupported_code": "",
+		"pack_engine_unsupported_v3":         "",
+		"nothing here":                       "",
+	} {
+		got := HintsIn(text)
+		parts := strings.Split(got, "\n      ")
+		wants := strings.Split(want, "|")
+		if want == "" {
+			if got != "" {
+				t.Errorf("HintsIn(%q) = %q, want none", text, got)
+			}
+			continue
+		}
+		if len(parts) != len(wants) {
+			t.Errorf("HintsIn(%q) = %q", text, got)
+			continue
+		}
+		for i := range wants {
+			if !strings.HasPrefix(parts[i], wants[i]) {
+				t.Errorf("HintsIn(%q) line %d = %q, want %q...", text, i, parts[i], wants[i])
+			}
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
 )
 
@@ -133,7 +134,14 @@ type StepError struct {
 	Gate   string // the last gate heading printed before the failure, if any
 	Output string // the last lines of its output
 	Err    error
+	// hint is the fix for each registry error code the output names (the
+	// registry's v2 checks print the code a registry would answer with).
+	hint string
 }
+
+// Hint tells the author how to fix what the gate refused, when it named an
+// error code wop knows.
+func (e *StepError) Hint() string { return e.hint }
 
 func (e *StepError) Error() string {
 	where := e.Step
@@ -162,7 +170,7 @@ func run(ctx context.Context, dir string, environ []string, s step) ([]byte, err
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		e := &StepError{Step: s.Label, Output: tail(out.String(), tailLines), Err: err}
+		e := &StepError{Step: s.Label, Output: tail(out.String(), tailLines), Err: err, hint: registry.HintsIn(out.String())}
 		if h := gateHeading.FindAllString(out.String(), -1); len(h) > 0 {
 			e.Gate = strings.TrimSpace(h[len(h)-1])
 		}

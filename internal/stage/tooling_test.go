@@ -123,3 +123,27 @@ func TestRunReportsTheFailingGate(t *testing.T) {
 		t.Errorf("message %q", se.Error())
 	}
 }
+
+// TestGateRefusalHints: a gate that refuses with a registry error code
+// (the registry's v2 checks print it) gets the code's fix as the error's
+// hint, even when the code scrolled out of the output the error shows.
+func TestGateRefusalHints(t *testing.T) {
+	dir := t.TempDir()
+	script := "echo '[v2 5/9] engines admit major 2...'\necho 'packs/community.acme.demo: pack_engine_unsupported: >=1.0.0 <2.0.0'\n" +
+		"i=0; while [ $i -lt 40 ]; do echo line $i; i=$((i+1)); done\nexit 1\n"
+	_, err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
+	var se *StepError
+	if !errors.As(err, &se) {
+		t.Fatalf("err %v", err)
+	}
+	if strings.Contains(se.Output, "pack_engine_unsupported") {
+		t.Fatal("the test wants the code out of the shown tail")
+	}
+	if h := se.Hint(); !strings.HasPrefix(h, "pack_engine_unsupported: engines.openwop does not admit") {
+		t.Errorf("hint %q", h)
+	}
+	_, err = run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "echo SBOM drifted; exit 1"}})
+	if errors.As(err, &se) && se.Hint() != "" {
+		t.Errorf("a refusal naming no code got hint %q", se.Hint())
+	}
+}

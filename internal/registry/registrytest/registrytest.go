@@ -54,6 +54,10 @@ type Faults struct {
 	RedirectPut          int    // PUTs answered with this redirect status ...
 	RedirectTo           string // ... to this Location (the path is appended)
 	EchoAuth             bool   // 401 answers echo the request's Authorization header
+	// RefuseCode, when set, answers every PUT with RefuseStatus and this
+	// error code, as a v2 registry refusing the pack does.
+	RefuseCode   string
+	RefuseStatus int
 	// ReadRate throttles the reading of PUT bodies to this many bytes per
 	// second, as a slow uplink does (0: as fast as possible).
 	ReadRate int
@@ -351,6 +355,8 @@ func (s *Server) takeFault() string {
 		return "429"
 	case s.faults.HTML413:
 		return "html413"
+	case s.faults.RefuseCode != "":
+		return "refuse"
 	}
 	return ""
 }
@@ -378,6 +384,13 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, name, version strin
 	case "429":
 		w.Header().Set("Retry-After", "1")
 		fail(w, http.StatusTooManyRequests, "rate_limited", "slow down")
+		return
+	case "refuse":
+		io.Copy(io.Discard, r.Body)
+		s.mu.Lock()
+		status, code := s.faults.RefuseStatus, s.faults.RefuseCode
+		s.mu.Unlock()
+		fail(w, status, code, "refused by the test registry")
 		return
 	case "html413":
 		io.Copy(io.Discard, r.Body)
