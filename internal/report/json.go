@@ -12,11 +12,13 @@ import (
 const JSONVersion = 1
 
 type jsonReport struct {
-	Version     int              `json:"version"`
-	Tool        string           `json:"tool"`
-	ToolVersion string           `json:"toolVersion"`
-	Diagnostics []jsonDiagnostic `json:"diagnostics"`
-	Summary     diag.Counts      `json:"summary"`
+	Version     int               `json:"version"`
+	Tool        string            `json:"tool"`
+	ToolVersion string            `json:"toolVersion"`
+	Spec        map[string]string `json:"spec,omitempty"`
+	Packs       []PackSpec        `json:"packs,omitempty"`
+	Diagnostics []jsonDiagnostic  `json:"diagnostics"`
+	Summary     diag.Counts       `json:"summary"`
 }
 
 type jsonDiagnostic struct {
@@ -30,7 +32,8 @@ type jsonDiagnostic struct {
 }
 
 func printJSON(w io.Writer, in Input) error {
-	r := jsonReport{Version: JSONVersion, Tool: in.Tool, ToolVersion: in.Version, Diagnostics: []jsonDiagnostic{}, Summary: diag.Count(in.Diags)}
+	r := jsonReport{Version: JSONVersion, Tool: in.Tool, ToolVersion: in.Version, Spec: in.Spec, Packs: in.Packs,
+		Diagnostics: []jsonDiagnostic{}, Summary: diag.Count(in.Diags)}
 	for _, d := range in.Diags {
 		r.Diagnostics = append(r.Diagnostics, jsonDiagnostic{Rule: d.Rule, Severity: d.Severity, File: d.File, Pointer: d.Pointer,
 			Line: d.Start.Line, Column: d.Start.Column, Message: d.Message})

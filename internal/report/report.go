@@ -23,6 +23,19 @@ type Input struct {
 	// BaseDir is the absolute directory relative Diags files are relative
 	// to (the working directory); SARIF records it as %SRCROOT%. "" omits it.
 	BaseDir string
+	// Spec is the OpenWOP spec versions wop's embedded files are pinned to,
+	// by generation ({"v2": "2.0"}); json and sarif print it. nil omits it.
+	Spec map[string]string
+	// Packs is each pack that was judged, with the spec generation it was
+	// judged by; json and sarif print it.
+	Packs []PackSpec
+}
+
+// PackSpec names one pack and the spec generation ("v1" or "v2") it was
+// judged by.
+type PackSpec struct {
+	Path string `json:"path"` // as the pack was named on the command line
+	Spec string `json:"spec"`
 }
 
 // Print writes in.Diags to w in format.

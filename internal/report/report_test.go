@@ -25,7 +25,8 @@ func loadInput(t *testing.T) Input {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		t.Fatal(err)
 	}
-	return Input{Tool: "wop", Version: "1.2.3", Rules: in.Rules, Diags: in.Diags, BaseDir: "/src/repo"}
+	return Input{Tool: "wop", Version: "1.2.3", Rules: in.Rules, Diags: in.Diags, BaseDir: "/src/repo",
+		Spec: map[string]string{"v2": "2.0"}, Packs: []PackSpec{{Path: "packs/a", Spec: "v1"}, {Path: "packs/b", Spec: "v2"}}}
 }
 
 func TestPrintersGolden(t *testing.T) {

@@ -26,6 +26,19 @@ type sarifRun struct {
 	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
 	ColumnKind         string                   `json:"columnKind"`
 	Results            []sarifResult            `json:"results"`
+	Properties         *sarifRunProperties      `json:"properties,omitempty"`
+}
+
+// sarifRunProperties is the run's property bag: the packs judged and the
+// spec generation each was judged by.
+type sarifRunProperties struct {
+	Packs []PackSpec `json:"openwopPacks"`
+}
+
+// sarifDriverProperties is the tool's property bag: the OpenWOP spec
+// versions its embedded files are pinned to.
+type sarifDriverProperties struct {
+	Spec map[string]string `json:"openwopSpec"`
 }
 
 type sarifTool struct {
@@ -33,11 +46,12 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name            string      `json:"name"`
-	Version         string      `json:"version"`
-	SemanticVersion string      `json:"semanticVersion,omitempty"`
-	InformationURI  string      `json:"informationUri"`
-	Rules           []sarifRule `json:"rules"`
+	Name            string                 `json:"name"`
+	Version         string                 `json:"version"`
+	SemanticVersion string                 `json:"semanticVersion,omitempty"`
+	InformationURI  string                 `json:"informationUri"`
+	Rules           []sarifRule            `json:"rules"`
+	Properties      *sarifDriverProperties `json:"properties,omitempty"`
 }
 
 type sarifRule struct {
@@ -115,7 +129,13 @@ func printSARIF(w io.Writer, in Input) error {
 		index[r.ID] = i
 		driver.Rules = append(driver.Rules, sarifRuleOf(r))
 	}
+	if in.Spec != nil {
+		driver.Properties = &sarifDriverProperties{Spec: in.Spec}
+	}
 	run := sarifRun{Tool: sarifTool{driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	if len(in.Packs) > 0 {
+		run.Properties = &sarifRunProperties{Packs: in.Packs}
+	}
 	if in.BaseDir != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifact{srcRoot: {URI: fileURI(in.BaseDir) + "/"}}
 	}

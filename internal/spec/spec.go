@@ -14,6 +14,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -86,3 +87,31 @@ func Provenance() ([]Source, error) {
 
 // readFile returns one embedded file (a path as in Source.File).
 func readFile(name string) ([]byte, error) { return files.ReadFile(name) }
+
+// Versions is the spec version each generation's embedded files are pinned
+// to, for reports: the v2 files to Version. The v1 schemas
+// (internal/schema) were copied without a spec version, so v1 has none.
+func Versions() map[string]string { return map[string]string{"v2": Version} }
+
+// Pins summarises PROVENANCE.json for `wop --version`: each source
+// repository with the short commits its files were copied from, sorted:
+// "openwop/openwop@280544d,9cd7a5b openwop/openwop-registry@...".
+func Pins() (string, error) {
+	rows, err := Provenance()
+	if err != nil {
+		return "", err
+	}
+	commits := map[string][]string{}
+	for _, r := range rows {
+		short := r.Commit[:min(7, len(r.Commit))]
+		if !slices.Contains(commits[r.Repository], short) {
+			commits[r.Repository] = append(commits[r.Repository], short)
+		}
+	}
+	repos := slices.Sorted(maps.Keys(commits))
+	for i, repo := range repos {
+		slices.Sort(commits[repo])
+		repos[i] = repo + "@" + strings.Join(commits[repo], ",")
+	}
+	return strings.Join(repos, " "), nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -184,5 +185,20 @@ func TestLoadErrors(t *testing.T) {
 	}
 	if (ErrorCode{Since: "x"}).V2Only() {
 		t.Error("an unreadable since is not v2")
+	}
+}
+
+func TestPins(t *testing.T) {
+	pins, err := Pins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"openwop/openwop@280544d,9cd7a5b", "openwop/openwop-registry@c725049,db84567", "openwop/openwop-sdks@"} {
+		if !strings.Contains(pins, want) {
+			t.Errorf("Pins() = %q, want %q in it", pins, want)
+		}
+	}
+	if v := Versions(); v["v2"] != Version || len(v) != 1 {
+		t.Errorf("Versions() = %v", v)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
@@ -165,6 +166,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 			return nil
 		}
 	}
+	trees := make([]spec.Tree, len(targets)) // each pack's, for the json and sarif reports
 	load := func(j lint.Job) (*pack.Pack, error) {
 		if err := ctx.Err(); err != nil { // Ctrl-C: no more packs
 			return nil, err
@@ -175,16 +177,19 @@ func runLint(ctx context.Context, o *lintOptions) error {
 			return nil, err
 		}
 		pk.Display = pack.DisplayName(targets[i].display)
+		trees[i] = treeOf(pk, j.Opt.Spec)
 		return pk, nil
 	}
 	var diags []diag.Diagnostic
 	var loadErrs []error
+	var packs []report.PackSpec
 	for i, r := range lint.RunAll(jobs, load) {
 		if r.Err != nil {
 			loadErrs = append(loadErrs, fmt.Errorf("%s: %w", targets[i].display, withoutPath(r.Err)))
 			continue
 		}
 		diags = append(diags, r.Diags...)
+		packs = append(packs, report.PackSpec{Path: targets[i].display, Spec: string(trees[i])})
 	}
 	agfDiags, err := lintLooseAgentFormat(o.env, looseAGF)
 	if err != nil {
@@ -218,7 +223,8 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if o.against != "" {
 		rules = append(rules, releaseRules()...)
 	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
+		Spec: spec.Versions(), Packs: packs}
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
@@ -380,4 +386,22 @@ func ruleIDs() []string {
 		ids = append(ids, info.ID)
 	}
 	return ids
+}
+
+// treeOf is the spec generation lint judges pk by: the one asked for, or
+// under auto the one its engine range picks (as lint's pass does). A
+// manifest that does not parse is judged as v1.
+func treeOf(pk *pack.Pack, asked spec.Tree) spec.Tree {
+	if asked == spec.V1 || asked == spec.V2 {
+		return asked
+	}
+	raw, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return spec.V1
+	}
+	doc, err := jsonpos.Parse(raw)
+	if err != nil {
+		return spec.V1
+	}
+	return spec.TreeOf(doc.Root)
 }

@@ -35,7 +35,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
 	cmd.SetErr(env.ErrOut)
-	cmd.SetVersionTemplate("wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at " + spec.Version + " (sources: internal/spec/PROVENANCE.json)\n")
+	cmd.SetVersionTemplate(versionTemplate())
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
 	// Add cobra's completion group now (Execute would, later) so that it
@@ -43,6 +43,17 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.InitDefaultCompletionCmd()
 	guardGroups(cmd)
 	return cmd
+}
+
+// versionTemplate is what --version prints: wop's version, the spec
+// versions its embedded files are pinned to, and the commits they were
+// copied from (internal/spec/PROVENANCE.json has each file's).
+func versionTemplate() string {
+	pins, err := spec.Pins()
+	if err != nil { // cannot happen in a tested build: TestProvenance reads the same file
+		pins = err.Error()
+	}
+	return "wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at " + spec.Version + "\nspec sources: " + pins + "\n"
 }
 
 // guardGroups gives every command that only groups others GroupRunE: an
