@@ -96,8 +96,18 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 	return p, nil
 }
 
+// ErrSigstoreV2 refuses a Sigstore signature on a pack for the v2 tree:
+// v2 keeps one signing scheme, and its block has no place for a bundle.
+var ErrSigstoreV2 = errors.New("a Sigstore signature has no v2 signing block: the v2 tree keeps one scheme, " +
+	"{\"keyId\",\"scheme\":\"ed25519-canonical-json\"} (RFC 0177 §C.3); sign with --key KEY.pem --key-id ID, " +
+	"or force the v1 tree with --spec v1")
+
 func (p *Plan) sign(root *jsonpos.Value, s Signing) error {
 	if s.Sigstore != nil {
+		// The tree is chosen as for a key: --spec, or under auto the engine range.
+		if s.Spec.For(root) == sign.SpecV2 {
+			return ErrSigstoreV2
+		}
 		var err error
 		block := jsonpos.StringObject("method", "sigstore", "signatureRef", sign.SigstoreEntry)
 		if p.Manifest, err = sign.Manifest(root, block); err != nil {

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -249,6 +250,39 @@ func TestNamesThatArePathsAreRefused(t *testing.T) {
 		}
 		if _, err := NewPlan(pk, Signing{}); err == nil || !strings.Contains(err.Error(), "refusing to use it in a file name") {
 			t.Errorf("%s@%s: %v", tt.name, tt.version, err)
+		}
+	}
+}
+
+// TestSigstoreFollowsTheTree: Sigstore signing picks the tree as a key
+// does (--spec, or under auto the engine range) and refuses v2, whose one
+// signing scheme has no place for a bundle, before anything is signed.
+func TestSigstoreFollowsTheTree(t *testing.T) {
+	for _, tc := range []struct {
+		engines string
+		spec    sign.Spec
+		refused bool
+	}{
+		{">=1.1.0 <2.0.0", sign.SpecAuto, false},
+		{">=1.1.0 <3.0.0", sign.SpecAuto, true},
+		{">=1.1.0 <3.0.0", sign.SpecV1, false},
+		{">=1.1.0 <2.0.0", sign.SpecV2, true},
+	} {
+		dir := t.TempDir()
+		manifest := fmt.Sprintf(`{"name":"community.acme.x","version":"1.0.0","kind":"node","engines":{"openwop":%q},"runtime":{"language":"remote","entry":"pack.json"}}`, tc.engines)
+		os.WriteFile(filepath.Join(dir, "pack.json"), []byte(manifest), 0o644)
+		pk, err := pack.Load(dir, tarball.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		called := false
+		bundle := func([]byte) ([]byte, error) { called = true; return []byte(`{}`), nil }
+		plan, err := NewPlan(pk, Signing{Spec: tc.spec, Sigstore: bundle})
+		switch {
+		case tc.refused && (!errors.Is(err, ErrSigstoreV2) || called):
+			t.Errorf("%s %s: err %v, signed %v; want ErrSigstoreV2 before signing", tc.engines, tc.spec, err, called)
+		case !tc.refused && (err != nil || !strings.Contains(string(plan.Manifest), `"method":"sigstore"`)):
+			t.Errorf("%s %s: %v", tc.engines, tc.spec, err)
 		}
 	}
 }

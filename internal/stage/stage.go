@@ -178,10 +178,15 @@ func check(ctx context.Context, work string, o Options, res *Result) error {
 
 // CheckTree refuses an archive whose signing block belongs to another tree:
 // the v2 tree takes {"keyId", "scheme"} only, and the registry's v2 verifier
-// rejects a v1 block with pack_signature_invalid after the merge.
+// rejects a v1 block with pack_signature_invalid after the merge; the v1
+// tree's verifier knows only the v1 block.
 func CheckTree(tree string, a *publish.Archive) error {
 	switch tree {
 	case "v1":
+		if a.Signing != nil && (a.Signing.Get("keyId") != nil || a.Signing.Get("scheme") != nil) {
+			return fmt.Errorf("%s@%s is signed with a v2 signing block (keyId/scheme); the v1 tree needs {\"method\",\"publicKeyRef\",\"signatureRef\"}: "+
+				"rebuild it with --spec v1, or stage into --tree v2", a.Name, a.Version)
+		}
 	case "v2":
 		if a.Signing != nil && (a.Signing.Get("method") != nil || a.Signing.Get("publicKeyRef") != nil) {
 			return fmt.Errorf("%s@%s is signed with a v1 signing block (method/publicKeyRef); the v2 tree needs {\"keyId\",\"scheme\"}: "+

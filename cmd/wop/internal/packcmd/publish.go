@@ -17,9 +17,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 type publishOptions struct {
@@ -132,7 +134,7 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	f.StringVar(&o.stage, "stage", "", "clone of a pull-request registry's repository to stage the version in (offline; --registry not needed)")
-	f.StringVar(&o.tree, "tree", "v1", "registry tree to stage into: v1 or v2")
+	f.StringVar(&o.tree, "tree", "", "registry tree to stage into: v1 or v2 (default: the pack's spec generation, as --spec picks it)")
 	f.BoolVar(&o.noGate, "no-registry-check", false, "with --stage: skip the checkout's CI gate")
 	f.StringVar(&o.branch, "branch", "", "with --stage: create this branch in the checkout and commit the change (never pushed)")
 	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
@@ -153,6 +155,7 @@ type result struct {
 	Files     []stagedFile `json:"files,omitempty"` // with --stage: what the change touches
 	Gate      string       `json:"gate,omitempty"`  // with --stage: the gate that passed, or why none ran
 	Branch    string       `json:"branch,omitempty"`
+	Spec      string       `json:"spec"` // the spec generation the archive belongs to: v1 or v2
 }
 
 // stagedFile is one file a staged change touches.
@@ -214,8 +217,12 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 			return err
 		}
 	}
+	gen, err := generation(tree, a)
+	if err != nil {
+		return cli.Usagef("%s: %v", o.target, err)
+	}
 	if o.stage != "" {
-		return o.stageIn(ctx, a)
+		return o.stageIn(ctx, a, gen)
 	}
 	// A broken credentials setup fails before any traffic; the token also
 	// goes with the GETs (a private registry may authenticate reads).
@@ -240,7 +247,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err := publish.Gates(ctx, client, d, a); err != nil {
 		return networkError(ctx, err)
 	}
-	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base(), Archive: archivePath}
+	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base(), Archive: archivePath, Spec: string(gen)}
 	if !d.WriteAPI.Supported {
 		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base(), cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
 			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
@@ -407,4 +414,15 @@ func uploadError(ctx context.Context, err error) error {
 		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
 	}
 	return networkError(ctx, err)
+}
+
+// generation is the spec generation of the archive being published: the
+// one --spec forces, or under auto the one its engine range picks, as the
+// registry decides the tree it publishes to.
+func generation(asked spec.Tree, a *publish.Archive) (spec.Tree, error) {
+	doc, err := jsonpos.Parse(a.Manifest)
+	if err != nil {
+		return "", fmt.Errorf("pack.json: %w", err)
+	}
+	return asked.Resolve(doc.Root), nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/stage"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -18,7 +19,11 @@ import (
 // stageIn publishes to a pull-request registry: the checkout's discovery
 // document and keys stand in for the registry (no network), the version is
 // staged with every derived file, and the checkout's own gate judges it.
-func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error {
+func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen spec.Tree) error {
+	tree, err := o.stageTree(gen)
+	if err != nil {
+		return err
+	}
 	c, err := stage.Open(o.env.Abs(o.stage))
 	if err != nil {
 		return cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
@@ -30,7 +35,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	if err != nil {
 		return err
 	}
-	if err := stage.CheckTree(o.tree, a); err != nil {
+	if err := stage.CheckTree(tree, a); err != nil {
 		return cli.Usagef("%v", err)
 	}
 	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
@@ -48,7 +53,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	// stale one is made again from the archive.
 	p.Manifest, _ = safefile.Read(strings.TrimSuffix(a.Path, ".tgz")+".json", safefile.Options{Max: tarball.DefaultLimits.MaxManifest, FollowLinks: true})
 	opt := stage.Options{
-		Tree: o.tree, NoGate: o.noGate, Branch: o.branch,
+		Tree: tree, NoGate: o.noGate, Branch: o.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
 		Environ: os.Environ(),
 	}
@@ -63,7 +68,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 		return err
 	}
 	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: d.URL, Archive: a.Path,
-		Status: string(res.Status), Staged: c.Root, Branch: res.Branch}
+		Status: string(res.Status), Staged: c.Root, Branch: res.Branch, Spec: string(gen)}
 	for _, e := range res.Edits {
 		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
 	}
@@ -83,6 +88,20 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive) error 
 	}
 	fmt.Fprint(o.env.ErrOut, stage.GitSteps(o.stage, "publish/"+a.Name+"-"+a.Version, opt.Message, res.Edits))
 	return nil
+}
+
+// stageTree is the registry tree to stage into: --tree, or by default the
+// archive's spec generation gen (--spec, or its engine range), the tree
+// the registry itself would put it in. A --tree that contradicts a forced
+// --spec is a usage error.
+func (o *publishOptions) stageTree(gen spec.Tree) (string, error) {
+	if o.tree == "" {
+		return string(gen), nil
+	}
+	if asked, _ := o.keys.tree(); asked != spec.Auto && string(asked) != o.tree {
+		return "", cli.Usagef("--tree %s contradicts --spec %s: drop one", o.tree, asked)
+	}
+	return o.tree, nil
 }
 
 // sourceDir is the pack's source folder when publishing from one, "" for
