@@ -192,3 +192,22 @@ func TestNotExplained(t *testing.T) {
 		t.Errorf("chain pinning workflowId: %v", ps)
 	}
 }
+
+// TestV1ConnectionSigning: the published v1 connection schema declares no
+// signing block, yet every built v1 pack carries one; the correction lets
+// the v1 block through (a signed connection archive lints clean) and still
+// refuses anything else there.
+func TestV1ConnectionSigning(t *testing.T) {
+	id, _ := ForKind(spec.V1, "connection")
+	const head = `{"name":"community.acme.conn","version":"1.0.0","kind":"connection","engines":{"openwop":">=1.0.0 <2.0.0"},` +
+		`"provider":{"id":"acme","displayName":"Acme","category":"dev","auth":{"kind":"api_key"},"reach":{"mcp":{"server":{"url":"https://mcp.acme.dev","transport":"http"}}}}`
+	if ps := validate(t, id, head+`,"signing":{"method":"manual","publicKeyRef":"acme-1","signatureRef":"keys/pack.json.sig"}}`); len(ps) != 0 {
+		t.Errorf("a v1 signing block: %v", ps)
+	}
+	if ps := validate(t, id, head+`,"signing":{"keyId":"acme-1"}}`); len(ps) == 0 {
+		t.Error("a v2 signing block passed the v1 connection schema")
+	}
+	if ps := validate(t, id, head+`}`); len(ps) != 0 {
+		t.Errorf("unsigned: %v", ps)
+	}
+}

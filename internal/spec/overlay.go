@@ -29,6 +29,11 @@ const (
 //   - The connection schemas (v1 and v2) write provider.apiHosts[] with an
 //     ECMAScript lookahead, "^(?!-)[a-z0-9-]{1,63}...", which Go's RE2 cannot
 //     compile. Rewritten to the equivalent "^[a-z0-9][a-z0-9-]{0,62}...".
+//   - The v1 connection schema is closed but has no signing property,
+//     although every built v1 pack carries the v1 signing block (FORMAT.md
+//     §3; every other v1 kind schema and the v1 version manifest declare
+//     it): it refused every signed connection archive, the registry's and
+//     wop's own. Given the v1 node schema's Signing block.
 //
 // Other documents are left alone.
 func Correct(id string, doc any) {
@@ -40,6 +45,9 @@ func Correct(id string, doc any) {
 	case Base + "connection-pack-manifest.schema.json", v1Base + "connection-pack-manifest.schema.json":
 		if items := dig(m, "properties", "provider", "properties", "apiHosts", "items"); items != nil && items["pattern"] == lookaheadHost {
 			items["pattern"] = re2Host
+		}
+		if id == v1Base+"connection-pack-manifest.schema.json" {
+			addV1Signing(m)
 		}
 	case Base + "workflow-chain-pack-manifest.schema.json":
 		replaceSigning(m)
@@ -70,6 +78,13 @@ func v2Signing() map[string]any {
 			"keyId":  map[string]any{"$ref": "ids.schema.json#/$defs/keyId"},
 			"scheme": map[string]any{"const": "ed25519-canonical-json"},
 		},
+	}
+}
+
+// addV1Signing declares the v1 signing block on a v1 schema that lacks it.
+func addV1Signing(m map[string]any) {
+	if props := dig(m, "properties"); props != nil && props["signing"] == nil {
+		props["signing"] = map[string]any{"$ref": "node-pack-manifest.schema.json#/$defs/Signing"}
 	}
 }
 

@@ -131,6 +131,9 @@ func TestCorrect(t *testing.T) {
 	if p := dig(conn, "properties", "provider", "properties", "apiHosts", "items")["pattern"]; p != re2Host {
 		t.Errorf("apiHosts pattern after Correct: %v", p)
 	}
+	if dig(conn, "properties", "signing")["$ref"] != "node-pack-manifest.schema.json#/$defs/Signing" {
+		t.Errorf("v1 connection signing after Correct: %v", dig(conn, "properties", "signing"))
+	}
 	node := map[string]any{"properties": map[string]any{"signing": map[string]any{"$ref": "x"}}}
 	Correct(Base+"node-pack-manifest.schema.json", node)
 	if dig(node, "properties", "signing")["$ref"] != "x" {
