@@ -64,3 +64,27 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHintsIn: whatever a gate prints, HintsIn returns one line per known
+// code the text names as a word, each the code's own hint, and nothing for
+// a code that only appears inside a longer identifier.
+func FuzzHintsIn(f *testing.F) {
+	f.Add("FAIL pack_engine_unsupported: >=1.0.0\nok")
+	f.Add("xpack_engine_unsupported pack_peer_dependency_undefined_ sub_chain_cycle")
+	f.Add("pack_engine_unsupportedpack_engine_unsupported")
+	f.Fuzz(func(t *testing.T, text string) {
+		out := HintsIn(text)
+		if out == "" {
+			return
+		}
+		for line := range strings.SplitSeq(out, "\n      ") {
+			code, hint, ok := strings.Cut(line, ": ")
+			if !ok || hints[code] != hint {
+				t.Fatalf("line %q is not a code and its hint", line)
+			}
+			if wordIndex(text, code) < 0 {
+				t.Fatalf("%s is not named as a word in %q", code, text)
+			}
+		}
+	})
+}
