@@ -26,7 +26,8 @@ import (
 // SBOMs are up to date; each archive's signature verifies with a key the
 // discovery document permits for the pack's namespace, and the served .sig
 // is the archive's. REGTOOL_FAIL=index|check makes that command fail, for
-// the scripts that test a failing generator or gate.
+// the scripts that test a failing generator or gate, naming the registry
+// error code REGTOOL_CODE when set.
 func regtoolMain() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: regtool index|check")
@@ -35,6 +36,9 @@ func regtoolMain() {
 	cmd := os.Args[1]
 	fmt.Printf("[1/2] %s: registry tree\n", cmd)
 	if os.Getenv("REGTOOL_FAIL") == cmd {
+		if code := os.Getenv("REGTOOL_CODE"); code != "" { // as the registry's v2 checks name what they refuse
+			fmt.Fprintf(os.Stderr, "regtool: refused: %s\n", code)
+		}
 		fmt.Fprintln(os.Stderr, "regtool: failing as REGTOOL_FAIL asks")
 		os.Exit(1)
 	}
