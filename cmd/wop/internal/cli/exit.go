@@ -11,7 +11,12 @@ import (
 const (
 	// ExitOK: success, and no finding at or above the failing severity.
 	ExitOK = 0
-	// ExitFindings: lint or verification found errors (or warnings under --strict).
+	// ExitFindings: lint or verification found errors (or warnings under
+	// --strict), a gate refused (lint errors stopping build, sign, publish or
+	// import; publish's namespace, key or signature checks), or any other
+	// failure its message explains: an error no other code classifies (a
+	// file that cannot be written, a git command that failed) exits 1, not
+	// 70, because it is not a bug in wop and 70 asks for a bug report.
 	ExitFindings = 1
 	// ExitUsage: bad flags or arguments, or input that cannot be read at all.
 	ExitUsage = 2
@@ -21,13 +26,37 @@ const (
 	ExitAuth = 4
 	// ExitConflict: the version is already published with other bytes.
 	ExitConflict = 5
-	// ExitInternal: wop itself failed (a bug, not a finding or bad input);
-	// the message asks for a report. EX_SOFTWARE in sysexits.h.
+	// ExitInternal: a bug in wop (a panic), not a finding or bad input; the
+	// message asks for a report. EX_SOFTWARE in sysexits.h.
 	ExitInternal = 70
 	// ExitInterrupted: stopped by Ctrl-C (or SIGTERM); temporary files are
 	// removed, earlier outputs left as they were.
 	ExitInterrupted = 130
 )
+
+// ExitCodeDoc is one row of the exit code table.
+type ExitCodeDoc struct {
+	Code    int
+	Meaning string // one line, no final period
+}
+
+// ExitCodeTable lists every exit code wop uses, in order: the source of
+// `wop help exit-codes` and docs/exit-codes.md.
+func ExitCodeTable() []ExitCodeDoc {
+	return []ExitCodeDoc{
+		{ExitOK, "success; no finding at or above the failing severity"},
+		{ExitFindings, "lint errors (or warnings with --strict), a failed verify check, a gate that refused " +
+			"(lint errors stopping build, sign, publish or import; publish's namespace, key or signature checks), " +
+			"or any other failure the message explains, such as a file that cannot be written"},
+		{ExitUsage, "bad usage or unreadable input: unknown command, help topic or flag, missing path, no pack.json, " +
+			"not gzip, over a size ceiling, bad .wop.yaml"},
+		{ExitNetwork, "the registry could not be reached, or kept failing after retries"},
+		{ExitAuth, "no token, or the registry refused it (401/403)"},
+		{ExitConflict, "the version is already published with other bytes"},
+		{ExitInternal, "a bug in wop (a panic), never a finding or bad input; the message asks for a report"},
+		{ExitInterrupted, "interrupted (Ctrl-C or SIGTERM); temporary files are removed"},
+	}
+}
 
 // ExitError carries a specific exit code chosen by the command that knows
 // what went wrong.

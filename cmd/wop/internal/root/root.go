@@ -37,11 +37,12 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetErr(env.ErrOut)
 	cmd.SetVersionTemplate(versionTemplate())
 	cmd.SetFlagErrorFunc(cli.FlagError)
-	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env))
+	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env), cli.NewExitCodesTopic())
 	// Add cobra's completion group now (Execute would, later) so that it
 	// too refuses unknown words with a did-you-mean, like every group.
 	cmd.InitDefaultCompletionCmd()
 	guardGroups(cmd)
+	cli.GuardHelp(cmd)
 	return cmd
 }
 

@@ -75,7 +75,12 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pack", "bump", "huge", "good"}, cli.ExitUsage},
 		{[]string{"pack", "bump", "patch", "notgz.tgz"}, cli.ExitUsage}, // archives are not edited
 		{[]string{"--version"}, cli.ExitOK},
-		{[]string{"lint"}, cli.ExitUsage},                                // did you mean 'wop pack lint'
+		{[]string{"lint"}, cli.ExitUsage},        // did you mean 'wop pack lint'
+		{[]string{"help", "lnt"}, cli.ExitUsage}, // as `wop lnt`, not the root help
+		{[]string{"help", "pack", "lnt"}, cli.ExitUsage},
+		{[]string{"help", "pack", "lint", "extra"}, cli.ExitUsage},
+		{[]string{"help", "pack", "lint"}, cli.ExitOK},
+		{[]string{"help", "exit-codes"}, cli.ExitOK},
 		{[]string{"pack", "lint", "--changed", "notes.txt"}, cli.ExitOK}, // a file in no pack: nothing to lint
 		{[]string{"pack", "lint", "--changed", "bad/x.md"}, cli.ExitFindings},
 		{[]string{"pack", "lint", "-o", "r.sarif", "missing"}, cli.ExitUsage},
