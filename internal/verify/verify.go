@@ -5,6 +5,7 @@ package verify
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"errors"
@@ -26,6 +27,7 @@ type Options struct {
 	Integrity       string                                                  // expected sha256-<base64> or sha256:<hex>
 	VersionManifest []byte                                                  // a registry's <version>.json for this version
 	Key             ed25519.PublicKey                                       // verify with this key
+	KeyName         string                                                  // how the user named Key (the --key argument), for messages
 	ResolveKey      func(keyID, packName string) (ed25519.PublicKey, error) // or look the block's key up
 	Source          *pack.Pack                                              // rebuild this source and compare
 	Want            string                                                  // "name@version" the archive must hold, when fetched by that name
@@ -238,7 +240,7 @@ func (r *Report) checkSignature(a *tarball.Archive, doc *jsonpos.Doc, manifest [
 	}
 	if err := sign.Verify(key, manifest, sig.Data); err != nil {
 		if errors.Is(err, sign.ErrBadSignature) {
-			return fmt.Errorf("signature does not verify with key %q: pack.json was changed after signing, or another key signed it", r.KeyID)
+			return badSignature("", "pack.json", r.KeyID, opt)
 		}
 		return err
 	}
@@ -280,13 +282,27 @@ func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
 	}
 	err = sign.Verify(key, signed, sig)
 	if errors.Is(err, sign.ErrBadSignature) {
-		err = fmt.Errorf("signature does not verify over the served manifest with key %q: it was edited after signing", r.KeyID)
+		err = badSignature(" over the served manifest", "the manifest", r.KeyID, opt)
 	}
 	if err == nil {
 		r.SignedBy = fmt.Sprintf("Ed25519 key %q", r.KeyID)
 	}
 	r.add("signature", err, "")
 	return r, nil
+}
+
+// badSignature says why an Ed25519 signature over what (" over the served
+// manifest", or "" for pack.json) failed without claiming more than
+// Ed25519 can tell: a wrong key and edited bytes fail alike. A key the user
+// chose may be the wrong one, so both causes are named; the key the
+// registry lists under the id the manifest names is the right one unless
+// the manifest lies about its id, so an edit comes first.
+func badSignature(over, doc, keyID string, opt Options) error {
+	if opt.Key == nil {
+		return fmt.Errorf("signature does not verify%s with the registry's key %q: %s was edited after signing, or another key signed it under that id", over, keyID, doc)
+	}
+	return fmt.Errorf("signature does not verify%s with %s (%s names key %q): a wrong key, or %s was edited after signing",
+		over, cmp.Or(opt.KeyName, "the given key"), doc, keyID, doc)
 }
 
 func (r *Report) checkSigstore(a *tarball.Archive, doc *jsonpos.Doc, block *jsonpos.Value, manifest []byte, opt Options) error {

@@ -138,8 +138,14 @@ func TestFailures(t *testing.T) {
 		tgz               []byte
 		opt               Options
 	}{
-		{"wrong key", "signature", "does not verify with key", f.tgz, Options{Key: otherPub}},
-		{"tampered manifest", "signature", "changed after signing", replace("pack.json", strings.Replace(string(pj.Data), `"persona":"A"`, `"persona":"B"`, 1)), Options{Key: f.pub}},
+		// Ed25519 cannot tell a wrong key from edited bytes: with a key the
+		// user chose, the message names both and which key the pack names.
+		{"wrong key", "signature", `does not verify with --key other.pub.pem (pack.json names key "acme-1"): a wrong key, or pack.json was edited after signing`,
+			f.tgz, Options{Key: otherPub, KeyName: "--key other.pub.pem"}},
+		{"tampered manifest", "signature", "a wrong key, or pack.json was edited after signing", replace("pack.json", strings.Replace(string(pj.Data), `"persona":"A"`, `"persona":"B"`, 1)), Options{Key: f.pub}},
+		// The registry's key is the one listed under the id pack.json names.
+		{"registry key fails", "signature", `does not verify with the registry's key "acme-1": pack.json was edited after signing`,
+			f.tgz, Options{ResolveKey: func(string, string) (ed25519.PublicKey, error) { return otherPub, nil }}},
 		{"base64 signature file", "signature", "base64", replace("keys/pack.json.sig", strings.Repeat("A", 88)+"\n"), Options{Key: f.pub}},
 		{"legacy signing", "signature", "legacy", replace("pack.json", strings.Replace(string(pj.Data), `"method":"manual"`, `"method":"ed25519"`, 1)), Options{Key: f.pub}},
 		{"no key given", "signature", "pass --key", f.tgz, Options{}},
@@ -230,6 +236,13 @@ func TestServedManifestOnly(t *testing.T) {
 	edited := bytes.Replace(f.served, []byte(`"persona": "A"`), []byte(`"persona": "Z"`), 1)
 	if r, _ := ServedManifest(edited, sig, Options{Key: f.pub}); r.OK() {
 		t.Error("edited served manifest verified")
+	}
+	other, _ := sign.Generate()
+	otherPub, _ := sign.ParsePublicKey(other.PublicPEM)
+	r, _ = ServedManifest(f.served, sig, Options{Key: otherPub, KeyName: "--key other.pub.pem"})
+	want := `signature does not verify over the served manifest with --key other.pub.pem (the manifest names key "acme-1"): a wrong key, or the manifest was edited after signing`
+	if msg := failed(r, "signature"); msg != want {
+		t.Errorf("wrong key: %q, want %q", msg, want)
 	}
 }
 

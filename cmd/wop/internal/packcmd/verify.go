@@ -120,6 +120,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 		// An Ed25519 SPKI key checks the manual scheme; any other public key
 		// (or the same key, for an Ed25519ph bundle) checks a Sigstore bundle.
 		opt.Key, _ = sign.ParsePublicKey(raw)
+		opt.KeyName = "--key " + o.key
 		sigstoreKey = raw
 	}
 	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
@@ -190,7 +191,11 @@ func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verif
 }
 
 func printReport(w io.Writer, archive string, rep *verify.Report) {
-	fmt.Fprintf(w, "%s: %s@%s  %s\n", archive, rep.Name, rep.Version, rep.Integrity.SRI)
+	header := fmt.Sprintf("%s: %s@%s", archive, rep.Name, rep.Version)
+	if rep.Integrity.SRI != "" { // a VERSION.json alone has no archive to hash
+		header += "  " + rep.Integrity.SRI
+	}
+	fmt.Fprintln(w, header)
 	for _, c := range rep.Checks {
 		status := "ok  "
 		if !c.OK {
