@@ -227,14 +227,16 @@ func loadTempArchive(tgz []byte, lim tarball.Limits) (*pack.Pack, func(), error)
 	return pk, cleanup, nil
 }
 
-// cacheDirFor is where documents of the registry at base are cached.
+// cacheDirFor is where documents of the registry at base are cached: under
+// wop's cache root (the user cache directory, as lint's cache), or nowhere
+// ("") when WOP_CACHE_DIR=off. Never the temporary directory, which other
+// users share and where "off" would not be honoured.
 func cacheDirFor(env *cli.Env, base string) string {
-	root := env.CacheDir
-	if root == "" {
-		root = os.TempDir()
+	if env.CacheDir == "" {
+		return ""
 	}
 	host := strings.NewReplacer("://", "_", "/", "_", ":", "_").Replace(base)
-	return filepath.Join(root, "registry", host)
+	return filepath.Join(env.CacheDir, "registry", host)
 }
 
 func sri(data []byte) string {
