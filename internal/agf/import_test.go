@@ -2,6 +2,7 @@ package agf_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	. "github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -260,4 +262,35 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestImportRefusesBrokenManifest: a pack.json the rewrite would change
+// silently (a member written twice keeps one copy) or cannot read is
+// refused at its line and column, with nothing to write.
+func TestImportRefusesBrokenManifest(t *testing.T) {
+	react := base(t, "react.agf.yaml")
+	mapped := map[string]string{"lookup_customer": "openwop:community.acme.crm.lookup"}
+	tests := []struct {
+		name, manifest string
+		want           ManifestError
+	}{
+		{"top-level duplicate", "{\n  \"name\": \"community.acme.support\",\n  \"version\": \"1.0.0\",\n  \"name\": \"x\"\n}",
+			ManifestError{Pos: jsonpos.Position{Line: 4, Column: 3}, Msg: `member "name" appears twice in the top-level object; the import rewrites pack.json and would keep only one: delete the other, then import again`}},
+		{"nested duplicate", "{\"name\": \"community.acme.support\", \"version\": \"1.0.0\",\n \"runtime\": {\"entry\": \"a\", \"entry\": \"b\"}}",
+			ManifestError{Pos: jsonpos.Position{Line: 2, Column: 28}, Msg: `member "entry" appears twice in /runtime; the import rewrites pack.json and would keep only one: delete the other, then import again`}},
+		{"not JSON", "{\"name\": \"community.acme.support\",\n \"version\": }",
+			ManifestError{Pos: jsonpos.Position{Line: 2, Column: 13}, Msg: "invalid character '}' looking for beginning of value; fix pack.json before importing"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im, err := Import([]byte(react), []byte(tt.manifest), ImportOptions{Tools: mapped})
+			var me *ManifestError
+			if !errors.As(err, &me) || *me != tt.want {
+				t.Fatalf("err = %#v, want %#v", err, &tt.want)
+			}
+			if im != nil {
+				t.Error("a refused import still produced files")
+			}
+		})
+	}
 }

@@ -61,9 +61,9 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	pj, err := jsonpos.Parse(manifest)
+	pj, err := parseManifest(manifest)
 	if err != nil {
-		return nil, fmt.Errorf("pack.json: %w", err)
+		return nil, err
 	}
 	root := pj.Root
 	name, version := root.Get("name").String(), root.Get("version").String()
@@ -106,6 +106,40 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 		return im, err
 	}
 	return im, nil
+}
+
+// ManifestError is a pack.json the import cannot rewrite, at a place in it.
+type ManifestError struct {
+	Pos jsonpos.Position
+	Msg string
+}
+
+func (e *ManifestError) Error() string {
+	return fmt.Sprintf("pack.json:%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+}
+
+// parseManifest parses the pack.json an import rewrites. A member written
+// twice is refused: the rewrite would keep one copy and silently drop the
+// other, so the author must choose.
+func parseManifest(manifest []byte) (*jsonpos.Doc, error) {
+	pj, err := jsonpos.Parse(manifest)
+	var pe *jsonpos.Error
+	if errors.As(err, &pe) {
+		return nil, &ManifestError{Pos: jsonpos.PositionOf(manifest, pe.Offset), Msg: pe.Msg + "; fix pack.json before importing"}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pack.json: %w", err)
+	}
+	if len(pj.Duplicates) > 0 {
+		d := pj.Duplicates[0]
+		where := "the top-level object"
+		if d.Pointer != "" {
+			where = d.Pointer
+		}
+		return nil, &ManifestError{Pos: pj.Position(d.At), Msg: fmt.Sprintf("member %q appears twice in %s; the import rewrites pack.json "+
+			"and would keep only one: delete the other, then import again", d.Name, where)}
+	}
+	return pj, nil
 }
 
 // checkImportable refuses what cannot become a working pack agent: a policy

@@ -18,6 +18,7 @@ import (
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -122,6 +123,9 @@ import fail unless --accept-loss.`,
 			if packDir == "" {
 				return cli.Usagef("--pack DIR is required")
 			}
+			if err := checkModelClass(o.ModelClass); err != nil {
+				return err
+			}
 			for _, t := range tools {
 				alias, to, ok := strings.Cut(t, "=")
 				if !ok || alias == "" || to == "" {
@@ -161,6 +165,10 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 		return cli.Usagef("--pack %s: %v", packDir, err)
 	}
 	im, err := agf.Import(src, manifest, o)
+	var me *agf.ManifestError
+	if errors.As(err, &me) { // name the user's pack.json, not the AgentFormat file
+		return fmt.Errorf("%s:%d:%d: %s", filepath.Join(packDir, pack.ManifestName), me.Pos.Line, me.Pos.Column, me.Msg)
+	}
 	if im != nil && len(im.Losses) > 0 {
 		report.Print(env.ErrOut, "text", report.Input{Diags: agf.LossReport(file, im.Losses)})
 	}
@@ -201,6 +209,27 @@ func lintResult(env *cli.Env, dir, display string) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// checkModelClass refuses a --model-class the agent manifest schema does
+// not allow before anything is read or written: the import would otherwise
+// write an agent that lint then rejects.
+func checkModelClass(class string) error {
+	if class == "" {
+		return nil
+	}
+	classes, err := schema.ModelClasses()
+	if err != nil {
+		return &cli.InternalError{Err: fmt.Errorf("the modelClass list: %w", err)}
+	}
+	if slices.Contains(classes, class) {
+		return nil
+	}
+	msg := fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; use one of %s", class, strings.Join(classes, ", "))
+	if near, ok := suggest.Nearest(class, classes, 2); ok {
+		msg = fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; did you mean %q? (one of %s)", class, near, strings.Join(classes, ", "))
+	}
+	return cli.Usagef("%s", msg)
 }
 
 // modelClasses are the values the agent manifest schema allows, for
