@@ -2,7 +2,9 @@ package stage
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 )
@@ -16,6 +18,39 @@ func git(ctx context.Context, root string, environ []string, args ...string) (st
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// CheckBranch says whether a stage can commit on a new branch in the
+// checkout, before anything is built or generated: git runs, the checkout
+// is the top of a git work tree with a commit, and branch is a valid name
+// no branch has yet. A checkout inside another repository (a home folder
+// under version control, say) is refused: the commit would land there.
+func (c *Checkout) CheckBranch(ctx context.Context, environ []string, branch string) error {
+	if _, err := exec.LookPath("git"); err != nil {
+		return errors.New("--branch commits with git, which is not installed: install it, or drop --branch and commit yourself")
+	}
+	top, err := git(ctx, c.Root, environ, "rev-parse", "--show-toplevel")
+	if err != nil || !sameDir(top, c.Root) {
+		return fmt.Errorf("%s is not a git clone (no .git at its top): --branch commits there; clone the registry's repository with git, or drop --branch", c.Root)
+	}
+	if _, err := git(ctx, c.Root, environ, "rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil {
+		return fmt.Errorf("%s has no commit yet: --branch starts the new branch from HEAD; commit the registry's files first", c.Root)
+	}
+	if _, err := git(ctx, c.Root, environ, "check-ref-format", "--branch", branch); err != nil {
+		return fmt.Errorf("--branch %q is not a valid git branch name", branch)
+	}
+	if _, err := git(ctx, c.Root, environ, "rev-parse", "--verify", "-q", "refs/heads/"+branch); err == nil {
+		return fmt.Errorf("branch %s already exists in %s: pick another name, or delete it (git -C %s branch -D %s)", branch, c.Root, c.Root, branch)
+	}
+	return nil
+}
+
+// sameDir reports whether two paths name one directory (git prints its
+// top level with symlinks resolved).
+func sameDir(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 // commitOnBranch creates branch from the checkout's HEAD, switches to it,

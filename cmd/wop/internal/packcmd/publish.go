@@ -177,6 +177,11 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
+	if o.stage != "" {
+		if err := o.checkStage(ctx); err != nil {
+			return err
+		}
+	}
 	archivePath, linted, err := o.archive(ctx)
 	if err != nil {
 		return err

@@ -24,9 +24,9 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen sp
 	if err != nil {
 		return err
 	}
-	c, err := stage.Open(o.env.Abs(o.stage))
+	c, err := o.openCheckout()
 	if err != nil {
-		return cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
+		return err
 	}
 	d, err := c.Discover(ctx)
 	if errors.Is(err, registry.ErrUnreadable) {
@@ -102,6 +102,30 @@ func (o *publishOptions) stageTree(gen spec.Tree) (string, error) {
 		return "", cli.Usagef("--tree %s contradicts --spec %s: drop one", o.tree, asked)
 	}
 	return o.tree, nil
+}
+
+// openCheckout opens --stage's registry checkout.
+func (o *publishOptions) openCheckout() (*stage.Checkout, error) {
+	c, err := stage.Open(o.env.Abs(o.stage))
+	if err != nil {
+		return nil, cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
+	}
+	return c, nil
+}
+
+// checkStage refuses a --stage CHECKOUT (and --branch) that cannot take the
+// change before the pack is built and the checkout's generators run: a
+// folder that is no registry checkout, or, with --branch, no git clone or
+// a branch that exists.
+func (o *publishOptions) checkStage(ctx context.Context) error {
+	c, err := o.openCheckout()
+	if err != nil || o.branch == "" {
+		return err
+	}
+	if err := c.CheckBranch(ctx, os.Environ(), o.branch); err != nil {
+		return &cli.UsageError{Err: err}
+	}
+	return nil
 }
 
 // sourceDir is the pack's source folder when publishing from one, "" for

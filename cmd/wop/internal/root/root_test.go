@@ -47,6 +47,7 @@ func TestExitCodes(t *testing.T) {
 	write("warn/keys/pack.json.sig", "stale")
 	write("bad/pack.json", `{"name":`)
 	write("notgz.tgz", "text")
+	write("nogit/registry/.well-known/openwop-registry.json", "{}") // a registry checkout without .git
 	write("next/pack.json", strings.Replace(good, `"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"hi"}]`, `"agents":[]`, 1))
 	tests := []struct {
 		args []string
@@ -81,6 +82,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"help", "pack", "lint", "extra"}, cli.ExitUsage},
 		{[]string{"help", "pack", "lint"}, cli.ExitOK},
 		{[]string{"help", "exit-codes"}, cli.ExitOK},
+		{[]string{"pack", "publish", "good", "--key", "k.pem", "--key-id", "k", "--stage", "nogit", "--branch", "b"}, cli.ExitUsage}, // no .git: refused before building
+		{[]string{"pack", "publish", "good", "--key", "k.pem", "--key-id", "k", "--stage", "missing", "--branch", "b"}, cli.ExitUsage},
 		{[]string{"pack", "lint", "--changed", "notes.txt"}, cli.ExitOK}, // a file in no pack: nothing to lint
 		{[]string{"pack", "lint", "--changed", "bad/x.md"}, cli.ExitFindings},
 		{[]string{"pack", "lint", "-o", "r.sarif", "missing"}, cli.ExitUsage},
