@@ -115,3 +115,12 @@ func (e *Env) Rel(p string) string {
 	}
 	return p
 }
+
+// Time is the current time by the Env's clock; the system's when Now is
+// nil.
+func (e *Env) Time() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}

@@ -309,7 +309,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if err != nil {
 		return "", false, err
 	}
-	if o.pending, err = writePending(ctx, plan, o.env.Abs(o.outDir)); err != nil {
+	if o.pending, err = writePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
 		return "", false, err
 	}
 	return o.pending.res.Archive, !o.noLint, nil

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
@@ -24,12 +26,33 @@ type pendingBuild struct {
 	res     *build.Result
 }
 
-// writePending writes plan into a scratch folder under outDir.
-func writePending(ctx context.Context, plan *build.Plan, outDir string) (*pendingBuild, error) {
+// The scratch folder is named .publish-<deadline>-<random>, <deadline>
+// being when the publish that made it gives up (Unix seconds: the start
+// plus --timeout). It lives in outDir so that keep can rename its files into
+// place; a kill -9 leaves it behind, and the next publish into outDir
+// removes it once its deadline is scratchGrace past: by then the publish
+// that made it has been cancelled and has finished cleaning up, so nothing
+// can be using it.
+const (
+	scratchPrefix = ".publish-"
+	scratchGrace  = time.Hour
+	// noDeadline stands in for a context without one (publish always sets
+	// one from --timeout).
+	noDeadline = 24 * time.Hour
+)
+
+// writePending writes plan into a scratch folder under outDir, first
+// removing the scratch folders of publishes that can no longer be running.
+func writePending(ctx context.Context, plan *build.Plan, outDir string, now time.Time) (*pendingBuild, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
-	scratch, err := os.MkdirTemp(outDir, ".publish-")
+	removeStaleScratch(outDir, now)
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = now.Add(noDeadline)
+	}
+	scratch, err := os.MkdirTemp(outDir, scratchPattern(deadline))
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +62,47 @@ func writePending(ctx context.Context, plan *build.Plan, outDir string) (*pendin
 		return nil, err
 	}
 	return &pendingBuild{outDir: outDir, scratch: scratch, res: res}, nil
+}
+
+// removeStaleScratch removes the scratch folders in outDir whose publish
+// ended over scratchGrace ago. Only real directories named exactly as
+// writePending names them are touched; a failure to remove one is left for
+// the next run, as it costs only disk space.
+func removeStaleScratch(outDir string, now time.Time) {
+	entries, err := os.ReadDir(outDir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		deadline, ok := scratchDeadline(e.Name())
+		if ok && e.IsDir() && now.After(deadline.Add(scratchGrace)) {
+			_ = os.RemoveAll(filepath.Join(outDir, e.Name()))
+		}
+	}
+}
+
+// scratchPattern is the os.MkdirTemp pattern of a scratch folder for a
+// publish that gives up at deadline (MkdirTemp appends random digits).
+func scratchPattern(deadline time.Time) string {
+	return fmt.Sprintf("%s%d-", scratchPrefix, deadline.Unix())
+}
+
+// scratchDeadline reads the deadline from a scratch folder's name
+// (.publish-<unix seconds>-<digits>); ok is false for any other name.
+func scratchDeadline(name string) (deadline time.Time, ok bool) {
+	rest, ok := strings.CutPrefix(name, scratchPrefix)
+	if !ok {
+		return time.Time{}, false
+	}
+	secs, random, ok := strings.Cut(rest, "-")
+	if !ok || random == "" || strings.Trim(random, "0123456789") != "" {
+		return time.Time{}, false
+	}
+	n, err := strconv.ParseInt(secs, 10, 64)
+	if err != nil || n <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(n, 0), true
 }
 
 // keep moves the built files into outDir as one set, replacing an older

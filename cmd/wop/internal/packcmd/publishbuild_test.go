@@ -1,0 +1,86 @@
+package packcmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestRemoveStaleScratch: a publish killed with -9 leaves its scratch
+// folder in --output; the next publish removes it once its deadline is an
+// hour past, and touches nothing else: not a live publish's folder, not a
+// name it did not make, not a file, not a symlink (nor what it points at).
+func TestRemoveStaleScratch(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	scratch := func(deadline time.Time, random string) string {
+		return fmt.Sprintf(".publish-%d-%s", deadline.Unix(), random)
+	}
+	old := now.Add(-2 * time.Hour)
+	out, elsewhere := t.TempDir(), t.TempDir()
+	dirs := map[string]bool{ // name -> removed
+		scratch(old, "12345"):                        true,
+		scratch(now.Add(-30*time.Minute), "1"):       false, // within the grace hour
+		scratch(now.Add(10*time.Minute), "2"):        false, // a publish still running
+		scratch(old, "12x"):                          false, // not a name wop makes
+		scratch(old, ""):                             false,
+		".publish-123456":                            false, // no deadline
+		".publish--5-1":                              false,
+		fmt.Sprintf("publish-%d-3", old.Unix()):      false,
+		fmt.Sprintf(".publish-%d-3.bak", old.Unix()): false,
+		fmt.Sprintf(".publishx-%d-3", old.Unix()):    false,
+		fmt.Sprintf(".publish-%d-3-4", old.Unix()):   false,
+	}
+	for name := range dirs {
+		if err := os.MkdirAll(filepath.Join(out, name, "inner"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{scratch(old, "7"), "acme.demo-1.0.0.tgz"}
+	for _, name := range files {
+		if err := os.WriteFile(filepath.Join(out, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(elsewhere, "keep.txt")
+	if err := os.WriteFile(target, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := scratch(old, "8")
+	if err := os.Symlink(elsewhere, filepath.Join(out, link)); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+
+	removeStaleScratch(out, now)
+
+	for name, removed := range dirs {
+		_, err := os.Lstat(filepath.Join(out, name))
+		if gone := os.IsNotExist(err); gone != removed {
+			t.Errorf("%s: removed %v, want %v", name, gone, removed)
+		}
+	}
+	for _, name := range append(files, link) {
+		if _, err := os.Lstat(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s was touched: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the symlink's target was touched: %v", err)
+	}
+}
+
+// TestScratchNameCarriesDeadline: the name writePending gives its scratch
+// folder carries the publish's deadline, which removeStaleScratch reads
+// back.
+func TestScratchNameCarriesDeadline(t *testing.T) {
+	deadline := time.Unix(1_800_000_600, 0)
+	dir, err := os.MkdirTemp(t.TempDir(), scratchPattern(deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := scratchDeadline(filepath.Base(dir))
+	if !ok || !got.Equal(deadline) {
+		t.Fatalf("scratchDeadline(%s) = %v, %v; want %v", filepath.Base(dir), got, ok, deadline)
+	}
+}
