@@ -99,7 +99,7 @@ func scratchDeadline(name string) (deadline time.Time, ok bool) {
 		return time.Time{}, false
 	}
 	n, err := strconv.ParseInt(secs, 10, 64)
-	if err != nil || n <= 0 {
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != secs { // "+5", "007": not a name wop makes
 		return time.Time{}, false
 	}
 	return time.Unix(n, 0), true

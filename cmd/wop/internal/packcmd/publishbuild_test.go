@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,4 +84,22 @@ func TestScratchNameCarriesDeadline(t *testing.T) {
 	if !ok || !got.Equal(deadline) {
 		t.Fatalf("scratchDeadline(%s) = %v, %v; want %v", filepath.Base(dir), got, ok, deadline)
 	}
+}
+
+// FuzzScratchDeadline: a name is taken for a scratch folder only if it is
+// exactly one wop makes: the pattern for its deadline, then digits.
+func FuzzScratchDeadline(f *testing.F) {
+	for _, seed := range []string{".publish-1800000000-123", ".publish-1-1", ".publish-123", ".publish-01-1", ".publish-+1-1", ".publish--1-1", "x.tgz", ".publish-9223372036854775807-1"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		deadline, ok := scratchDeadline(name)
+		if !ok {
+			return
+		}
+		random, found := strings.CutPrefix(name, scratchPattern(deadline))
+		if !found || random == "" || strings.Trim(random, "0123456789") != "" {
+			t.Fatalf("%q taken for a scratch folder with deadline %d", name, deadline.Unix())
+		}
+	})
 }
