@@ -7,6 +7,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 // dag is one DAG a pack carries (a workflow chain's fragment, or any other
@@ -21,7 +22,9 @@ type dag struct {
 type dagNode struct {
 	ptr    string
 	id     string
-	typeID string
+	typeID string // without a v2 "@version" pin
+	pin    string // a v2 node reference's "@version", without the "@"
+	pinned bool   // the reference has an "@"
 	v      *jsonpos.Value
 }
 
@@ -54,7 +57,7 @@ func findDAGs(p *Pass) []*dag {
 			for _, m := range v.Members {
 				at := ptr + "/" + jsonpos.EscapeToken(m.Name)
 				if m.Name == "dag" && m.Value.Kind == jsonpos.Object && m.Value.Get("nodes") != nil {
-					out = append(out, newDAG(m.Value, at, params))
+					out = append(out, newDAG(m.Value, at, params, p.Spec == spec.V2))
 					continue
 				}
 				walk(m.Value, at, params)
@@ -71,10 +74,16 @@ func findDAGs(p *Pass) []*dag {
 	return out
 }
 
-func newDAG(v *jsonpos.Value, ptr string, params *jsonpos.Value) *dag {
+// newDAG reads one DAG. In v2 a node's typeId carries its version pin
+// ("core.ai.callPrompt@1.0.0"), split off so the other rules see the typeId.
+func newDAG(v *jsonpos.Value, ptr string, params *jsonpos.Value, v2 bool) *dag {
 	d := &dag{ptr: ptr, params: params}
 	eachObject(v.Get("nodes"), ptr+"/nodes", func(np string, n *jsonpos.Value) {
-		d.nodes = append(d.nodes, dagNode{ptr: np, id: n.Get("id").String(), typeID: n.Get("typeId").String(), v: n})
+		node := dagNode{ptr: np, id: n.Get("id").String(), typeID: n.Get("typeId").String(), v: n}
+		if v2 {
+			node.typeID, node.pin, node.pinned = spec.SplitPin(node.typeID)
+		}
+		d.nodes = append(d.nodes, node)
 	})
 	eachObject(v.Get("edges"), ptr+"/edges", func(ep string, e *jsonpos.Value) {
 		edge := dagEdge{ptr: ep}

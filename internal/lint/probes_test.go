@@ -152,3 +152,42 @@ func sameKeys(a, b map[string]bool) bool {
 	}
 	return true
 }
+
+// TestV2ArchiveSignature: a v2 signing block names no file, so an archive
+// carrying one must hold the detached signature at keys/pack.json.sig.
+func TestV2ArchiveSignature(t *testing.T) {
+	manifest := `pack.json={"name":"community.acme.demo","version":"1.0.0","kind":"node","description":"Demo pack.","license":"Apache-2.0","engines":{"openwop":">=1.1.0 <3.0.0"},"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.helper","persona":"Helper","modelClass":"reasoning","systemPrompt":"Be brief."}],"signing":{"keyId":"acme-1","scheme":"ed25519-canonical-json"}}`
+	sig := "\nkeys/pack.json.sig=" + strings.Repeat("x", 64)
+	for name, tc := range map[string]struct {
+		archive string
+		fires   bool
+	}{
+		"without the signature": {manifest, true},
+		"with the signature":    {manifest + sig, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, tree := range []spec.Tree{spec.Auto, spec.V2} {
+				got := lintExampleWith(t, []ExampleFile{{"@archive", tc.archive}}, tarball.DefaultLimits, "signing-ref-missing", Options{Spec: tree})
+				if (len(got) > 0) != tc.fires {
+					t.Errorf("--spec %s: signing-ref-missing fired %v, want %v: %v", tree, got, tc.fires, got)
+				}
+			}
+			if all := errorRules(t, loadArchive(t, tc.archive), spec.V2); !tc.fires && len(all) > 0 {
+				t.Errorf("a signed v2 archive does not lint clean: %v", all)
+			}
+		})
+	}
+}
+
+func loadArchive(t *testing.T, spec string) *pack.Pack {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pack.tgz")
+	if err := os.WriteFile(p, buildArchive(t, spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := pack.Load(p, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
+}

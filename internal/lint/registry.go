@@ -108,13 +108,14 @@ func All() Rules {
 		{ID: "runtime-remote-entry", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeRemoteEntry, Summary: "a remote runtime names a file as its entry"},
 		{ID: "signing-in-source", Severity: diag.Warning, Since: "0.1.0", Check: checkSigningInSource, Summary: "a hand-written signing block in the source goes stale"},
 		{ID: "signing-legacy-fields", Severity: diag.Error, Since: "0.1.0", Check: checkSigningLegacy, Summary: "legacy signing fields (keyId, publicKeyUrl, method ed25519)"},
-		{ID: "signing-ref-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSigningRefsMissing, Summary: "an archive's signing block names a signature or key file it does not contain"},
+		{ID: "signing-ref-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSigningRefsMissing, Summary: "an archive's signing block names a signature or key file it does not contain (for a v2 block, keys/pack.json.sig)"},
 		{ID: "unsigned-public-scope", Severity: diag.Warning, Since: "0.1.0", Check: checkUnsignedPublic, Summary: "a non-private archive carries no signature"},
 		// v2 manifests (engines.openwop admits protocol major 2, or --spec v2)
 		{ID: "v2-kind-required", Severity: diag.Error, Since: "0.1.0", Check: checkV2KindRequired, Summary: "a v2 manifest does not set kind"},
 		{ID: "v2-engine-range", Severity: diag.Error, Since: "0.1.0", Check: checkV2EngineRange, Summary: "a v2 manifest's engines.openwop is not \">=x[.y[.z]] <M.0.0\" with M of at least 3"},
 		{ID: "v2-engines-extra-key", Severity: diag.Error, Since: "0.1.0", Check: checkV2EnginesExtraKey, Summary: "a v2 manifest's engines has a member other than openwop"},
 		{ID: "v2-signing-block", Severity: diag.Error, Since: "0.1.0", Check: checkV2SigningBlock, Summary: "a v2 manifest's signing block is not {keyId, scheme: ed25519-canonical-json}"},
+		{ID: "v2-chain-pin", Severity: diag.Error, Since: "0.1.0", Check: checkV2ChainPin, Summary: "a v2 chain's node reference or external sub-chain does not pin an exact version"},
 		{ID: "v2-peerdep-undeclared", Severity: diag.Error, Since: "0.1.0", Check: checkV2PeerDeps, Summary: "a v2 peerDependencies key names no capability family of the v2 declaration"},
 		// archives (.tgz)
 		{ID: "archive-unsafe-path", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-unsafe-path"), Summary: "an archive entry name is absolute, has .. or is not clean"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 func eachAgent(p *Pass, fn func(ptr string, a *jsonpos.Value)) {
@@ -24,7 +25,15 @@ func checkDuplicateAgentID(p *Pass) {
 	})
 }
 
+// checkAgentIDUnderPack holds a v1 agentId to <pack name>.<segment>, as the
+// v1 schema's namespace tiers do. v2 drops the tiers (the ids grammar is
+// the whole rule, "<tier>.<org>.<pack>.<agent>" only a convention), so a v2
+// pack's agentId is held to that grammar instead.
 func checkAgentIDUnderPack(p *Pass) {
+	if p.Spec == spec.V2 {
+		checkAgentIDGrammarV2(p)
+		return
+	}
 	name := packName(p)
 	eachAgent(p, func(ptr string, a *jsonpos.Value) {
 		id := a.Get("agentId").String()
@@ -35,6 +44,37 @@ func checkAgentIDUnderPack(p *Pass) {
 			p.Reportf(ptr+"/agentId", "agentId %q must be <pack name>.<segment>; write %q", id, name+"."+lastSegment(id))
 		}
 	})
+}
+
+func checkAgentIDGrammarV2(p *Pass) {
+	grammar, err := spec.IDPattern("agentId")
+	if err != nil {
+		p.Reportf("", "%v", err)
+		return
+	}
+	eachAgent(p, func(ptr string, a *jsonpos.Value) {
+		id := a.Get("agentId")
+		if id == nil || id.Kind != jsonpos.String || strings.HasPrefix(id.Str, "host:") || strings.HasPrefix(id.Str, "local.") {
+			return // the schema, agent-id-host-namespace and agent-id-local say why
+		}
+		if !grammar.MatchString(id.Str) {
+			p.Reportf(ptr+"/agentId", "agentId %q is outside the v2 id grammar %s (1-128 letters, digits and . _ ~ : -); write e.g. %q", id.Str, grammar, packName(p)+"."+agentIDSegment(id.Str))
+		}
+	})
+}
+
+// agentIDSegment makes the last segment of id fit the v2 grammar.
+func agentIDSegment(id string) string {
+	seg := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r == '_' || r == '~' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return r
+		}
+		return '-'
+	}, lastSegment(id))
+	if seg = strings.Trim(seg, "-"); seg == "" {
+		return "agent"
+	}
+	return seg
 }
 
 func lastSegment(id string) string { return id[strings.LastIndexByte(id, '.')+1:] }

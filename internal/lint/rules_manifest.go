@@ -83,6 +83,8 @@ func claimedElsewhere(p *Pass, pr schema.Problem) bool {
 		switch {
 		case rest == "/agentId" && strings.HasPrefix(agent.Get("agentId").String(), "host:"):
 			return true // agent-id-host-namespace
+		case rest == "/agentId" && pr.Keyword == "pattern" && p.Spec == spec.V2:
+			return true // agent-id-not-under-pack-name holds v2 agentIds to the v2 grammar
 		case agent.Get("role").String() == "skill" && (rest == "" && pr.Keyword == "required" && slices.Contains(pr.Names, "handoff") || strings.HasPrefix(rest, "/memoryShape/")):
 			return true // skill-profile-violation
 		}

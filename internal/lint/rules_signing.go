@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 func checkSigningInSource(p *Pass) {
@@ -62,6 +63,13 @@ func checkSigningRefsMissing(p *Pass) {
 		}
 		if t, _ := resolve(p, ref.Str); t != targetFile {
 			p.Reportf("/signing/"+f, "signing.%s names %q, which is not in the archive: hosts cannot verify the signature; rebuild with wop pack build --key", f, ref.Str)
+		}
+	}
+	// A v2 block {keyId, scheme} names no file: its detached signature is
+	// always at keys/pack.json.sig (FORMAT.md §3, the official CLI's build).
+	if s.Get("scheme") != nil && s.Get("signatureRef") == nil {
+		if t, _ := resolve(p, pack.SignatureEntry); t != targetFile {
+			p.ReportNamef("/signing", "a v2 signing block (keyId, scheme) is verified against the detached signature %s, which is not in the archive: hosts refuse the pack (pack_signature_invalid); rebuild with wop pack build --key", pack.SignatureEntry)
 		}
 	}
 }

@@ -147,3 +147,58 @@ func claimedByV2Rule(pr schema.Problem) bool {
 	}
 	return false
 }
+
+// checkV2ChainPin: workflow-chain-packs.md §Exact pins (RFC 0177 §E.1). A
+// v2 host refuses a chain whose node reference or external sub-chain
+// carries a range or no version (chain_reference_unpinned).
+func checkV2ChainPin(p *Pass) {
+	if p.Spec != spec.V2 {
+		return
+	}
+	for _, d := range dags(p) {
+		if !strings.HasPrefix(d.ptr, "/chains/") {
+			continue
+		}
+		for _, n := range d.nodes {
+			if n.typeID == "" || n.pinned && spec.ExactVersion(n.pin) {
+				continue
+			}
+			p.Reportf(n.ptr+"/typeId", "node %q: %s; a v2 host refuses a chain reference without an exact version (chain_reference_unpinned): %s", n.id, pinProblem(n), pinFix(p, n.typeID))
+		}
+	}
+	eachObject(p.Root().Get("chains"), "/chains", func(ptr string, c *jsonpos.Value) {
+		eachObject(c.Get("subChains"), ptr+"/subChains", func(sp string, s *jsonpos.Value) {
+			ref := s.Get("ref")
+			if ref == nil || ref.Kind != jsonpos.Object {
+				return // a sibling chainId: pinned through the sibling
+			}
+			v := ref.Get("version")
+			if v != nil && v.Kind == jsonpos.String && spec.ExactVersion(v.Str) {
+				return
+			}
+			at, what := sp+"/ref", "pins no version"
+			if v != nil {
+				at, what = at+"/version", fmt.Sprintf("pins %q, not an exact X.Y.Z", v.String())
+			}
+			p.Reportf(at, "external sub-chain %s#%s %s; a v2 host refuses a chain reference without an exact version (chain_reference_unpinned): pin the version to compose", ref.Get("packName").String(), ref.Get("chainId").String(), what)
+		})
+	})
+}
+
+func pinProblem(n dagNode) string {
+	if !n.pinned {
+		return fmt.Sprintf("typeId %q pins no version", n.typeID)
+	}
+	return fmt.Sprintf("typeId %q pins %q, not an exact X.Y.Z", n.typeID, n.pin)
+}
+
+// pinFix names the pin to write: the catalog's version of the node type
+// when it knows one, else how to get it.
+func pinFix(p *Pass, typeID string) string {
+	if p.Catalog != nil {
+		if t, ok := p.Catalog.NodeType(typeID); ok && spec.ExactVersion(t.Version) {
+			return fmt.Sprintf("write %q (the catalog's %s@%s)", typeID+"@"+t.Version, t.Pack, t.PackVersion)
+		}
+	}
+	return fmt.Sprintf("write %q with the version the chain was built against, or run wop pack migrate --to v2 --catalog SRC", typeID+"@X.Y.Z")
+}

@@ -1,5 +1,10 @@
 package spec
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // Base is the URL prefix of the OpenWOP v2 schemas' $ids.
 const Base = "https://openwop.dev/spec/v2/"
 
@@ -34,6 +39,17 @@ const (
 //     §3; every other v1 kind schema and the v1 version manifest declare
 //     it): it refused every signed connection archive, the registry's and
 //     wop's own. Given the v1 node schema's Signing block.
+//   - The registry-pinned node schema (openwop-registry@c725049) predates
+//     RFC 0203, so it refuses runtime.mcpServer, which the spec's own copy
+//     (openwop/openwop@11ad780 schemas/v2/node-pack-manifest.schema.json) and
+//     node-pack-runtimes.md admit on a remote pack. Runtime gets that copy's
+//     mcpServer property, its "only on a remote runtime" rule and its
+//     McpServerRecord definition (mcpServerOverlay, verbatim).
+//   - The workflow-chain copy's FragmentNode.typeId pattern admits no "@",
+//     but workflow-chain-packs.md §Exact pins (RFC 0177 §E.1) requires every
+//     node reference to be pinned, "core.ai.callPrompt@1.0.0". The pattern
+//     gets an optional "@<version>" suffix; whether the version is an exact
+//     one is the lint rule v2-chain-pin's to say, with a fix.
 //
 // Other documents are left alone.
 func Correct(id string, doc any) {
@@ -54,9 +70,83 @@ func Correct(id string, doc any) {
 		if cfg := dig(m, "$defs", "FragmentNode", "properties", "config"); cfg != nil {
 			delete(cfg, "additionalProperties")
 		}
+		if tid := dig(m, "$defs", "FragmentNode", "properties", "typeId"); tid != nil && tid["pattern"] == unpinnedTypeID {
+			tid["pattern"] = pinnableTypeID
+		}
+	case Base + "node-pack-manifest.schema.json":
+		addMCPServer(m)
 	case Base + "prompt-pack-manifest.schema.json", Base + "chat-card-pack-manifest.schema.json", Base + "form-content-pack-manifest.schema.json":
 		replaceSigning(m)
 	}
+}
+
+// The chain copy's FragmentNode.typeId pattern, and the same with an
+// optional "@<version>" pin (judged by lint, not by the pattern).
+const (
+	unpinnedTypeID = `^[a-z][a-zA-Z0-9._-]*$`
+	pinnableTypeID = `^[a-z][a-zA-Z0-9._-]*(@[^@\s]+)?$`
+)
+
+// mcpServerOverlay is, verbatim, what openwop/openwop@11ad780's
+// schemas/v2/node-pack-manifest.schema.json has and the registry-pinned copy
+// lacks: $defs.Runtime's mcpServer property and if/else, and
+// $defs.McpServerRecord.
+const mcpServerOverlay = `{
+  "mcpServer": {
+    "$ref": "#/$defs/McpServerRecord",
+    "description": "RFC 0203. Inline subset of the MCP Registry server.json (2025-12-11) naming the MCP server a ` + "`remote`" + ` pack runs on. By value: the host resolves nothing from a registry. ` + "`entry` MUST equal `remotes[0].url`" + ` (node-pack-runtimes.md)."
+  },
+  "if": {"properties": {"language": {"const": "remote"}}},
+  "else": {"not": {"required": ["mcpServer"]}},
+  "McpServerRecord": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["name", "description", "version", "remotes"],
+    "properties": {
+      "$schema": {"const": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"},
+      "name": {"type": "string", "minLength": 3, "maxLength": 200, "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"},
+      "description": {"type": "string", "minLength": 1, "maxLength": 100},
+      "version": {"type": "string", "maxLength": 255, "pattern": "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$"},
+      "title": {"type": "string", "minLength": 1, "maxLength": 100},
+      "websiteUrl": {"type": "string", "format": "uri", "pattern": "^https://"},
+      "repository": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["url", "source"],
+        "properties": {"url": {"type": "string", "format": "uri"}, "source": {"type": "string"}, "id": {"type": "string"}, "subfolder": {"type": "string"}}
+      },
+      "remotes": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 1,
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["type", "url"],
+          "properties": {"type": {"const": "streamable-http"}, "url": {"type": "string", "pattern": "^https://[^\\s{}]+$"}}
+        }
+      }
+    }
+  }
+}`
+
+// addMCPServer gives the node schema's Runtime the mcpServer of
+// mcpServerOverlay, unless the copy already has it.
+func addMCPServer(m map[string]any) {
+	rt := dig(m, "$defs", "Runtime")
+	props := dig(rt, "properties")
+	if props == nil || props["mcpServer"] != nil {
+		return
+	}
+	var o map[string]any
+	dec := json.NewDecoder(strings.NewReader(mcpServerOverlay))
+	dec.UseNumber() // as jsonschema.UnmarshalJSON decodes numbers
+	if err := dec.Decode(&o); err != nil {
+		panic("spec: mcpServerOverlay is not JSON: " + err.Error()) // a constant: TestCorrect decodes it
+	}
+	props["mcpServer"] = o["mcpServer"]
+	rt["if"], rt["else"] = o["if"], o["else"]
+	dig(m, "$defs")["McpServerRecord"] = o["McpServerRecord"]
 }
 
 // replaceSigning points the root's signing property at a v2 signing block.

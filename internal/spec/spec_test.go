@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -134,10 +135,43 @@ func TestCorrect(t *testing.T) {
 	if dig(conn, "properties", "signing")["$ref"] != "node-pack-manifest.schema.json#/$defs/Signing" {
 		t.Errorf("v1 connection signing after Correct: %v", dig(conn, "properties", "signing"))
 	}
-	node := map[string]any{"properties": map[string]any{"signing": map[string]any{"$ref": "x"}}}
-	Correct(Base+"node-pack-manifest.schema.json", node)
-	if dig(node, "properties", "signing")["$ref"] != "x" {
+	prompt := map[string]any{"properties": map[string]any{"signing": map[string]any{"$ref": "x"}}}
+	Correct(Base+"prompt-ref.schema.json", prompt)
+	if dig(prompt, "properties", "signing")["$ref"] != "x" {
 		t.Error("Correct changed a schema it has no correction for")
+	}
+}
+
+// TestCorrectMCPServer: the registry-pinned node schema gets the spec's
+// runtime.mcpServer (only on a remote runtime) and McpServerRecord; the
+// chain copy's fragment typeId admits an "@version" pin.
+func TestCorrectMCPServer(t *testing.T) {
+	node := map[string]any{"$defs": map[string]any{"Runtime": map[string]any{"properties": map[string]any{"language": map[string]any{}}}}}
+	Correct(Base+"node-pack-manifest.schema.json", node)
+	rt := dig(node, "$defs", "Runtime")
+	if dig(rt, "properties", "mcpServer")["$ref"] != "#/$defs/McpServerRecord" || rt["else"] == nil {
+		t.Errorf("Runtime after Correct: %v", rt)
+	}
+	if rec := dig(node, "$defs", "McpServerRecord"); rec["additionalProperties"] != false {
+		t.Errorf("McpServerRecord after Correct: %v", rec)
+	}
+	chain := map[string]any{"$defs": map[string]any{"FragmentNode": map[string]any{"properties": map[string]any{
+		"typeId": map[string]any{"pattern": unpinnedTypeID},
+	}}}}
+	Correct(Base+"workflow-chain-pack-manifest.schema.json", chain)
+	re := regexp.MustCompile(dig(chain, "$defs", "FragmentNode", "properties", "typeId")["pattern"].(string))
+	for ref, want := range map[string]bool{"core.ai.callPrompt@1.0.0": true, "core.ai.callPrompt@^1": true, "core.ai.callPrompt": true, "core.ai@1@2": false, "Core.x@1.0.0": false} {
+		if re.MatchString(ref) != want {
+			t.Errorf("pinnable typeId pattern on %q: %v, want %v", ref, !want, want)
+		}
+	}
+}
+
+func TestExactVersion(t *testing.T) {
+	for v, want := range map[string]bool{"1.0.0": true, "10.20.30": true, "1.0": false, "^1.0.0": false, "1.0.0-rc.1": false, "1..0": false, "": false} {
+		if ExactVersion(v) != want {
+			t.Errorf("ExactVersion(%q) = %v", v, !want)
+		}
 	}
 }
 
