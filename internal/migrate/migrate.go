@@ -19,13 +19,21 @@ type Note struct {
 	Message string
 }
 
+// Options are what a migration may consult.
+type Options struct {
+	// Catalog pins chain references to exact versions; nil leaves every
+	// unpinned reference as a note.
+	Catalog Catalog
+}
+
 // ToV2 returns src (a pack.json) migrated to v2: kind set, the engine range
 // given the v2 ceiling, a hand-written signing block deleted (the build
 // writes the v2 one), v1-era peer-dependency aliases renamed to their
-// family with the facets in peerDependenciesMeta. Notes list what it left
-// for a person: undeclared peer keys, extra engines members, ranges it
-// cannot rewrite safely.
-func ToV2(src []byte) ([]byte, []Note, error) {
+// family with the facets in peerDependenciesMeta, chain references pinned
+// to the catalog's exact versions. Notes list what it left for a person:
+// undeclared peer keys, extra engines members, ranges it cannot rewrite
+// safely, references the catalog cannot pin.
+func ToV2(src []byte, opt Options) ([]byte, []Note, error) {
 	doc, err := jsonpos.Parse(src)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pack.json: %w", err)
@@ -37,8 +45,8 @@ func ToV2(src []byte) ([]byte, []Note, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	m := &migration{src: src, decl: decl}
-	for _, step := range []func(*jsonpos.Value) error{m.kind, m.engines, m.signing, m.peerDependencies} {
+	m := &migration{src: src, decl: decl, catalog: opt.Catalog}
+	for _, step := range []func(*jsonpos.Value) error{m.kind, m.engines, m.signing, m.peerDependencies, m.pins} {
 		if err := step(doc.Root); err != nil {
 			return nil, nil, err
 		}
@@ -50,9 +58,10 @@ func ToV2(src []byte) ([]byte, []Note, error) {
 }
 
 type migration struct {
-	src   []byte
-	decl  *spec.Declaration
-	notes []Note
+	src     []byte
+	decl    *spec.Declaration
+	catalog Catalog // nil: none
+	notes   []Note
 }
 
 func (m *migration) note(ptr, format string, args ...any) {

@@ -38,7 +38,7 @@ func TestToV2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, notes, err := ToV2([]byte(tt.src))
+			got, notes, err := ToV2([]byte(tt.src), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,10 +55,66 @@ func TestToV2(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := ToV2([]byte(`[1]`)); err == nil {
+	if _, _, err := ToV2([]byte(`[1]`), Options{}); err == nil {
 		t.Error("a non-object manifest was migrated")
 	}
-	if _, _, err := ToV2([]byte(`{"a":`)); err == nil {
+	if _, _, err := ToV2([]byte(`{"a":`), Options{}); err == nil {
 		t.Error("invalid JSON was migrated")
+	}
+}
+
+// fakeCatalog knows node types and packs by name.
+type fakeCatalog struct{ nodes, packs map[string]string }
+
+func (c fakeCatalog) NodeVersion(id string) (string, bool) { v, ok := c.nodes[id]; return v, ok }
+func (c fakeCatalog) PackVersion(n string) (string, bool)  { v, ok := c.packs[n]; return v, ok }
+
+func TestToV2Pins(t *testing.T) {
+	cat := fakeCatalog{
+		nodes: map[string]string{"acme.tools.send": "1.4.2", "acme.tools.old": "2.0.0", "acme.tools.nover": "", "acme.tools.pre": "1.0.0-rc.1"},
+		packs: map[string]string{"acme.flows": "3.1.0"},
+	}
+	chain := func(refs, sub string) string {
+		return `{"kind": "workflow-chain", "engines": {"openwop": ">=1.1.0 <3.0.0"}, "chains": [{"chainId": "c", "subChains": [{"ref": ` + sub + `}], "dag": {"nodes": [` + refs + `]}}]}`
+	}
+	tests := []struct {
+		name      string
+		cat       Catalog
+		src, want string
+		notes     []string
+	}{
+		{"bare and range pinned from the catalog", cat,
+			chain(`{"id": "a", "typeId": "acme.tools.send"}, {"id": "b", "typeId": "acme.tools.send@^1.2"}`, `{"packName": "acme.flows", "chainId": "x", "version": "^3.0.0"}`),
+			chain(`{"id": "a", "typeId": "acme.tools.send@1.4.2"}, {"id": "b", "typeId": "acme.tools.send@1.4.2"}`, `{"packName": "acme.flows", "chainId": "x", "version": "3.1.0"}`), nil},
+		{"exact pins and sibling refs are left alone", cat,
+			chain(`{"id": "a", "typeId": "acme.tools.send@1.0.0"}`, `"sibling"`),
+			chain(`{"id": "a", "typeId": "acme.tools.send@1.0.0"}`, `"sibling"`), nil},
+		{"what the catalog cannot decide", cat,
+			chain(`{"id": "a", "typeId": "acme.tools.old@^1"}, {"id": "b", "typeId": "core.start"}, {"id": "c", "typeId": "acme.tools.nover"}, {"id": "d", "typeId": "acme.tools.pre"}, {"id": "e", "typeId": "acme.tools.send@latest"}`, `{"packName": "acme.gone", "chainId": "x", "version": "^1"}`),
+			chain(`{"id": "a", "typeId": "acme.tools.old@^1"}, {"id": "b", "typeId": "core.start"}, {"id": "c", "typeId": "acme.tools.nover"}, {"id": "d", "typeId": "acme.tools.pre"}, {"id": "e", "typeId": "acme.tools.send@latest"}`, `{"packName": "acme.gone", "chainId": "x", "version": "^1"}`),
+			[]string{`version 2.0.0 is outside "^1"`, "no pack in the catalog defines core.start", "knows no version", `"1.0.0-rc.1" is not an exact`, `"latest" is not a version range`, "no pack acme.gone"}},
+		{"no catalog: every unpinned reference is a note", nil,
+			chain(`{"id": "a", "typeId": "acme.tools.send"}`, `{"packName": "acme.flows", "chainId": "x"}`),
+			chain(`{"id": "a", "typeId": "acme.tools.send"}`, `{"packName": "acme.flows", "chainId": "x"}`),
+			[]string{"migrate with --catalog", "migrate with --catalog"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, notes, err := ToV2([]byte(tt.src), Options{Catalog: tt.cat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if len(notes) != len(tt.notes) {
+				t.Fatalf("notes %+v, want %d", notes, len(tt.notes))
+			}
+			for i, n := range notes {
+				if !strings.Contains(n.Message, tt.notes[i]) {
+					t.Errorf("note %d: %q, want it to say %q", i, n.Message, tt.notes[i])
+				}
+			}
+		})
 	}
 }

@@ -9,13 +9,22 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/migrate"
 	"github.com/wop-cli/wop/internal/pack"
 )
 
+// migrateOptions are wop pack migrate's flags.
+type migrateOptions struct {
+	env      *cli.Env
+	to       string
+	showDiff bool
+	catalog  string
+	offline  bool
+}
+
 func newMigrateCmd(env *cli.Env) *cobra.Command {
-	var to string
-	var showDiff bool
+	o := &migrateOptions{env: env}
 	cmd := &cobra.Command{
 		Use:   "migrate [DIR...] --to v2 [--diff]",
 		Short: "Rewrite a v1 pack's manifest for the v2 registry tree",
@@ -23,23 +32,27 @@ func newMigrateCmd(env *cli.Env) *cobra.Command {
 formatting: kind set, engines.openwop given the v2 ceiling (">=x <3.0.0"),
 a hand-written signing block deleted (the build writes the v2 one), v1-era
 peer-dependency aliases renamed to their capability family with the facets
-in peerDependenciesMeta. What it cannot decide is listed, not guessed; lint
-the result with 'wop pack lint'. With --diff nothing is written.
+in peerDependenciesMeta, each chain node reference and external sub-chain
+pinned to the exact version the catalog holds ("core.ai.callPrompt@1.0.0";
+the catalog is --catalog, else .wop.yaml's catalog:, else the registry
+checkout the pack sits in). What it cannot decide is listed, not guessed;
+lint the result with 'wop pack lint'. With --diff nothing is written.
 
 Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 2 bad usage or input that cannot be read.`,
 		Example: `  wop pack migrate --to v2 --diff
-  wop pack migrate --to v2 packs/*`,
+  wop pack migrate --to v2 --catalog https://packs.openwop.dev packs/*`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if to != "v2" {
-				return cli.Usagef("--to %q: the only target is v2", to)
+			if o.to != "v2" {
+				return cli.Usagef("--to %q: the only target is v2", o.to)
 			}
 			if len(args) == 0 {
 				args = []string{"."}
 			}
+			catalogs := catalogLoader{ctx: cmd.Context(), env: env, offline: o.offline, announce: true, open: map[string]*catalog.Catalog{}}
 			left := 0
 			for _, dir := range args {
-				n, err := migrateDir(env, dir, showDiff)
+				n, err := migrateDir(o, &catalogs, dir)
 				if err != nil {
 					return err
 				}
@@ -51,15 +64,18 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&to, "to", "", "the spec tree to migrate to: v2")
-	cmd.Flags().BoolVar(&showDiff, "diff", false, "print the change as a unified diff; write nothing")
+	cmd.Flags().StringVar(&o.to, "to", "", "the spec tree to migrate to: v2")
+	cmd.Flags().BoolVar(&o.showDiff, "diff", false, "print the change as a unified diff; write nothing")
+	cmd.Flags().StringVar(&o.catalog, "catalog", "", "where chain references are pinned from: a registry URL, a registry checkout, a folder of packs or an index file")
+	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
 	_ = cmd.MarkFlagRequired("to")
 	return cmd
 }
 
 // migrateDir migrates one pack directory and returns how many things it
 // left for a person (printed on stderr).
-func migrateDir(env *cli.Env, dir string, showDiff bool) (int, error) {
+func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, error) {
+	env := o.env
 	pk, err := loadPack(env, dir)
 	if err != nil {
 		return 0, err
@@ -72,7 +88,11 @@ func migrateDir(env *cli.Env, dir string, showDiff bool) (int, error) {
 	if err != nil {
 		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), withoutPath(err))
 	}
-	out, notes, err := migrate.ToV2(src)
+	cat, err := migrateCatalog(o, catalogs, pk.Dir)
+	if err != nil {
+		return 0, err
+	}
+	out, notes, err := migrate.ToV2(src, migrate.Options{Catalog: cat})
 	if err != nil {
 		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), err)
 	}
@@ -80,7 +100,7 @@ func migrateDir(env *cli.Env, dir string, showDiff bool) (int, error) {
 		fmt.Fprintf(env.ErrOut, "%s: %s: %s\n", pk.Path(pack.ManifestName), n.Pointer, n.Message)
 	}
 	switch {
-	case showDiff:
+	case o.showDiff:
 		_, err = env.Out.Write(diff.Diff("a/"+pk.Path(pack.ManifestName), src, "b/"+pk.Path(pack.ManifestName), out))
 	case string(out) != string(src):
 		if err := atomicfile.Replace(path, out); err != nil {
@@ -89,4 +109,45 @@ func migrateDir(env *cli.Env, dir string, showDiff bool) (int, error) {
 		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", pk.Path(pack.ManifestName))
 	}
 	return len(notes), err
+}
+
+// migrateCatalog opens the catalog chain references are pinned from, as
+// lint finds it: --catalog, else the pack's .wop.yaml catalog:, else the
+// registry checkout it sits in. nil when there is none.
+func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (migrate.Catalog, error) {
+	var c *catalog.Catalog
+	var err error
+	if o.catalog != "" {
+		c, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog")
+	} else {
+		var s *packSettings
+		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), map[string]*packSettings{}); err != nil {
+			return nil, err
+		}
+		c, err = catalogs.forPack(s.catalog, dir)
+	}
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return catalogPins{c}, nil
+}
+
+// catalogPins answers migrate's version questions from a catalog.
+type catalogPins struct{ c *catalog.Catalog }
+
+func (p catalogPins) NodeVersion(typeID string) (string, bool) {
+	t, ok := p.c.NodeType(typeID)
+	if !ok {
+		return "", false
+	}
+	return t.Version, true
+}
+
+func (p catalogPins) PackVersion(name string) (string, bool) {
+	for _, pk := range p.c.Packs {
+		if pk.Name == name {
+			return pk.Version, true
+		}
+	}
+	return "", false
 }

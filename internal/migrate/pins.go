@@ -1,0 +1,123 @@
+package migrate
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/spec"
+)
+
+// Catalog is what pinning needs from a catalog (internal/catalog): the
+// exact version it holds of a node type, and of a pack.
+type Catalog interface {
+	// NodeVersion returns the version of the node type typeID the catalog
+	// resolves to; ok is false when no pack in it defines typeID.
+	NodeVersion(typeID string) (version string, ok bool)
+	// PackVersion returns the version of the pack name it holds.
+	PackVersion(name string) (version string, ok bool)
+}
+
+// pins gives every chain node reference and external sub-chain an exact
+// version (workflow-chain-packs.md §Exact pins): a bare typeId or a range
+// becomes the catalog's exact version, when the catalog has one that fits.
+func (m *migration) pins(root *jsonpos.Value) error {
+	chains := root.Get("chains")
+	for i, c := range items(chains) {
+		at := "/chains/" + strconv.Itoa(i)
+		for j, n := range items(c.Get("dag").Get("nodes")) {
+			if err := m.pinNode(at+"/dag/nodes/"+strconv.Itoa(j)+"/typeId", n.Get("typeId")); err != nil {
+				return err
+			}
+		}
+		for j, s := range items(c.Get("subChains")) {
+			if err := m.pinSubChain(at+"/subChains/"+strconv.Itoa(j)+"/ref", s.Get("ref")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (m *migration) pinNode(ptr string, ref *jsonpos.Value) error {
+	if ref == nil || ref.Kind != jsonpos.String {
+		return nil // the schema says why
+	}
+	typeID, want, hasVersion := spec.SplitPin(ref.Str)
+	if hasVersion && spec.ExactVersion(want) {
+		return nil
+	}
+	if m.catalog == nil {
+		m.note(ptr, "%q: a v2 chain pins each node type to an exact version (%s@X.Y.Z); migrate with --catalog (a registry, checkout or folder of packs) to pin the version it holds, or write it", ref.Str, typeID)
+		return nil
+	}
+	have, ok := m.catalog.NodeVersion(typeID)
+	if !ok {
+		m.note(ptr, "%q: no pack in the catalog defines %s, so its exact version is left to you (%s@X.Y.Z)", ref.Str, typeID, typeID)
+		return nil
+	}
+	if why := cannotPin(have, want, hasVersion); why != "" {
+		m.note(ptr, "%q: %s; write %s@X.Y.Z with the version the chain was built against", ref.Str, why, typeID)
+		return nil
+	}
+	return m.set(ptr, typeID+"@"+have)
+}
+
+func (m *migration) pinSubChain(ptr string, ref *jsonpos.Value) error {
+	if ref == nil || ref.Kind != jsonpos.Object {
+		return nil // a sibling chainId is pinned through the sibling
+	}
+	v := ref.Get("version")
+	if v != nil && v.Kind == jsonpos.String && spec.ExactVersion(v.Str) {
+		return nil
+	}
+	name := ref.Get("packName").String()
+	want, hasVersion := v.String(), v != nil && v.Kind == jsonpos.String
+	what := fmt.Sprintf("external sub-chain %s#%s", name, ref.Get("chainId").String())
+	if m.catalog == nil {
+		m.note(ptr+"/version", "%s: a v2 chain pins it to an exact version; migrate with --catalog to pin the version the catalog holds, or write it", what)
+		return nil
+	}
+	have, ok := m.catalog.PackVersion(name)
+	if !ok {
+		m.note(ptr+"/version", "%s: the catalog has no pack %s, so its exact version is left to you", what, name)
+		return nil
+	}
+	if why := cannotPin(have, want, hasVersion); why != "" {
+		m.note(ptr+"/version", "%s: %s; pin the version to compose by hand", what, why)
+		return nil
+	}
+	return m.set(ptr+"/version", have)
+}
+
+// cannotPin says why the catalog's version have may not replace the range
+// want ("" when it may): it must be exact and, when the author wrote a
+// range, inside it.
+func cannotPin(have, want string, hasVersion bool) string {
+	if have == "" {
+		return "the catalog knows no version of it"
+	}
+	if !spec.ExactVersion(have) {
+		return fmt.Sprintf("the catalog's version %q is not an exact X.Y.Z", have)
+	}
+	if !hasVersion {
+		return ""
+	}
+	c, err := semver.NewConstraint(want)
+	if err != nil {
+		return fmt.Sprintf("%q is not a version range wop can read", want)
+	}
+	if v, err := semver.NewVersion(have); err != nil || !c.Check(v) {
+		return fmt.Sprintf("the catalog's version %s is outside %q", have, want)
+	}
+	return ""
+}
+
+// items returns v's elements when it is an array, else none.
+func items(v *jsonpos.Value) []*jsonpos.Value {
+	if v == nil || v.Kind != jsonpos.Array {
+		return nil
+	}
+	return v.Items
+}
