@@ -116,7 +116,7 @@ func All() Rules {
 		{ID: "v2-engines-extra-key", Severity: diag.Error, Since: "0.1.0", Check: checkV2EnginesExtraKey, Summary: "a v2 manifest's engines has a member other than openwop"},
 		{ID: "v2-signing-block", Severity: diag.Error, Since: "0.1.0", Check: checkV2SigningBlock, Summary: "a v2 manifest's signing block is not {keyId, scheme: ed25519-canonical-json}"},
 		{ID: "v2-chain-pin", Severity: diag.Error, Since: "0.1.0", Check: checkV2ChainPin, Summary: "a v2 chain's node reference or external sub-chain does not pin an exact version"},
-		{ID: "v2-peerdep-undeclared", Severity: diag.Error, Since: "0.1.0", Check: checkV2PeerDeps, Summary: "a v2 peerDependencies key names no capability family of the v2 declaration"},
+		{ID: "v2-peerdep-undeclared", Severity: diag.Error, Since: "0.1.0", Check: checkV2PeerDeps, Summary: "a v2 peerDependencies key names no capability family of the v2 declaration, or a facet the family lacks"},
 		// archives (.tgz)
 		{ID: "archive-unsafe-path", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-unsafe-path"), Summary: "an archive entry name is absolute, has .. or is not clean"},
 		{ID: "archive-link", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: archiveRule("archive-link"), Summary: "an archive holds a symbolic or hard link"},

@@ -117,6 +117,34 @@ func checkV2PeerDeps(p *Pass) {
 		}
 		p.ReportNamef(ptr, "%q names no capability family of the v2 declaration, so a v2 host refuses it (pack_peer_dependency_undefined)%s", m.Name, familyHint(decl, m.Name))
 	}
+	checkV2Facets(p, decl)
+}
+
+// checkV2Facets: each peerDependenciesMeta.<family>.facets[] entry must be
+// a facet the declaration lists for that family (packs.md §Peer
+// dependencies; RFC 0177 §B.1).
+func checkV2Facets(p *Pass, decl *spec.Declaration) {
+	meta := p.Root().Get("peerDependenciesMeta")
+	if meta == nil || meta.Kind != jsonpos.Object {
+		return
+	}
+	for _, m := range meta.Members {
+		facets, declared := decl.Families[m.Name]
+		list := m.Value.Get("facets")
+		if !declared || list == nil || list.Kind != jsonpos.Array {
+			continue // an undeclared family is reported by its key
+		}
+		for i, f := range list.Items {
+			if f.Kind != jsonpos.String || slices.Contains(facets, f.Str) {
+				continue
+			}
+			known := "it declares none"
+			if len(facets) > 0 {
+				known = "it declares " + quoteAll(facets)
+			}
+			p.Reportf(fmt.Sprintf("/peerDependenciesMeta/%s/facets/%d", jsonpos.EscapeToken(m.Name), i), "%q is not a facet the v2 declaration lists for %s (%s), and a facet must be one (RFC 0177 §B.1); name a listed facet, or drop it to require the family as a whole", f.Str, m.Name, known)
+		}
+	}
 }
 
 // aliasFix says how to write an alias as a family with facets.
