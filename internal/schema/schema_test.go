@@ -211,3 +211,20 @@ func TestV1ConnectionSigning(t *testing.T) {
 		t.Errorf("unsigned: %v", ps)
 	}
 }
+
+// TestNotRequiredNamesTheProperty: a failed not: {required: [X]} (the v2
+// node schema's "mcpServer only on a remote runtime") names X.
+func TestNotRequiredNamesTheProperty(t *testing.T) {
+	node, _ := ForKind(spec.V2, "node")
+	mcp := `"mcpServer":{"name":"dev.acme/tools","description":"Tools.","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.acme.dev/mcp"}]}`
+	head := `"name":"community.acme.demo","version":"1.0.0","kind":"node","engines":{"openwop":">=1.1.0 <3.0.0"},`
+	nodes := `"nodes":[{"typeId":"community.acme.demo.x","version":"1.0.0","category":"data","role":"pure"}]`
+	if got := validate(t, node, `{`+head+`"runtime":{"language":"remote","entry":"https://mcp.acme.dev/mcp",`+mcp+`},`+nodes+`}`); len(got) > 0 {
+		t.Errorf("mcpServer on a remote runtime: %+v", got)
+	}
+	got := validate(t, node, `{`+head+`"runtime":{"language":"javascript","entry":"index.mjs",`+mcp+`},`+nodes+`}`)
+	want := []Problem{{Pointer: "/runtime", Keyword: "not", Message: `property "mcpServer" is not allowed here`}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
