@@ -112,6 +112,7 @@ func checkV2PeerDeps(p *Pass) {
 		}
 		ptr := "/peerDependencies/" + jsonpos.EscapeToken(m.Name)
 		if a, ok := decl.Aliases[m.Name]; ok {
+			a.Facets, _ = decl.SplitFacets(a.Family, a.Facets)
 			p.ReportNamef(ptr, "%q is a v1-era alias a v2 host refuses (pack_peer_dependency_undefined); name the family: %s", m.Name, aliasFix(a))
 			continue
 		}

@@ -164,6 +164,10 @@ func (m *migration) peerDependencies(root *jsonpos.Value) error {
 func (m *migration) renamePeer(alias string, a spec.Alias) error {
 	ptr := "/peerDependencies/" + jsonpos.EscapeToken(alias)
 	fam := jsonpos.EscapeToken(a.Family)
+	var undeclared []string
+	if a.Facets, undeclared = m.decl.SplitFacets(a.Family, a.Facets); len(undeclared) > 0 {
+		m.note(ptr, "the alias table gives %q the facets %v, which the v2 declaration does not list for %s; they are left out (the family alone is required): name a listed facet if the pack needs one", alias, undeclared, a.Family)
+	}
 	doc, err := jsonpos.Parse(m.src) // earlier renames may have made the family
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Declaration is what pack tooling needs from spec/v2/declaration.json and
@@ -65,4 +66,20 @@ func unmarshalFile(name string, v any) error {
 		return fmt.Errorf("embedded %s: %w", name, err)
 	}
 	return nil
+}
+
+// SplitFacets separates the facets the declaration lists for family from
+// the ones it does not. The alias table is generated from the declaration
+// yet one row (host.campaignMessaging: messaging + "campaign") names a facet
+// the declaration does not list; packs.md says a facet must be listed, so
+// callers keep only the declared ones.
+func (d *Declaration) SplitFacets(family string, facets []string) (declared, undeclared []string) {
+	for _, f := range facets {
+		if slices.Contains(d.Families[family], f) {
+			declared = append(declared, f)
+		} else {
+			undeclared = append(undeclared, f)
+		}
+	}
+	return declared, undeclared
 }

@@ -189,6 +189,14 @@ func TestLoadDeclaration(t *testing.T) {
 	if a := d.Aliases["openwop.agents.memoryBackends"]; a.Family != "agents" || len(a.Facets) != 1 || a.Facets[0] != "memoryBackends" {
 		t.Errorf("alias openwop.agents.memoryBackends = %+v", a)
 	}
+	// The one alias row whose facet the declaration does not list.
+	a := d.Aliases["host.campaignMessaging"]
+	if ok, not := d.SplitFacets(a.Family, a.Facets); a.Family != "messaging" || len(ok) != 0 || len(not) != 1 || not[0] != "campaign" {
+		t.Errorf("SplitFacets(%+v) = %v, %v", a, ok, not)
+	}
+	if ok, not := d.SplitFacets("agents", []string{"memoryBackends"}); len(ok) != 1 || len(not) != 0 {
+		t.Errorf("SplitFacets(agents, memoryBackends) = %v, %v", ok, not)
+	}
 }
 
 // TestLoadErrors: the v2 error registry parses, each code once, and the
