@@ -106,6 +106,7 @@ func All() Rules {
 		{ID: "runtime-format-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeFormat, Summary: "runtime.format does not fit runtime.language"},
 		{ID: "runtime-entry-exports", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeEntryExports, Summary: "a JavaScript entry exports no named nodes map"},
 		{ID: "runtime-remote-entry", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeRemoteEntry, Summary: "a remote runtime names a file as its entry"},
+		{ID: "runtime-mcp-entry-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkMCPEntry, Summary: "runtime.entry is not the URL of the MCP server runtime.mcpServer names"},
 		{ID: "signing-in-source", Severity: diag.Warning, Since: "0.1.0", Check: checkSigningInSource, Summary: "a hand-written signing block in the source goes stale"},
 		{ID: "signing-legacy-fields", Severity: diag.Error, Since: "0.1.0", Check: checkSigningLegacy, Summary: "legacy signing fields (keyId, publicKeyUrl, method ed25519)"},
 		{ID: "signing-ref-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSigningRefsMissing, Summary: "an archive's signing block names a signature or key file it does not contain (for a v2 block, keys/pack.json.sig)"},

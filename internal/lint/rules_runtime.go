@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"path"
 	"regexp"
 	"strings"
@@ -61,6 +62,24 @@ func checkRuntimeRemoteEntry(p *Pass) {
 	}
 	if e := rt.Get("entry").String(); e != "pack.json" && path.Ext(e) != "" && !schemeRE.MatchString(e) {
 		p.Reportf("/runtime/entry", "a remote runtime loads nothing from the archive; entry %q looks like a file: write \"pack.json\" or the service URL", e)
+	}
+}
+
+// checkMCPEntry: node-pack-runtimes.md (RFC 0203) makes a remote pack's
+// runtime.entry equal to the URL of the MCP server it names, so a host
+// reaches the server the signed record describes.
+func checkMCPEntry(p *Pass) {
+	rt := p.Root().Get("runtime")
+	remotes := rt.Get("mcpServer").Get("remotes")
+	if remotes == nil || remotes.Kind != jsonpos.Array || len(remotes.Items) == 0 {
+		return
+	}
+	url := remotes.Items[0].Get("url")
+	if url == nil || url.Kind != jsonpos.String {
+		return // manifest-schema
+	}
+	if e := rt.Get("entry"); e.String() != url.Str {
+		p.Reportf("/runtime/entry", "runtime.entry %q is not the MCP server's URL, runtime.mcpServer.remotes[0].url %q; they must be equal (node-pack-runtimes.md): write %q", e.String(), url.Str, url.Str)
 	}
 }
 
