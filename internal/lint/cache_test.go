@@ -241,7 +241,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		"Pass": {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
-			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "refs": "Contents",
+			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "scratch": "Contents (a file lent past the budget)", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
 		},
 		"Pack": {

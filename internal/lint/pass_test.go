@@ -2,6 +2,8 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -61,5 +63,60 @@ func TestFindPlaceholder(t *testing.T) {
 		if len(got) != len(want) || len(got) == 2 && (got[0] != want[0] || got[1] != want[1]) {
 			t.Errorf("findPlaceholder(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// TestLargePackMakesNoGarbagePerFile: the rules that look at every file
+// (encoding, placeholders, private keys) borrow a file past the cache
+// budget in one reused buffer instead of each reading it anew, so linting
+// a pack allocates about the budget plus one file, not its size several
+// times over (which is what let a 50 MB pack's heap grow to the memory
+// limit). Findings in those files are still reported where they are.
+func TestLargePackMakesNoGarbagePerFile(t *testing.T) {
+	dir := t.TempDir()
+	const size = 1 << 20
+	files := map[string]string{
+		"pack.json": `{"name":"community.acme.big","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+"runtime":{"language":"remote","entry":"pack.json"},
+"agents":[{"agentId":"community.acme.big.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/p00.md"}]}`,
+	}
+	line := "Answer in one short sentence.\n"
+	for i := range 2 * cacheBudget / size {
+		files[fmt.Sprintf("prompts/p%02d.md", i)] = strings.Repeat(line, size/len(line))
+	}
+	files["prompts/p97.md"] = strings.Repeat(line, size/len(line)) + "TODO: the real prompt\n"
+	files["prompts/p98.md"] = strings.Repeat(line, size/len(line)) + "caf\xe9\n"
+	files["prompts/p99.md"] = strings.Repeat(line, size/len(line)) + "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+	filetree.Write(t, dir, files)
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(pk, Options{}); err != nil { // one-time set-up (embedded schemas) out of the count
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ds, err := Run(pk, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Reading each file past the budget once for each of three rules
+	// allocated 48 MB here; the rest of a run (positions of findings, the
+	// referenced prompt) is a few MB.
+	if alloc, max := after.TotalAlloc-before.TotalAlloc, uint64(cacheBudget+12*size); alloc > max {
+		t.Errorf("linting a %d MB pack allocated %d MB, want at most %d MB (the file cache's budget plus a few files)",
+			len(files)*size>>20, alloc>>20, max>>20)
+	}
+	want := map[string]string{"placeholder-left": "p97.md", "encoding-not-utf8": "p98.md", "private-key-in-pack": "p99.md"}
+	for _, d := range ds {
+		atLine := d.Start.Line > size/len(line) || d.Rule == "private-key-in-pack" // a whole-file finding
+		if file, ok := want[d.Rule]; ok && strings.HasSuffix(d.File, file) && atLine {
+			delete(want, d.Rule)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("findings in files past the cache budget not reported at their line: %v\ngot: %v", want, ds)
 	}
 }

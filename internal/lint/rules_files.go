@@ -83,15 +83,13 @@ func checkEncoding(p *Pass) {
 }
 
 // eachBundled calls fn with the contents of each bundled regular file want
-// accepts. A directory's files come through the pass's file cache (within
-// its budget); an archive's are in memory since its load.
+// accepts, which fn must not keep. A directory's files are lent by the pass
+// (see lend); an archive's are in memory since its load.
 func eachBundled(p *Pass, want func(name string) bool, fn func(name string, data []byte)) {
 	if p.Pack.Archive == nil {
 		for _, f := range bundled(p) {
 			if f.Mode.IsRegular() && want(f.Name) {
-				if data, err := p.ReadFile(f.Name); err == nil {
-					fn(f.Name, data)
-				}
+				_ = p.lend(f.Name, func(data []byte) { fn(f.Name, data) })
 			}
 		}
 		return

@@ -29,13 +29,11 @@ func checkPlaceholderLeft(p *Pass) {
 		if !f.Mode.IsRegular() || !placeholderFile(f.Name) {
 			continue
 		}
-		src, err := p.ReadFile(f.Name)
-		if err != nil {
-			continue
-		}
-		if loc := findPlaceholder(src); loc != nil {
-			p.ReportOffset(f.Name, src, loc[0], "still holds the placeholder 'wop pack init' wrote; write the real text")
-		}
+		_ = p.lend(f.Name, func(src []byte) {
+			if loc := findPlaceholder(src); loc != nil {
+				p.ReportOffset(f.Name, src, loc[0], "still holds the placeholder 'wop pack init' wrote; write the real text")
+			}
+		})
 	}
 }
 

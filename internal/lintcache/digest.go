@@ -41,13 +41,15 @@ func Digest(pk *pack.Pack) (Contents, error) {
 		return Contents{Archive: sum}, err
 	}
 	files := make([]File, 0, len(pk.Files))
+	var buf []byte // one buffer for every file: a large pack makes no garbage per file
 	for _, f := range pk.Files {
 		d := File{Name: f.Name, Mode: f.Mode, Size: f.Size}
 		if f.Mode.IsRegular() {
-			data, err := pk.ReadFile(f.Name)
+			data, err := pk.ReadFileReusing(f.Name, buf)
 			if err != nil {
 				d.Err = err.Error()
 			} else {
+				buf = data[:0]
 				sum := sha256.Sum256(data)
 				d.Sum = hex.EncodeToString(sum[:])
 			}

@@ -196,6 +196,15 @@ func (pk *Pack) Lookup(name string) (File, bool) {
 // manifest's own ceiling for pack.json) are refused with *FileTooLargeError
 // before any byte is read.
 func (pk *Pack) ReadFile(name string) ([]byte, error) {
+	return pk.ReadFileReusing(name, nil)
+}
+
+// ReadFileReusing is ReadFile reading a directory's file into buf's storage
+// when it is large enough (allocating otherwise): a caller looking at every
+// file of a large pack in turn makes no garbage per file. The result may
+// alias buf, so it is only valid until buf is used again; an archive's
+// entry is returned as held, without a copy.
+func (pk *Pack) ReadFileReusing(name string, buf []byte) ([]byte, error) {
 	f, ok := pk.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
@@ -218,9 +227,12 @@ func (pk *Pack) ReadFile(name string) ([]byte, error) {
 	defer r.Close()
 	// Sized from the listing (plus room to see EOF): io.ReadAll's doubling
 	// would allocate twice a large file's size.
-	buf := bytes.NewBuffer(make([]byte, 0, f.Size+bytes.MinRead))
-	_, err = buf.ReadFrom(r)
-	return buf.Bytes(), named(err, name)
+	if int64(cap(buf)) < f.Size+bytes.MinRead {
+		buf = make([]byte, 0, f.Size+bytes.MinRead)
+	}
+	b := bytes.NewBuffer(buf[:0])
+	_, err = b.ReadFrom(r)
+	return b.Bytes(), named(err, name)
 }
 
 // Open opens a source file for streaming (a build copies it into the

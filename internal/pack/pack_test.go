@@ -136,3 +136,34 @@ func TestLoadRefusesADirectoryNamedPackJSON(t *testing.T) {
 		t.Fatalf("Load = %v, want pack.json is a directory", err)
 	}
 }
+
+// TestReadFileReusing: a directory's file is read into the buffer given
+// when it has room (no allocation), into a new one when not, and either way
+// with the file's contents; the size ceiling still refuses before reading.
+func TestReadFileReusing(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("b", 3000)
+	for name, data := range map[string]string{"pack.json": "{}", "small.md": "hi", "big.md": big} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pk, err := Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 1024)
+	got, err := pk.ReadFileReusing("small.md", buf)
+	if err != nil || string(got) != "hi" || &got[:1][0] != &buf[:1][0] {
+		t.Errorf("small file: %q, %v; want it read into the buffer given", got, err)
+	}
+	got, err = pk.ReadFileReusing("big.md", buf)
+	if err != nil || string(got) != big {
+		t.Errorf("file larger than the buffer: %d bytes, %v", len(got), err)
+	}
+	pk.limits.MaxEntry = 100
+	var tooLarge *FileTooLargeError
+	if _, err := pk.ReadFileReusing("big.md", buf); !errors.As(err, &tooLarge) {
+		t.Errorf("file over the ceiling: %v, want FileTooLargeError", err)
+	}
+}
