@@ -41,5 +41,28 @@ func FuzzRead(f *testing.F) {
 		if int64(total) > lim.MaxTotal {
 			t.Fatalf("read %d bytes, cap %d", total, lim.MaxTotal)
 		}
+		checkScanAgreesWithRead(t, data, lim, a)
 	})
+}
+
+// checkScanAgreesWithRead: a Scan keeping every other entry (reading the
+// next entries into the buffers of those it drops) lists what Read does,
+// and each kept entry holds exactly its own bytes.
+func checkScanAgreesWithRead(t *testing.T, data []byte, lim Limits, want *Archive) {
+	t.Helper()
+	i := 0
+	got, err := Scan(bytes.NewReader(data), lim, func(Entry) bool { i++; return i%2 == 0 })
+	if err != nil {
+		t.Fatalf("Read accepted what Scan refuses: %v", err)
+	}
+	if len(got.Entries) != len(want.Entries) || len(got.Issues) != len(want.Issues) {
+		t.Fatalf("Scan: %d entries, %d issues; Read: %d, %d", len(got.Entries), len(got.Issues), len(want.Entries), len(want.Issues))
+	}
+	for j, e := range got.Entries {
+		w := want.Entries[j]
+		kept := j%2 == 1
+		if e.Name != w.Name || e.Size != w.Size || kept != (e.Data != nil) || kept && !bytes.Equal(e.Data, w.Data) {
+			t.Fatalf("entry %d: Scan %q (%d bytes, kept %v), Read %q (%d bytes)", j, e.Name, e.Size, e.Data != nil, w.Name, w.Size)
+		}
+	}
 }

@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -104,5 +107,36 @@ func TestReadRefusesNonGzipAndBombs(t *testing.T) {
 	}
 	if _, err := Read(bytes.NewReader(build(t, big...)), lim); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over MaxTotal: %v", err)
+	}
+}
+
+// TestScanReusesWhatItDrops: entries keep refuses are read over by the next
+// ones, so a Scan keeping only small entries allocates about one large
+// entry, not the archive; the small entries kept after a large one hold
+// their own bytes, not the shared buffer's.
+func TestScanReusesWhatItDrops(t *testing.T) {
+	const n, size = 16, 256 << 10
+	var entries []entry
+	for i := range n {
+		entries = append(entries, file(fmt.Sprintf("prompts/p%02d.md", i), strings.Repeat(string(rune('a'+i)), size)),
+			file(fmt.Sprintf("small/s%02d.txt", i), fmt.Sprintf("small %d", i)))
+	}
+	tgz := build(t, entries...)
+	keep := func(e Entry) bool { return e.Size < 1024 }
+	Scan(bytes.NewReader(tgz), DefaultLimits, keep) // warm up (the gzip reader's tables)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	a, err := Scan(bytes.NewReader(tgz), DefaultLimits, keep)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
+		t.Errorf("scanning %d entries of %d KB, keeping none of them, allocated %d KB", n, size>>10, alloc>>10)
+	}
+	for i, e := range a.Entries {
+		if want := entries[i]; e.Name != want.hdr.Name || e.Size != int64(len(want.data)) || keep(e) != (string(e.Data) == want.data) {
+			t.Errorf("entry %d: %q, %d bytes, %q; want %q, %d bytes", i, e.Name, e.Size, e.Data, want.hdr.Name, len(want.data))
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -71,15 +72,33 @@ func (r *Report) add(name string, err error, okMsg string) {
 	r.Checks = append(r.Checks, Check{Name: name, OK: true, Message: okMsg})
 }
 
-// Archive verifies the .tgz bytes. The error is for archives that cannot be
+// Archive verifies the .tgz in. The error is for archives that cannot be
 // read at all; everything else is a failed Check.
-func Archive(tgz []byte, opt Options) (*Report, error) {
-	sum := sha256.Sum256(tgz)
-	r := &Report{Integrity: build.IntegrityOf(sum[:])}
-	a, err := tarball.Scan(bytes.NewReader(tgz), opt.Limits, keepFor(opt))
+//
+// The archive is hashed as it is read, and only the entries keepFor names
+// are held: verifying a 50 MB archive holds neither the archive nor its
+// prompts (the caller bounds in, as it bounds any input). A rebuild
+// (opt.Source) compares every byte, so then the archive is held.
+func Archive(in io.Reader, opt Options) (*Report, error) {
+	var tgz []byte
+	if opt.Source != nil {
+		var err error
+		if tgz, err = io.ReadAll(in); err != nil {
+			return nil, err
+		}
+		in = bytes.NewReader(tgz)
+	}
+	h := sha256.New()
+	a, err := tarball.Scan(io.TeeReader(in, h), opt.Limits, keepFor(opt))
 	if err != nil {
 		return nil, err
 	}
+	// Scan reads to the end of the gzip stream and refuses anything after
+	// it; whatever a reader still holds is hashed all the same.
+	if _, err := io.Copy(h, in); err != nil {
+		return nil, err
+	}
+	r := &Report{Integrity: build.IntegrityOf(h.Sum(nil))}
 	r.add("archive", structure(a), "well-formed: regular files only, safe names, no duplicates")
 	entry, ok := a.Find(pack.ManifestName)
 	if !ok {

@@ -5,13 +5,17 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -110,7 +114,7 @@ func failed(r *Report, check string) string {
 
 func TestVerifies(t *testing.T) {
 	f := newFixture(t)
-	r, err := Archive(f.tgz, Options{Key: f.pub, Integrity: f.res.Integrity.SRI, VersionManifest: f.served, Source: f.source(t), Limits: tarball.DefaultLimits})
+	r, err := Archive(bytes.NewReader(f.tgz), Options{Key: f.pub, Integrity: f.res.Integrity.SRI, VersionManifest: f.served, Source: f.source(t), Limits: tarball.DefaultLimits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +177,7 @@ func TestFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.Limits = tarball.DefaultLimits
-			r, err := Archive(tt.tgz, tt.opt)
+			r, err := Archive(bytes.NewReader(tt.tgz), tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +187,7 @@ func TestFailures(t *testing.T) {
 		})
 	}
 	unsigned := replace("pack.json", `{"name":"community.acme.demo","version":"1.0.0"}`)
-	r, _ := Archive(unsigned, Options{Key: f.pub, Limits: tarball.DefaultLimits})
+	r, _ := Archive(bytes.NewReader(unsigned), Options{Key: f.pub, Limits: tarball.DefaultLimits})
 	if !strings.Contains(failed(r, "signature"), "unsigned") {
 		t.Errorf("unsigned: %+v", r.Checks)
 	}
@@ -202,7 +206,7 @@ func TestEveryByteFlipFails(t *testing.T) {
 				}
 				return d
 			})
-			r, err := Archive(flipped, Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Limits: tarball.DefaultLimits})
+			r, err := Archive(bytes.NewReader(flipped), Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Limits: tarball.DefaultLimits})
 			if err == nil && r.OK() {
 				t.Fatal("flip not caught")
 			}
@@ -215,7 +219,7 @@ func TestSourceRebuildNamesDifferingEntries(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.dir, "prompts", "a.md"), []byte("Be verbose.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := Archive(f.tgz, Options{Key: f.pub, Source: f.source(t), Limits: tarball.DefaultLimits})
+	r, _ := Archive(bytes.NewReader(f.tgz), Options{Key: f.pub, Source: f.source(t), Limits: tarball.DefaultLimits})
 	if msg := failed(r, "source"); !strings.Contains(msg, "prompts/a.md (differs)") {
 		t.Errorf("source check: %q", msg)
 	}
@@ -288,17 +292,17 @@ func TestRegistryKeyLookup(t *testing.T) {
 		}
 		return c.Key(context.Background(), d, keyID, name)
 	}
-	r, _ := Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	r, _ := Archive(bytes.NewReader(f.tgz), Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
 	if !r.OK() {
 		t.Fatalf("%+v", r.Checks)
 	}
 	keys[0].PermittedNamespaces = []string{"community.other.*"}
-	r, _ = Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	r, _ = Archive(bytes.NewReader(f.tgz), Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
 	if !strings.Contains(failed(r, "signature"), "may sign only community.other.*") {
 		t.Errorf("namespace: %+v", r.Checks)
 	}
 	keys[0].PermittedNamespaces, keys[0].Status = []string{"community.acme.demo"}, "revoked"
-	r, _ = Archive(f.tgz, Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
+	r, _ = Archive(bytes.NewReader(f.tgz), Options{ResolveKey: resolve, Limits: tarball.DefaultLimits})
 	if !strings.Contains(failed(r, "signature"), "revoked") {
 		t.Errorf("status: %+v", r.Checks)
 	}
@@ -340,7 +344,7 @@ func TestLargeEntriesAreNotHeld(t *testing.T) {
 					t.Errorf("keep %s = %v, want %v", name, got, want)
 				}
 			}
-			r, err := Archive(f.tgz, tt.opt)
+			r, err := Archive(bytes.NewReader(f.tgz), tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,5 +352,39 @@ func TestLargeEntriesAreNotHeld(t *testing.T) {
 				t.Fatalf("report %+v", r)
 			}
 		})
+	}
+}
+
+// TestArchiveStreams: verify hashes the archive as it reads it and holds
+// only the manifest, the signature material and small entries, so checking
+// a large archive allocates about one entry, not the archive (which a
+// caller reading a file never holds either); the integrity is still that
+// of every byte.
+func TestArchiveStreams(t *testing.T) {
+	const n, size = 10, 512 << 10
+	rnd := rand.New(rand.NewPCG(1, 2))
+	extra := map[string]string{}
+	for i := range n {
+		raw := make([]byte, size*3/4)
+		for j := range raw {
+			raw[j] = byte(rnd.Uint32())
+		}
+		extra[fmt.Sprintf("prompts/p%02d.md", i)] = base64.StdEncoding.EncodeToString(raw) // does not compress away
+	}
+	f := newFixtureWith(t, extra)
+	opt := Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Limits: tarball.DefaultLimits}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := Archive(bytes.NewReader(f.tgz), opt)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK() || r.Integrity != f.res.Integrity {
+		t.Fatalf("report %+v, want every check passed and integrity %s", r, f.res.Integrity.SRI)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
+		t.Errorf("verifying a %d KB archive of %d entries of %d KB allocated %d KB, want about one entry",
+			len(f.tgz)>>10, n, size>>10, alloc>>10)
 	}
 }

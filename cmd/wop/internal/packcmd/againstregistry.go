@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -190,7 +191,7 @@ func (v verifiedArchive) Get(ctx context.Context, ref string, _ registry.GetOpti
 		return nil, baselineUnreachable(err)
 	}
 	keys := &registryKeys{ctx: ctx, client: v.client, disc: v.disc}
-	rep, err := verify.Archive(tgz, verify.Options{Integrity: v.pv.Integrity, ResolveKey: keys.key, Limits: tarball.DefaultLimits})
+	rep, err := verify.Archive(bytes.NewReader(tgz), verify.Options{Integrity: v.pv.Integrity, ResolveKey: keys.key, Limits: tarball.DefaultLimits})
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s: %w", v.name, v.pv.Version, err)
 	}

@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"fmt"
@@ -104,11 +105,12 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 		}
 		opt.ResolveKey = reg.key
 	}
-	data, err := o.input(ctx, reg, &opt)
+	in, err := o.input(ctx, reg, &opt)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil { // Ctrl-C while reading
+	defer in.Close()
+	if err := ctx.Err(); err != nil { // Ctrl-C while fetching
 		return err
 	}
 	var sigstoreKey []byte
@@ -138,9 +140,12 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	}
 	var rep *verify.Report
 	if strings.HasSuffix(o.archive, ".json") {
-		rep, err = verifyServed(o, data, opt)
+		rep, err = verifyServed(o, in, opt)
 	} else {
-		rep, err = verify.Archive(data, opt)
+		rep, err = verify.Archive(in, opt)
+	}
+	if err := ctx.Err(); err != nil { // Ctrl-C while reading
+		return err
 	}
 	if err != nil {
 		return cli.Usagef("%s: %v", o.archive, err)
@@ -152,7 +157,11 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	return nil
 }
 
-func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.Report, error) {
+func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.Report, error) {
+	served, err := io.ReadAll(in)
+	if err != nil {
+		return nil, withoutPath(err)
+	}
 	sigPath := o.signature
 	if sigPath == "" {
 		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
@@ -164,17 +173,18 @@ func verifyServed(o *verifyOptions, served []byte, opt verify.Options) (*verify.
 	return verify.ServedManifest(served, sig, opt)
 }
 
-// input reads the archive (or VERSION.json) to verify: a file, or for
+// input opens the archive (or VERSION.json) to verify: a file, read as it
+// is verified (so a large archive is never held whole), or for
 // NAME@VERSION the archive the registry serves, whose version manifest
 // then becomes the one compared.
-func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verify.Options) ([]byte, error) {
+func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verify.Options) (io.ReadCloser, error) {
 	name, version, remote := strings.Cut(o.archive, "@")
 	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
-		data, err := safefile.Read(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
+		f, err := safefile.Open(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
 		if err != nil {
 			return nil, cli.Usagef("%s: %v", o.archive, withoutPath(err))
 		}
-		return data, nil
+		return f, nil
 	}
 	if reg == nil {
 		return nil, cli.Usagef("%s: no such file; to verify a published version, pass --registry URL", o.archive)
@@ -187,7 +197,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verif
 	if o.versionManifest == "" {
 		opt.VersionManifest = manifest
 	}
-	return data, nil
+	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
 func printReport(w io.Writer, archive string, rep *verify.Report) {
