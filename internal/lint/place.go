@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -24,27 +25,31 @@ func placeOf(pk *pack.Pack) (Place, error) {
 	if err != nil {
 		return Place{}, err
 	}
-	return Place{Abs: abs, SiblingPacks: packsIn(filepath.Dir(abs), 2) >= 2}, nil
+	return Place{Abs: abs, SiblingPacks: packsIn(os.DirFS(filepath.Dir(abs)), 2) >= 2}, nil
 }
 
-// packsIn counts the subdirectories of dir holding a pack.json, stopping at
-// max: in a folder of 1,000 packs, one pack's lint reads a few directory
-// entries and stats two, not all of them (so the entries are read in
-// batches, unsorted).
-func packsIn(dir string, max int) int {
-	f, err := os.Open(dir)
+// packsIn counts the subdirectories of fsys's root holding a pack.json,
+// stopping at max: in a folder of 1,000 packs, one pack's lint reads a few
+// directory entries and stats two, not all of them (so the entries are
+// read in batches, unsorted).
+func packsIn(fsys fs.FS, max int) int {
+	f, err := fsys.Open(".")
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
+	dir, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return 0
+	}
 	n := 0
 	for n < max {
-		entries, err := f.ReadDir(16)
+		entries, err := dir.ReadDir(16)
 		for _, e := range entries {
 			if n == max {
 				break
 			}
-			if _, err := os.Stat(filepath.Join(dir, e.Name(), pack.ManifestName)); err == nil {
+			if _, err := fs.Stat(fsys, e.Name()+"/"+pack.ManifestName); err == nil {
 				n++
 			}
 		}
