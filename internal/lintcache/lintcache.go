@@ -20,9 +20,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // Format names the entry layout and the key derivation. Entries of any other
@@ -36,6 +38,9 @@ type Cache struct {
 	// misplaced cache directory): the result is still right, only the next
 	// run is slower, so this is a warning and never a failure.
 	Warn func(error)
+	// Now is the clock entries' ages are told by (see Trim); nil is
+	// time.Now.
+	Now func() time.Time
 }
 
 // Key digests the inputs that decide a lint result. inputs is encoded as
@@ -74,7 +79,8 @@ func (c Cache) Load(key string) (diags []diag.Diagnostic, ok bool) {
 	if c.Dir == "" || len(key) != 2*sha256.Size {
 		return nil, false
 	}
-	raw, err := os.ReadFile(c.path(key))
+	path := c.path(key)
+	raw, modTime, err := readEntry(path)
 	if err != nil {
 		return nil, false
 	}
@@ -88,7 +94,24 @@ func (c Cache) Load(key string) (diags []diag.Diagnostic, ok bool) {
 	if json.Unmarshal(e.Diags, &diags) != nil || diags == nil {
 		return nil, false // a well-formed entry always holds an array, maybe empty
 	}
+	c.touch(path, modTime) // used: Trim keeps it
 	return diags, true
+}
+
+// maxEntry bounds an entry's size: far above any pack's findings, it only
+// stops a stray huge file from being read whole.
+const maxEntry = 64 << 20
+
+// readEntry reads the entry file at path (a regular file, never blocking on
+// a FIFO put there) and says when it was last written or marked used.
+func readEntry(path string) ([]byte, time.Time, error) {
+	f, err := safefile.Open(path, safefile.Options{Max: maxEntry})
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(f)
+	return raw, f.Info.ModTime(), err
 }
 
 // Store saves findings under key. The write is atomic (a temporary file

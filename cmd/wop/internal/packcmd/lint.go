@@ -191,6 +191,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		diags = append(diags, r.Diags...)
 		packs = append(packs, report.PackSpec{Path: targets[i].display, Spec: string(trees[i])})
 	}
+	base.Cache.Trim() // at most once a day; otherwise one stat
 	agfDiags, err := lintLooseAgentFormat(o.env, looseAGF)
 	if err != nil {
 		return err
@@ -368,7 +369,7 @@ func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, 
 func lintOpts(env *cli.Env, noCache bool) lint.Options {
 	opt := lint.Options{CacheSalt: env.Version + "|" + env.BuildID}
 	if !noCache && env.BuildID != "" {
-		opt.Cache.Dir = env.CacheDir
+		opt.Cache.Dir, opt.Cache.Now = env.CacheDir, env.Now
 		var once sync.Once
 		opt.Cache.Warn = func(err error) {
 			once.Do(func() {

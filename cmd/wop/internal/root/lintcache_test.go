@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/testutil/hostile"
@@ -147,5 +148,36 @@ func TestLintCacheUnwritableWarns(t *testing.T) {
 	got := runCached(t, dir, notDir, "pack", "lint", "community.acme.demo")
 	if got.code != cli.ExitOK || strings.Count(got.errOut, "warning: results not cached") != 1 {
 		t.Fatalf("exit %d, stderr:\n%s", got.code, got.errOut)
+	}
+}
+
+// TestLintPrunesTheCache: a lint trims the cache by itself once a day:
+// an entry no run has used for a month goes, the entries in use stay, and
+// the verdict is the same.
+func TestLintPrunesTheCache(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	if err := hostile.WriteDir(filepath.Join(dir, "community.acme.demo"), hostile.Clean()); err != nil {
+		t.Fatal(err)
+	}
+	first := runCached(t, dir, cacheDir, "pack", "lint", "community.acme.demo")
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "lint", "*.json"))
+	if first.code != cli.ExitOK || len(entries) != 1 {
+		t.Fatalf("exit %d, entries %v\n%s%s", first.code, entries, first.out, first.errOut)
+	}
+	stale := filepath.Join(cacheDir, "lint", strings.Repeat("ab", 32)+".json")
+	if err := os.WriteFile(stale, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	month, twoDays := time.Now().Add(-40*24*time.Hour), time.Now().Add(-48*time.Hour)
+	os.Chtimes(stale, month, month)
+	os.Chtimes(filepath.Join(cacheDir, "lint", "trim.txt"), twoDays, twoDays) // the last trim: two days ago
+	if got := runCached(t, dir, cacheDir, "pack", "lint", "community.acme.demo"); got != first {
+		t.Fatalf("after a trim: exit %d\n%s, want\n%s", got.code, got.out, first.out)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("an entry unused for a month was kept")
+	}
+	if _, err := os.Stat(entries[0]); err != nil {
+		t.Errorf("the entry in use was removed: %v", err)
 	}
 }
