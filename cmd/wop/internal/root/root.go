@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/agfcmd"
+	"github.com/wop-cli/wop/cmd/wop/internal/cachecmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
@@ -38,6 +39,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetVersionTemplate(versionTemplate())
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env), cli.NewExitCodesTopic())
+	cmd.AddCommand(cachecmd.NewCmd(env))
 	// Add cobra's completion group now (Execute would, later) so that it
 	// too refuses unknown words with a did-you-mean, like every group.
 	cmd.InitDefaultCompletionCmd()
