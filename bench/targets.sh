@@ -93,4 +93,4 @@ pair "lint it as .tgz: $base | wop" "$B pack lint --no-cache $tgz" "$W pack lint
 pair "verify the .tgz: $base | wop" "$B pack verify $tgz --key $out/key/bench.pub.pem" \
   "$W pack verify $tgz --key $out/key/bench.pub.pem"
 echo "== scaling"
-if [ "${SCALE_N:-1000}" != 0 ]; then bench/scale.sh "$packs" "${SCALE_N:-1000}"; fi
+if [ "${SCALE_N:-}" != 0 ]; then bench/scale.sh "$packs" ${SCALE_N:-100 1000}; fi # word splitting: a list of counts
