@@ -2,6 +2,8 @@ package tarball
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"path"
 	"strings"
 	"testing"
@@ -47,13 +49,22 @@ func FuzzRead(f *testing.F) {
 
 // checkScanAgreesWithRead: a Scan keeping every other entry (reading the
 // next entries into the buffers of those it drops) lists what Read does,
-// and each kept entry holds exactly its own bytes.
+// and each kept entry holds exactly its own bytes; the tar it tees is the
+// whole uncompressed stream.
 func checkScanAgreesWithRead(t *testing.T, data []byte, lim Limits, want *Archive) {
 	t.Helper()
 	i := 0
-	got, err := Scan(bytes.NewReader(data), lim, func(Entry) bool { i++; return i%2 == 0 })
+	var tarOut bytes.Buffer
+	got, err := ScanTee(bytes.NewReader(data), lim, func(Entry) bool { i++; return i%2 == 0 }, &tarOut)
 	if err != nil {
 		t.Fatalf("Read accepted what Scan refuses: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole, err := io.ReadAll(zr); err != nil || !bytes.Equal(whole, tarOut.Bytes()) {
+		t.Fatalf("the tar teed (%d bytes) is not the uncompressed stream (%d bytes, %v)", tarOut.Len(), len(whole), err)
 	}
 	if len(got.Entries) != len(want.Entries) || len(got.Issues) != len(want.Issues) {
 		t.Fatalf("Scan: %d entries, %d issues; Read: %d, %d", len(got.Entries), len(got.Issues), len(want.Entries), len(want.Issues))

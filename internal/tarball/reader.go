@@ -98,6 +98,14 @@ func Read(r io.Reader, lim Limits) (*Archive, error) {
 // padding after the tar end-of-archive marker make the archive unreadable
 // (ErrCorrupt): content that no verifier looks at has no place in a pack.
 func Scan(r io.Reader, lim Limits, keep func(Entry) bool) (*Archive, error) {
+	return ScanTee(r, lim, keep, nil)
+}
+
+// ScanTee is Scan that also writes the uncompressed tar, every byte as
+// read, to tarOut (when not nil): a caller comparing the tar with another
+// (verify --source) needs neither to hold the archive nor to decompress it
+// again. A Scan that succeeds has read the whole stream.
+func ScanTee(r io.Reader, lim Limits, keep func(Entry) bool, tarOut io.Writer) (*Archive, error) {
 	br := bufio.NewReader(r)
 	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
 		return nil, ErrNotGzip
@@ -111,6 +119,9 @@ func Scan(r io.Reader, lim Limits, keep func(Entry) bool) (*Archive, error) {
 	// any honest archive and stops a bomb early.
 	capped := &cappedReader{r: zr, left: 2 * lim.MaxTotal}
 	tp := &tap{r: capped}
+	if tarOut != nil {
+		tp.r = io.TeeReader(capped, tarOut)
+	}
 	s := &scanner{tr: tar.NewReader(tp), tap: tp, lim: lim, keep: keep, a: &Archive{}, seen: map[string]bool{}}
 	err = s.entries()
 	if err == nil {

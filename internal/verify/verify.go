@@ -75,21 +75,22 @@ func (r *Report) add(name string, err error, okMsg string) {
 // Archive verifies the .tgz in. The error is for archives that cannot be
 // read at all; everything else is a failed Check.
 //
-// The archive is hashed as it is read, and only the entries keepFor names
-// are held: verifying a 50 MB archive holds neither the archive nor its
-// prompts (the caller bounds in, as it bounds any input). A rebuild
-// (opt.Source) compares every byte, so then the archive is held.
+// The archive is read once: hashed as it is read, and only the entries
+// keep names are held, so verifying a 50 MB archive holds neither the
+// archive nor its prompts (the caller bounds in, as it bounds any input).
+// A rebuild (opt.Source) needs only digests of the rest: the uncompressed
+// tar's, and each entry's, to name those that differ.
 func Archive(in io.Reader, opt Options) (*Report, error) {
-	var tgz []byte
-	if opt.Source != nil {
-		var err error
-		if tgz, err = io.ReadAll(in); err != nil {
-			return nil, err
-		}
-		in = bytes.NewReader(tgz)
-	}
 	h := sha256.New()
-	a, err := tarball.Scan(io.TeeReader(in, h), opt.Limits, keepFor(opt))
+	var pub *published
+	var a *tarball.Archive
+	var err error
+	if opt.Source != nil {
+		pub = &published{tar: sha256.New()}
+		a, err = tarball.ScanTee(io.TeeReader(in, h), opt.Limits, pub.keep, pub.tar)
+	} else {
+		a, err = tarball.Scan(io.TeeReader(in, h), opt.Limits, keep)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,22 +122,17 @@ func Archive(in io.Reader, opt Options) (*Report, error) {
 	}
 	r.add("signature", r.checkSignature(a, doc, entry.Data, opt), "")
 	if opt.Source != nil {
-		r.add("source", rebuild(opt.Source, a, doc, tgz, opt.Limits), "the source rebuilds to an identical tar")
+		r.add("source", rebuild(opt.Source, a, doc, pub), "the source rebuilds to an identical tar")
 	}
 	return r, nil
 }
 
-// keepFor says which entries' contents verify holds: a rebuild compares
-// every entry; otherwise only the manifest, the signature material (keys/,
-// and any JSON a signing block may name as a Sigstore bundle) and small
-// files are held, so a 50 MB pack of prompts is never held whole.
-func keepFor(opt Options) func(tarball.Entry) bool {
-	if opt.Source != nil {
-		return func(tarball.Entry) bool { return true }
-	}
-	return func(e tarball.Entry) bool {
-		return e.Size <= 64<<10 || strings.HasSuffix(e.Name, ".json") || strings.HasPrefix(e.Name, "keys/")
-	}
+// keep says which entries' contents verify holds: only the manifest, the
+// signature material (keys/, and any JSON a signing block may name as a
+// Sigstore bundle) and small files, so a 50 MB pack of prompts is never
+// held whole.
+func keep(e tarball.Entry) bool {
+	return e.Size <= 64<<10 || strings.HasSuffix(e.Name, ".json") || strings.HasPrefix(e.Name, "keys/")
 }
 
 func structure(a *tarball.Archive) error {

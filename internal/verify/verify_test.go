@@ -215,13 +215,36 @@ func TestEveryByteFlipFails(t *testing.T) {
 }
 
 func TestSourceRebuildNamesDifferingEntries(t *testing.T) {
-	f := newFixture(t)
-	if err := os.WriteFile(filepath.Join(f.dir, "prompts", "a.md"), []byte("Be verbose.\n"), 0o644); err != nil {
-		t.Fatal(err)
+	big := strings.Repeat("Be brief. ", 10<<10) // 100 KB: verify does not hold it
+	tests := []struct {
+		name string
+		edit func(dir string) error
+		want string
+	}{
+		{"small entry edited", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "prompts", "a.md"), []byte("Be verbose.\n"), 0o644)
+		}, "prompts/a.md (differs)"},
+		{"large entry edited", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "prompts", "big.md"), []byte(big+"!"), 0o644)
+		}, "prompts/big.md (differs)"},
+		{"entry removed from the source", func(dir string) error {
+			return os.Remove(filepath.Join(dir, "prompts", "big.md"))
+		}, "prompts/big.md (only in the archive)"},
+		{"entry added to the source", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "prompts", "new.md"), []byte("New.\n"), 0o644)
+		}, "prompts/new.md (only in the source)"},
 	}
-	r, _ := Archive(bytes.NewReader(f.tgz), Options{Key: f.pub, Source: f.source(t), Limits: tarball.DefaultLimits})
-	if msg := failed(r, "source"); !strings.Contains(msg, "prompts/a.md (differs)") {
-		t.Errorf("source check: %q", msg)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixtureWith(t, map[string]string{"prompts/big.md": big})
+			if err := tt.edit(f.dir); err != nil {
+				t.Fatal(err)
+			}
+			r, _ := Archive(bytes.NewReader(f.tgz), Options{Key: f.pub, Source: f.source(t), Limits: tarball.DefaultLimits})
+			if msg := failed(r, "source"); !strings.Contains(msg, tt.want) || strings.Count(msg, "(") != 1 {
+				t.Errorf("source check: %q, want only %q", msg, tt.want)
+			}
+		})
 	}
 }
 
@@ -317,8 +340,8 @@ func mustPEM(t *testing.T, pub ed25519.PublicKey) []byte {
 }
 
 // TestLargeEntriesAreNotHeld: a pack of large prompts verifies without
-// holding them (only a rebuild from --source compares every entry), and
-// still verifies in full with a rebuild.
+// holding them, and still verifies in full with a rebuild (which compares
+// the tars by their digests).
 func TestLargeEntriesAreNotHeld(t *testing.T) {
 	big := strings.Repeat("Be brief. ", 100<<10) // 1 MB
 	f := newFixtureWith(t, map[string]string{"prompts/big.md": big})
@@ -329,12 +352,11 @@ func TestLargeEntriesAreNotHeld(t *testing.T) {
 		wantChks int
 	}{
 		{"key only", Options{Key: f.pub}, map[string]bool{"pack.json": true, "keys/pack.json.sig": true, "prompts/a.md": true, "prompts/big.md": false}, 2},
-		{"rebuild", Options{Key: f.pub, Source: f.source(t)}, map[string]bool{"prompts/big.md": true}, 3},
+		{"rebuild", Options{Key: f.pub, Source: f.source(t)}, map[string]bool{"prompts/big.md": false}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.Limits = tarball.DefaultLimits
-			keep := keepFor(tt.opt)
 			for name, want := range tt.held {
 				size := int64(len(big))
 				if name != "prompts/big.md" {
@@ -357,9 +379,9 @@ func TestLargeEntriesAreNotHeld(t *testing.T) {
 
 // TestArchiveStreams: verify hashes the archive as it reads it and holds
 // only the manifest, the signature material and small entries, so checking
-// a large archive allocates about one entry, not the archive (which a
-// caller reading a file never holds either); the integrity is still that
-// of every byte.
+// a large archive, even against its source, allocates about one entry, not
+// the archive (which a caller reading a file never holds either); the
+// integrity is still that of every byte.
 func TestArchiveStreams(t *testing.T) {
 	const n, size = 10, 512 << 10
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -372,19 +394,32 @@ func TestArchiveStreams(t *testing.T) {
 		extra[fmt.Sprintf("prompts/p%02d.md", i)] = base64.StdEncoding.EncodeToString(raw) // does not compress away
 	}
 	f := newFixtureWith(t, extra)
-	opt := Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Limits: tarball.DefaultLimits}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	r, err := Archive(bytes.NewReader(f.tgz), opt)
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name   string
+		source *pack.Pack
+		max    int // bytes allocated
+	}{
+		{"key and integrity", nil, 4 * size},
+		// A rebuild holds neither the archive nor the tars it compares.
+		{"rebuild from the source", f.source(t), 4 * size},
 	}
-	if !r.OK() || r.Integrity != f.res.Integrity {
-		t.Fatalf("report %+v, want every check passed and integrity %s", r, f.res.Integrity.SRI)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
-		t.Errorf("verifying a %d KB archive of %d entries of %d KB allocated %d KB, want about one entry",
-			len(f.tgz)>>10, n, size>>10, alloc>>10)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := Options{Key: f.pub, Integrity: f.res.Integrity.SRI, Source: tt.source, Limits: tarball.DefaultLimits}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			r, err := Archive(bytes.NewReader(f.tgz), opt)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.OK() || r.Integrity != f.res.Integrity {
+				t.Fatalf("report %+v, want every check passed and integrity %s", r, f.res.Integrity.SRI)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(tt.max) {
+				t.Errorf("verifying a %d KB archive of %d entries of %d KB allocated %d KB, want at most %d KB",
+					len(f.tgz)>>10, n, size>>10, alloc>>10, tt.max>>10)
+			}
+		})
 	}
 }
