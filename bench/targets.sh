@@ -92,5 +92,7 @@ pair "lint 50 MB folder: $base | wop" "$B pack lint --no-cache $big" "$W pack li
 pair "lint it as .tgz: $base | wop" "$B pack lint --no-cache $tgz" "$W pack lint --no-cache $tgz"
 pair "verify the .tgz: $base | wop" "$B pack verify $tgz --key $out/key/bench.pub.pem" \
   "$W pack verify $tgz --key $out/key/bench.pub.pem"
+pair "verify it --source: $base | wop" "$B pack verify $tgz --key $out/key/bench.pub.pem --source $big" \
+  "$W pack verify $tgz --key $out/key/bench.pub.pem --source $big"
 echo "== scaling"
 if [ "${SCALE_N:-}" != 0 ]; then bench/scale.sh "$packs" ${SCALE_N:-100 1000}; fi # word splitting: a list of counts
