@@ -4,6 +4,7 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -34,12 +35,12 @@ type Options struct {
 // undeclared peer keys, extra engines members, ranges it cannot rewrite
 // safely, references the catalog cannot pin.
 func ToV2(src []byte, opt Options) ([]byte, []Note, error) {
-	doc, err := jsonpos.Parse(src)
+	doc, err := parse(src)
 	if err != nil {
-		return nil, nil, fmt.Errorf("pack.json: %w", err)
+		return nil, nil, err
 	}
 	if doc.Root.Kind != jsonpos.Object {
-		return nil, nil, fmt.Errorf("pack.json is not a JSON object")
+		return nil, nil, &SourceError{Pos: doc.Position(doc.Root.Start), Msg: "pack.json is not a JSON object; a manifest is one {...}"}
 	}
 	decl, err := spec.LoadDeclaration()
 	if err != nil {
@@ -55,6 +56,37 @@ func ToV2(src []byte, opt Options) ([]byte, []Note, error) {
 		}
 	}
 	return m.src, m.notes, nil
+}
+
+// SourceError is a pack.json migrate cannot read, at a line and column.
+type SourceError struct {
+	Pos jsonpos.Position
+	Msg string
+}
+
+func (e *SourceError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+}
+
+// parse reads src, refusing a member written twice: the rewrite would keep
+// one copy and drop the other silently, so the author chooses.
+func parse(src []byte) (*jsonpos.Doc, error) {
+	doc, err := jsonpos.Parse(src)
+	if pe := (*jsonpos.Error)(nil); errors.As(err, &pe) {
+		return nil, &SourceError{Pos: jsonpos.PositionOf(src, pe.Offset), Msg: pe.Msg}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(doc.Duplicates) > 0 {
+		d := doc.Duplicates[0]
+		where := "the top-level object"
+		if d.Pointer != "" {
+			where = d.Pointer
+		}
+		return nil, &SourceError{Pos: doc.Position(d.At), Msg: fmt.Sprintf("member %q appears twice in %s; a reader keeps only one: delete the other, then migrate again", d.Name, where)}
+	}
+	return doc, nil
 }
 
 type migration struct {

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,27 @@ func TestToV2(t *testing.T) {
 	}
 }
 
+// A manifest migrate cannot read is refused at its line and column, with
+// the fix; nothing is rewritten.
+func TestToV2RefusesAtPlace(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"member twice", "{\n  \"engines\": {},\n  \"engines\": {\"openwop\": \">=1\"}\n}", `3:3: member "engines" appears twice in the top-level object; a reader keeps only one: delete the other`},
+		{"member twice inside", `{"peerDependencies": {"a": "1", "a": "2"}}`, `1:33: member "a" appears twice in /peerDependencies`},
+		{"byte order mark", "\ufeff{}", "1:1: file starts with a UTF-8 byte order mark"},
+		{"invalid UTF-8", "{\n \"name\": \"a\xff\"}", "2:"},
+		{"not an object", "\n  [1]", "2:3: pack.json is not a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := ToV2([]byte(tt.src), Options{})
+			var se *SourceError
+			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("error %v, want a SourceError starting %q", err, tt.want)
+			}
+		})
+	}
+}
+
 // fakeCatalog knows node types and packs by name.
 type fakeCatalog struct{ nodes, packs map[string]string }
 
@@ -97,6 +119,13 @@ func TestToV2Pins(t *testing.T) {
 			chain(`{"id": "a", "typeId": "acme.tools.old@^1"}, {"id": "b", "typeId": "core.start"}, {"id": "c", "typeId": "acme.tools.nover"}, {"id": "d", "typeId": "acme.tools.pre"}, {"id": "e", "typeId": "acme.tools.send@latest"}`, `{"packName": "acme.gone", "chainId": "x", "version": "^1"}`),
 			chain(`{"id": "a", "typeId": "acme.tools.old@^1"}, {"id": "b", "typeId": "core.start"}, {"id": "c", "typeId": "acme.tools.nover"}, {"id": "d", "typeId": "acme.tools.pre"}, {"id": "e", "typeId": "acme.tools.send@latest"}`, `{"packName": "acme.gone", "chainId": "x", "version": "^1"}`),
 			[]string{`version 2.0.0 is outside "^1"`, "no pack in the catalog defines core.start", "knows no version", `"1.0.0-rc.1" is not an exact`, `"latest" is not a version range`, "no pack acme.gone"}},
+		{"hostile references: an empty typeId, a catalog version with a leading zero, a number for a version", fakeCatalog{nodes: map[string]string{"acme.tools.zero": "01.2.3"}, packs: cat.packs},
+			chain(`{"id": "a", "typeId": "@"}, {"id": "b", "typeId": "acme.tools.zero"}`, `{"packName": "acme.flows", "chainId": "x", "version": 3}`),
+			chain(`{"id": "a", "typeId": "@"}, {"id": "b", "typeId": "acme.tools.zero"}`, `{"packName": "acme.flows", "chainId": "x", "version": 3}`),
+			[]string{`"@" names no node type`, `"01.2.3" is not an exact`, "version is not a string"}},
+		{"a sub-chain without a pack name is the schema's to explain", cat,
+			chain(`{"id": "a", "typeId": "acme.tools.send@1.0.0"}`, `{"packName": {"x": 1}, "chainId": "x"}`),
+			chain(`{"id": "a", "typeId": "acme.tools.send@1.0.0"}`, `{"packName": {"x": 1}, "chainId": "x"}`), nil},
 		{"no catalog: every unpinned reference is a note", nil,
 			chain(`{"id": "a", "typeId": "acme.tools.send"}`, `{"packName": "acme.flows", "chainId": "x"}`),
 			chain(`{"id": "a", "typeId": "acme.tools.send"}`, `{"packName": "acme.flows", "chainId": "x"}`),

@@ -48,6 +48,10 @@ func (m *migration) pinNode(ptr string, ref *jsonpos.Value) error {
 	if hasVersion && spec.ExactVersion(want) {
 		return nil
 	}
+	if typeID == "" {
+		m.note(ptr, "%q names no node type; write the typeId as type@X.Y.Z", ref.Str)
+		return nil
+	}
 	if m.catalog == nil {
 		m.note(ptr, "%q: a v2 chain pins each node type to an exact version (%s@X.Y.Z); migrate with --catalog (a registry, checkout or folder of packs) to pin the version it holds, or write it", ref.Str, typeID)
 		return nil
@@ -73,8 +77,17 @@ func (m *migration) pinSubChain(ptr string, ref *jsonpos.Value) error {
 		return nil
 	}
 	name := ref.Get("packName").String()
-	want, hasVersion := v.String(), v != nil && v.Kind == jsonpos.String
+	if name == "" {
+		return nil // no pack to pin: the schema says why
+	}
 	what := fmt.Sprintf("external sub-chain %s#%s", name, ref.Get("chainId").String())
+	if v != nil && v.Kind != jsonpos.String {
+		// A number or object is no range to check the catalog's version
+		// against, and replacing it would hide what the author meant.
+		m.note(ptr+"/version", "%s: version is not a string; write the exact version to compose as \"X.Y.Z\"", what)
+		return nil
+	}
+	want, hasVersion := v.String(), v != nil
 	if m.catalog == nil {
 		m.note(ptr+"/version", "%s: a v2 chain pins it to an exact version; migrate with --catalog to pin the version the catalog holds, or write it", what)
 		return nil

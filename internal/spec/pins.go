@@ -10,14 +10,15 @@ func SplitPin(ref string) (typeID, version string, hasVersion bool) {
 
 // ExactVersion reports whether v is an exact X.Y.Z version of digits, the
 // only pin v2.0 admits (workflow-chain-packs.md §Exact pins: no ranges, no
-// partial versions).
+// partial versions). A part with a leading zero ("01.2.3") is no SemVer
+// version (SemVer 2.0.0 §2), so no host resolves it.
 func ExactVersion(v string) bool {
 	parts := strings.Split(v, ".")
 	if len(parts) != 3 {
 		return false
 	}
 	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
+		if p == "" || strings.Trim(p, "0123456789") != "" || len(p) > 1 && p[0] == '0' {
 			return false
 		}
 	}

@@ -168,7 +168,7 @@ func TestCorrectMCPServer(t *testing.T) {
 }
 
 func TestExactVersion(t *testing.T) {
-	for v, want := range map[string]bool{"1.0.0": true, "10.20.30": true, "1.0": false, "^1.0.0": false, "1.0.0-rc.1": false, "1..0": false, "": false} {
+	for v, want := range map[string]bool{"1.0.0": true, "10.20.30": true, "1.0": false, "^1.0.0": false, "1.0.0-rc.1": false, "1..0": false, "": false, "0.0.0": true, "01.2.3": false, "1.00.0": false, "1.0.00": false} {
 		if ExactVersion(v) != want {
 			t.Errorf("ExactVersion(%q) = %v", v, !want)
 		}

@@ -65,7 +65,11 @@ func (l *catalogLoader) load(src, why string) (*catalog.Catalog, error) {
 		fmt.Fprintf(l.env.ErrOut, "warning: catalog %s: %s\n", src, w)
 	}
 	if l.announce {
-		fmt.Fprintf(l.env.ErrOut, "catalog: %s %s (%d packs)\n", why, src, len(c.Packs))
+		packs := "packs"
+		if len(c.Packs) == 1 {
+			packs = "pack"
+		}
+		fmt.Fprintf(l.env.ErrOut, "catalog: %s %s (%d %s)\n", why, src, len(c.Packs), packs)
 	}
 	l.open[src] = c
 	return c, nil

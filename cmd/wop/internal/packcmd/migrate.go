@@ -10,8 +10,10 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/migrate"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // migrateOptions are wop pack migrate's flags.
@@ -84,6 +86,11 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 		return 0, cli.Usagef("%s is an archive; migrate the source directory and build it again", dir)
 	}
 	path := filepath.Join(pk.Dir, pack.ManifestName)
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		// Replacing it would either fail half-way (after a catalog
+		// download) or rewrite a file outside the pack; refuse up front.
+		return 0, cli.Usagef("%s is not a regular file (%s); migrate edits the pack's own pack.json: replace it with a copy of what it points to, or migrate the pack it belongs to", pk.Path(pack.ManifestName), safefile.Kind(fi.Mode()))
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), withoutPath(err))
@@ -94,10 +101,21 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 	}
 	out, notes, err := migrate.ToV2(src, migrate.Options{Catalog: cat})
 	if err != nil {
-		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), err)
+		return 0, cli.Usagef("%s:%v", pk.Path(pack.ManifestName), err)
+	}
+	// Each note's line and column are in the file as it stands afterwards:
+	// the migrated one, or with --diff the one on disk.
+	after := out
+	if o.showDiff {
+		after = src
+	}
+	doc, err := jsonpos.Parse(after)
+	if err != nil {
+		return 0, fmt.Errorf("migrating %s produced invalid JSON (a bug in wop): %w", path, err)
 	}
 	for _, n := range notes {
-		fmt.Fprintf(env.ErrOut, "%s: %s: %s\n", pk.Path(pack.ManifestName), n.Pointer, n.Message)
+		at := doc.Locate(n.Pointer)
+		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", pk.Path(pack.ManifestName), at.Line, at.Column, n.Pointer, n.Message)
 	}
 	switch {
 	case o.showDiff:
