@@ -28,6 +28,9 @@ func helpRunE(c *cobra.Command, args []string) error {
 		return &UsageError{Err: err}
 	}
 	switch {
+	case len(rest) > 0 && target.IsAdditionalHelpTopicCommand():
+		return Usagef("unknown help topic %q: %s is a help topic without subtopics; see 'wop help %s'",
+			strings.Join(args, " "), target.Name(), target.Name())
 	case len(rest) > 0 && !target.HasSubCommands():
 		return Usagef("unknown help topic %q: '%s' has no subcommands; see 'wop help %s'",
 			strings.Join(args, " "), target.CommandPath(), strings.TrimPrefix(target.CommandPath(), "wop "))

@@ -25,7 +25,9 @@ func UnknownCommand(group *cobra.Command, word string) error {
 func suggestCommand(group *cobra.Command, word string) string {
 	var names []string
 	for _, c := range group.Commands() {
-		if c.IsAvailableCommand() {
+		// A help topic (exit-codes) is a command name too: 'wop exit-code'
+		// should find it.
+		if c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
 			names = append(names, c.Name())
 		}
 	}
