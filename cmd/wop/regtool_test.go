@@ -39,6 +39,13 @@ func regtoolMain() {
 		if code := os.Getenv("REGTOOL_CODE"); code != "" { // as the registry's v2 checks name what they refuse
 			fmt.Fprintf(os.Stderr, "regtool: refused: %s\n", code)
 		}
+		for name := range strings.SplitSeq(os.Getenv("REGTOOL_PRINT_ENV"), ",") { // a gate printing its environment
+			if v, ok := os.LookupEnv(name); ok && name != "" {
+				fmt.Fprintf(os.Stderr, "regtool: env %s=%s\n", name, v)
+			} else if name != "" {
+				fmt.Fprintf(os.Stderr, "regtool: env %s unset\n", name)
+			}
+		}
 		fmt.Fprintln(os.Stderr, "regtool: failing as REGTOOL_FAIL asks")
 		os.Exit(1)
 	}

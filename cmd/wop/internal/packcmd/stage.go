@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -55,7 +56,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen sp
 	opt := stage.Options{
 		Tree: tree, NoGate: o.noGate, Branch: o.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
-		Environ: os.Environ(),
+		Environ: withoutSecrets(os.Environ()),
 	}
 	if !o.quiet {
 		opt.Progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
@@ -136,4 +137,23 @@ func (o *publishOptions) sourceDir() string {
 		return ""
 	}
 	return dir
+}
+
+// stageSecrets are the credentials wop reads from the environment. Staging
+// needs none of them (it reads a checkout, sends nothing), and the
+// generators and gate it runs are the checkout's code, whose output wop
+// shows when they fail: a gate that prints its environment must not print
+// the registry token.
+var stageSecrets = []string{"WOP_TOKEN", "SIGSTORE_ID_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"}
+
+// withoutSecrets returns environ without stageSecrets.
+func withoutSecrets(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(stageSecrets, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
