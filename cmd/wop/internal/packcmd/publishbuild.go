@@ -39,6 +39,11 @@ const (
 	// noDeadline stands in for a context without one (publish always sets
 	// one from --timeout).
 	noDeadline = 24 * time.Hour
+	// maxScratchDeadline is the last second of year 9999. wop's deadlines
+	// (now plus a time.Duration, at most 292 years) stay far below it;
+	// above it time.Unix wraps round into the past, so a folder named
+	// .publish-9223372036854775807-1 would look long stale.
+	maxScratchDeadline = 253402300799
 )
 
 // writePending writes plan into a scratch folder under outDir, first
@@ -99,7 +104,7 @@ func scratchDeadline(name string) (deadline time.Time, ok bool) {
 		return time.Time{}, false
 	}
 	n, err := strconv.ParseInt(secs, 10, 64)
-	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != secs { // "+5", "007": not a name wop makes
+	if err != nil || n <= 0 || n > maxScratchDeadline || strconv.FormatInt(n, 10) != secs { // "+5", "007": not a name wop makes
 		return time.Time{}, false
 	}
 	return time.Unix(n, 0), true

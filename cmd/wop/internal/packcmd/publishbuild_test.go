@@ -32,6 +32,11 @@ func TestRemoveStaleScratch(t *testing.T) {
 		fmt.Sprintf(".publish-%d-3.bak", old.Unix()): false,
 		fmt.Sprintf(".publishx-%d-3", old.Unix()):    false,
 		fmt.Sprintf(".publish-%d-3-4", old.Unix()):   false,
+		// Far past any deadline wop writes (now + a Duration is before
+		// year 2300): time.Unix wraps these into the past, which removed a
+		// folder meant to last for ever.
+		".publish-9223372036854775807-5": false,
+		".publish-253402300800-6":        false,
 	}
 	for name := range dirs {
 		if err := os.MkdirAll(filepath.Join(out, name, "inner"), 0o755); err != nil {
@@ -100,6 +105,9 @@ func FuzzScratchDeadline(f *testing.F) {
 		random, found := strings.CutPrefix(name, scratchPattern(deadline))
 		if !found || random == "" || strings.Trim(random, "0123456789") != "" {
 			t.Fatalf("%q taken for a scratch folder with deadline %d", name, deadline.Unix())
+		}
+		if !deadline.After(time.Unix(0, 0)) {
+			t.Fatalf("%q: deadline %d wraps round into the past (%v)", name, deadline.Unix(), deadline)
 		}
 	})
 }
