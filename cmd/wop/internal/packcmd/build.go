@@ -130,6 +130,9 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if err := unsignedPlan.CheckSecrets(keys.allowSecrets); err != nil {
 		return nil, err
 	}
+	if err := refuseSigstoreV2(unsignedPlan.Manifest, keys); err != nil {
+		return nil, err
+	}
 	s, err := keys.signing(ctx, env, unsignedPlan.Name)
 	if err != nil {
 		return nil, err
