@@ -1,6 +1,7 @@
 package packcmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -91,7 +92,10 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 		// download) or rewrite a file outside the pack; refuse up front.
 		return 0, cli.Usagef("%s is not a regular file (%s); migrate edits the pack's own pack.json: replace it with a copy of what it points to, or migrate the pack it belongs to", pk.Path(pack.ManifestName), safefile.Kind(fi.Mode()))
 	}
-	src, err := os.ReadFile(path)
+	src, err := pk.ReadFile(pack.ManifestName) // within the manifest ceiling, never through a link
+	if tl := (*pack.FileTooLargeError)(nil); errors.As(err, &tl) {
+		return 0, cli.Usagef("%s is %d bytes, over the %d a registry accepts (manifest-too-large): move prompt bodies into prompts/*.md with systemPromptRef, then migrate", pk.Path(pack.ManifestName), tl.Size, tl.Max)
+	}
 	if err != nil {
 		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), withoutPath(err))
 	}
