@@ -96,6 +96,10 @@ func (c *Catalog) addServed(ctx context.Context, h *registry.Cache, base, tmpl s
 	}
 	u := absolute(base, registry.Expand(tmpl, map[string]string{"name": e.Name, "version": version}))
 	raw, err := h.Get(ctx, u, registry.Policy{Immutable: true})
+	if errors.Is(err, registry.ErrNotFound) {
+		c.addIndex([]indexEntry{e})
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("version manifest of %s@%s: %w", e.Name, version, err)
 	}

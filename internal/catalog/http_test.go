@@ -155,6 +155,26 @@ func TestURLCatalog(t *testing.T) {
 	}
 }
 
+// An index entry whose version manifest is gone (yanked, or a version the
+// registry never served) keeps what the index says; one such entry used
+// to make the whole URL catalog an error.
+func TestURLCatalogEntryWithoutManifest(t *testing.T) {
+	reg := newTestRegistry(t)
+	reg.docs["/v1/index.json"] = `{"packs": [{"name": "community.acme.tools", "kind": "node", "latestVersion": "1.2.0", "typeIds": ["community.acme.tools.send"]},
+		{"name": "community.acme.gone", "latestVersion": "not-semver", "typeIds": ["community.acme.gone.x"]}]}`
+	c, err := reg.load(t, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HasType("community.acme.tools.send") || !c.HasType("community.acme.gone.x") {
+		t.Errorf("node types = %+v", c.Packs)
+	}
+	reg.set(func(r *testRegistry) { r.down = true })
+	if _, err := reg.load(t, t.TempDir(), false); err == nil {
+		t.Error("a registry that is down gave a catalog")
+	}
+}
+
 func TestURLCatalogOffline(t *testing.T) {
 	reg := newTestRegistry(t)
 	cache := t.TempDir()
