@@ -3,6 +3,7 @@ package jsonedit
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -149,5 +150,39 @@ func inserted(root any, path []string, tok string, val any) any {
 			return m, true
 		}
 		return append(p.([]any), val), true
+	})
+}
+
+// FuzzSetAll: replacing one value and adding a member to an object in one
+// SetAll gives the document Set gives doing them one after the other (or
+// an error, when the two edits overlap).
+func FuzzSetAll(f *testing.F) {
+	for _, s := range []string{doc2, `{}`, `{"a":[1,{"b":null}],"c":"d"}`, "[\n\t1,\n\t{}\n]"} {
+		f.Add([]byte(s), uint(1), uint(0), "new", "x")
+	}
+	f.Fuzz(func(t *testing.T, src []byte, replace, addTo uint, text, name string) {
+		d, err := jsonpos.Parse(src)
+		if err != nil || len(d.Duplicates) > 0 || !utf8.ValidString(text) || !utf8.ValidString(name) {
+			return
+		}
+		var sites []site
+		collect(d.Root, nil, nil, &sites)
+		edits := map[string]any{Pointer(sites[replace%uint(len(sites))].path...): text}
+		if o := sites[addTo%uint(len(sites))]; o.v.Kind == jsonpos.Object && o.v.Get(name) == nil {
+			edits[Pointer(append(slices.Clone(o.path), name)...)] = text
+		}
+		got, err := SetAll(src, edits)
+		if err != nil {
+			return
+		}
+		want := src
+		for _, ptr := range slices.Sorted(maps.Keys(edits)) {
+			if want, err = Set(want, ptr, edits[ptr]); err != nil {
+				t.Fatalf("SetAll made %v but Set refused %s: %v", edits, ptr, err)
+			}
+		}
+		if g, w := decode(t, got), decode(t, want); !reflect.DeepEqual(g, w) {
+			t.Fatalf("SetAll %v:\n%s\none by one:\n%s", edits, got, want)
+		}
 	})
 }

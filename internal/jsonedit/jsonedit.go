@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -46,6 +47,67 @@ func Set(src []byte, ptr string, value any) ([]byte, error) {
 		return splice(src, child.Start, child.End, enc), nil
 	}
 	return d.insert(parent, last, value, ptr)
+}
+
+// SetAll is Set for many pointers at once, parsing src once: Set in a
+// loop parses the document again for every edit, which made migrating a
+// chain of thousands of nodes take minutes. Each pointer names an existing
+// value or a missing member of an existing object (added at its end, as
+// Set does); two pointers may not add to the same object, nor one name a
+// value inside another's.
+func SetAll(src []byte, values map[string]any) ([]byte, error) {
+	if len(values) == 0 {
+		return src, nil
+	}
+	d, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	edits := make([]edit, 0, len(values))
+	adding := map[*jsonpos.Value]bool{}
+	for ptr, value := range values {
+		e, err := d.setEdit(ptr, value, adding)
+		if err != nil {
+			return nil, err
+		}
+		edits = append(edits, e)
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	var out bytes.Buffer
+	out.Grow(len(src))
+	at := 0
+	for _, e := range edits {
+		if e.start < at {
+			return nil, errors.New("two edits overlap: one pointer names a value inside another's")
+		}
+		out.Write(src[at:e.start])
+		out.Write(e.with)
+		at = e.end
+	}
+	out.Write(src[at:])
+	return out.Bytes(), nil
+}
+
+// setEdit is the edit Set makes for ptr; adding records the objects a
+// member is added to, which may take one new member per batch.
+func (d *doc) setEdit(ptr string, value any, adding map[*jsonpos.Value]bool) (edit, error) {
+	parent, last, err := d.resolveParent(ptr)
+	if err != nil {
+		return edit{}, err
+	}
+	v := d.Root
+	if parent != nil {
+		v = d.child(parent, last)
+	}
+	if v != nil {
+		enc, err := d.encode(value, v.Start)
+		return edit{v.Start, v.End, enc}, err
+	}
+	if parent.Kind != jsonpos.Object || adding[parent] {
+		return edit{}, fmt.Errorf("%s: SetAll adds only one member to an object: %w", ptr, ErrNotFound)
+	}
+	adding[parent] = true
+	return d.insertEdit(parent, last, value, ptr)
 }
 
 // Insert adds value at ptr: a new member at the end of an object (an error
@@ -292,12 +354,27 @@ func spans(src []byte, v *jsonpos.Value, tok string) (starts, ends []int, at int
 
 // insert adds a new member (object) or element (array, before index tok).
 func (d *doc) insert(parent *jsonpos.Value, tok string, value any, ptr string) ([]byte, error) {
+	e, err := d.insertEdit(parent, tok, value, ptr)
+	if err != nil {
+		return nil, err
+	}
+	return splice(d.src, e.start, e.end, e.with), nil
+}
+
+// edit is one change to the text: src[start:end] becomes with.
+type edit struct {
+	start, end int
+	with       []byte
+}
+
+// insertEdit is the edit that adds value as tok of parent.
+func (d *doc) insertEdit(parent *jsonpos.Value, tok string, value any, ptr string) (edit, error) {
 	starts, ends, _ := spans(d.src, parent, tok)
 	pos := len(starts)
 	if parent.Kind == jsonpos.Array {
 		i, ok := arrayIndex(tok, len(parent.Items))
 		if !ok {
-			return nil, fmt.Errorf("%s: %q is not an index of an array of %d", ptr, tok, len(parent.Items))
+			return edit{}, fmt.Errorf("%s: %q is not an index of an array of %d", ptr, tok, len(parent.Items))
 		}
 		pos = i
 	}
@@ -305,7 +382,7 @@ func (d *doc) insert(parent *jsonpos.Value, tok string, value any, ptr string) (
 	if parent.Kind == jsonpos.Object {
 		name, err := encodeName(tok)
 		if err != nil {
-			return nil, err
+			return edit{}, err
 		}
 		head = append(name, d.keySeparator(parent)...)
 	}
@@ -316,23 +393,23 @@ func (d *doc) insert(parent *jsonpos.Value, tok string, value any, ptr string) (
 	lead := d.leadingSpace(parent, starts, ends, min(pos, len(starts)-1))
 	enc, err := d.encode(value, starts[min(pos, len(starts)-1)])
 	if err != nil {
-		return nil, err
+		return edit{}, err
 	}
 	entry := append(head, enc...)
 	if pos == len(starts) { // append after the last one
-		return splice(d.src, ends[pos-1], ends[pos-1], concat(",", lead, entry)), nil
+		return edit{ends[pos-1], ends[pos-1], concat(",", lead, entry)}, nil
 	}
-	return splice(d.src, starts[pos], starts[pos], concat(entry, ",", lead)), nil
+	return edit{starts[pos], starts[pos], concat(entry, ",", lead)}, nil
 }
 
-// insertIntoEmpty writes the first entry of an empty container.
-func (d *doc) insertIntoEmpty(parent *jsonpos.Value, head []byte, value any) ([]byte, error) {
+// insertIntoEmpty is the edit writing the first entry of an empty container.
+func (d *doc) insertIntoEmpty(parent *jsonpos.Value, head []byte, value any) (edit, error) {
 	if d.unit == "" {
 		enc, err := d.encode(value, parent.Start)
 		if err != nil {
-			return nil, err
+			return edit{}, err
 		}
-		return splice(d.src, parent.Start+1, parent.End-1, append(head, enc...)), nil
+		return edit{parent.Start + 1, parent.End - 1, append(head, enc...)}, nil
 	}
 	outer := d.lineIndent(parent.Start)
 	inner := outer + d.unit
@@ -341,10 +418,10 @@ func (d *doc) insertIntoEmpty(parent *jsonpos.Value, head []byte, value any) ([]
 	enc.SetEscapeHTML(false)
 	enc.SetIndent(inner, d.unit)
 	if err := enc.Encode(value); err != nil {
-		return nil, fmt.Errorf("encode value: %w", err)
+		return edit{}, fmt.Errorf("encode value: %w", err)
 	}
 	body := concat("\n", inner, head, bytes.TrimRight(buf.Bytes(), "\n"), "\n", outer)
-	return splice(d.src, parent.Start+1, parent.End-1, body), nil
+	return edit{parent.Start + 1, parent.End - 1, body}, nil
 }
 
 // leadingSpace is the whitespace before entry i: after the previous comma,

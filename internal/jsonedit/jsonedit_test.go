@@ -3,8 +3,10 @@ package jsonedit
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -107,6 +109,32 @@ func TestEdits(t *testing.T) {
 	}
 }
 
+// SetAll is Set for many pointers at once: the same text as setting them
+// one by one, everything else kept byte for byte.
+func TestSetAll(t *testing.T) {
+	for _, edits := range []map[string]any{
+		{"/nodes/1/typeId": "y@1.0.0", "/nodes/0/typeId": "x<&>\u00e9", "/name": "c.d"},
+		{"/nodes/0/version": "1.0.0", "/nodes/1/version": "2.0.0", "/empty/a": 1, "/nodes/0/n": 2},
+	} {
+		got, err := SetAll([]byte(doc2), edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []byte(doc2)
+		for _, ptr := range slices.Sorted(maps.Keys(edits)) {
+			if want, err = Set(want, ptr, edits[ptr]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(got) != string(want) {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+	}
+	if same, err := SetAll([]byte(doc2), nil); err != nil || string(same) != doc2 {
+		t.Errorf("no edits: %s, %v", same, err)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -123,6 +151,11 @@ func TestErrors(t *testing.T) {
 		{"duplicate keys", func() ([]byte, error) { return Set([]byte(`{"a":1,"a":2}`), "/a", 3) }},
 		{"not json", func() ([]byte, error) { return Set([]byte(`{`), "/a", 3) }},
 		{"scalar parent", func() ([]byte, error) { return Set([]byte(`{"a":1}`), "/a/b", 3) }},
+		{"set all: two members added to one object", func() ([]byte, error) { return SetAll([]byte(`{}`), map[string]any{"/a": 1, "/b": 2}) }},
+		{"set all: missing parent", func() ([]byte, error) { return SetAll([]byte(`{}`), map[string]any{"/a/b": 1}) }},
+		{"set all: past an array's end", func() ([]byte, error) { return SetAll([]byte(`[1]`), map[string]any{"/1": 1}) }},
+		{"set all: overlapping", func() ([]byte, error) { return SetAll([]byte(`{"a":{"b":1}}`), map[string]any{"/a": "x", "/a/b": "y"}) }},
+		{"set all: duplicate keys", func() ([]byte, error) { return SetAll([]byte(`{"a":1,"a":2}`), map[string]any{"/a": "x"}) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -23,85 +24,99 @@ type Catalog interface {
 // version (workflow-chain-packs.md §Exact pins): a bare typeId or a range
 // becomes the catalog's exact version, when the catalog has one that fits.
 func (m *migration) pins(root *jsonpos.Value) error {
-	chains := root.Get("chains")
-	for i, c := range items(chains) {
+	// All pins go in one edit: a chain may have thousands of nodes and
+	// sub-chains, and editing one by one re-parses the manifest each time.
+	pins := map[string]any{}
+	for i, c := range items(root.Get("chains")) {
 		at := "/chains/" + strconv.Itoa(i)
 		for j, n := range items(c.Get("dag").Get("nodes")) {
-			if err := m.pinNode(at+"/dag/nodes/"+strconv.Itoa(j)+"/typeId", n.Get("typeId")); err != nil {
-				return err
+			ptr := at + "/dag/nodes/" + strconv.Itoa(j) + "/typeId"
+			if pin, ok := m.pinNode(ptr, n.Get("typeId")); ok {
+				pins[ptr] = pin
 			}
 		}
 		for j, s := range items(c.Get("subChains")) {
-			if err := m.pinSubChain(at+"/subChains/"+strconv.Itoa(j)+"/ref", s.Get("ref")); err != nil {
-				return err
+			ptr := at + "/subChains/" + strconv.Itoa(j) + "/ref/version"
+			if pin, ok := m.pinSubChain(ptr, s.Get("ref")); ok {
+				pins[ptr] = pin
 			}
 		}
 	}
+	out, err := jsonedit.SetAll(m.src, pins)
+	if err != nil {
+		return err
+	}
+	m.src = out
 	return nil
 }
 
-func (m *migration) pinNode(ptr string, ref *jsonpos.Value) error {
+// pinNode returns the pinned reference for the node typeId ref at ptr; ok
+// is false when it is pinned already or cannot be (noted).
+func (m *migration) pinNode(ptr string, ref *jsonpos.Value) (pin string, ok bool) {
 	if ref == nil || ref.Kind != jsonpos.String {
-		return nil // the schema says why
+		return "", false // the schema says why
 	}
 	typeID, want, hasVersion := spec.SplitPin(ref.Str)
 	if hasVersion && spec.ExactVersion(want) {
-		return nil
+		return "", false
 	}
 	if typeID == "" {
 		m.note(ptr, "%q names no node type; write the typeId as type@X.Y.Z", ref.Str)
-		return nil
+		return "", false
 	}
 	if m.catalog == nil {
 		m.note(ptr, "%q: a v2 chain pins each node type to an exact version (%s@X.Y.Z); migrate with --catalog (a registry, checkout or folder of packs) to pin the version it holds, or write it", ref.Str, typeID)
-		return nil
+		return "", false
 	}
-	have, ok := m.catalog.NodeVersion(typeID)
-	if !ok {
+	have, found := m.catalog.NodeVersion(typeID)
+	if !found {
 		m.note(ptr, "%q: no pack in the catalog defines %s, so its exact version is left to you (%s@X.Y.Z)", ref.Str, typeID, typeID)
-		return nil
+		return "", false
 	}
 	if why := cannotPin(have, want, hasVersion); why != "" {
 		m.note(ptr, "%q: %s; write %s@X.Y.Z with the version the chain was built against", ref.Str, why, typeID)
-		return nil
+		return "", false
 	}
-	return m.set(ptr, typeID+"@"+have)
+	return typeID + "@" + have, true
 }
 
-func (m *migration) pinSubChain(ptr string, ref *jsonpos.Value) error {
+// pinSubChain returns the exact version for the external sub-chain ref,
+// whose version is at ptr; ok is false when it is pinned already or cannot
+// be (noted).
+func (m *migration) pinSubChain(ptr string, ref *jsonpos.Value) (pin string, ok bool) {
 	if ref == nil || ref.Kind != jsonpos.Object {
-		return nil // a sibling chainId is pinned through the sibling
+		return "", false // a sibling chainId is pinned through the sibling
 	}
 	v := ref.Get("version")
 	if v != nil && v.Kind == jsonpos.String && spec.ExactVersion(v.Str) {
-		return nil
+		return "", false
 	}
 	name := ref.Get("packName").String()
 	if name == "" {
-		return nil // no pack to pin: the schema says why
+		return "", false // no pack to pin: the schema says why
 	}
 	what := fmt.Sprintf("external sub-chain %s#%s", name, ref.Get("chainId").String())
 	if v != nil && v.Kind != jsonpos.String {
 		// A number or object is no range to check the catalog's version
 		// against, and replacing it would hide what the author meant.
-		m.note(ptr+"/version", "%s: version is not a string; write the exact version to compose as \"X.Y.Z\"", what)
-		return nil
+		m.note(ptr, "%s: version is not a string; write the exact version to compose as \"X.Y.Z\"", what)
+		return "", false
 	}
 	want, hasVersion := v.String(), v != nil
 	if m.catalog == nil {
-		m.note(ptr+"/version", "%s: a v2 chain pins it to an exact version; migrate with --catalog to pin the version the catalog holds, or write it", what)
-		return nil
+		m.note(ptr, "%s: a v2 chain pins it to an exact version; migrate with --catalog to pin the version the catalog holds, or write it", what)
+		return "", false
 	}
-	have, ok := m.catalog.PackVersion(name)
-	if !ok {
-		m.note(ptr+"/version", "%s: the catalog has no pack %s, so its exact version is left to you", what, name)
-		return nil
+	have, found := m.catalog.PackVersion(name)
+	if !found {
+		m.note(ptr, "%s: the catalog has no pack %s, so its exact version is left to you", what, name)
+		return "", false
 	}
 	if why := cannotPin(have, want, hasVersion); why != "" {
-		m.note(ptr+"/version", "%s: %s; pin the version to compose by hand", what, why)
-		return nil
+		m.note(ptr, "%s: %s; pin the version to compose by hand", what, why)
+		return "", false
 	}
-	return m.set(ptr+"/version", have)
+	return have, true
 }
 
 // cannotPin says why the catalog's version have may not replace the range
