@@ -1,10 +1,11 @@
 // Package jsonedit edits JSON text at JSON pointers (RFC 6901) while keeping
 // everything it was not asked to change byte for byte: member order,
 // indentation, number spelling and escapes. It is the one JSON editor behind
-// `wop pack bump`, `wop pack lint --fix` and later `migrate` and staging.
+// `wop pack bump`, `wop pack lint --fix`, `wop pack migrate` and staging.
 //
-// Each operation parses the text, changes one span and returns new text;
-// new values are laid out in the indentation the document already uses.
+// Each operation parses the text, changes one span (SetAll several, from
+// one parse) and returns new text; new values are laid out in the
+// indentation the document already uses.
 package jsonedit
 
 import (

@@ -30,7 +30,7 @@ type keyFlags struct {
 
 func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.key, "key", "", "Ed25519 private key, PKCS#8 PEM (openssl genpkey -algorithm ed25519)")
-	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.publicKeyRef); default $WOP_KEY_ID, keyId in .wop.yaml, or --key's file name without .pem")
+	cmd.Flags().StringVar(&k.keyID, "key-id", "", "the registry's id of the signing key (signing.keyId in v2, publicKeyRef in v1); default $WOP_KEY_ID, keyId in .wop.yaml, or --key's file name without .pem")
 	cmd.Flags().StringVar(&k.spec, "spec", "auto", "spec tree: auto (v2 when engines.openwop admits protocol 2, as the registry decides), v1 or v2; sets the signing block and the lint rules")
 	cmd.Flags().StringVar(&k.signature, "signature", "", "embed this existing 64-byte detached signature instead of signing (rebuild a published version)")
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
