@@ -29,7 +29,12 @@ func newGenerateCmd(env *cli.Env) *cobra.Command {
 		Long: `Write <ID>.pem (PKCS#8 private key, mode 0600) and <ID>.pub.pem (SPKI public
 key) into DIR, and print the base64 public key a registry operator registers
 under ID. Existing files are never overwritten.`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 { // 'wop key generate acme-1' is the id put where a flag belongs
+				return cli.Usagef("'wop key generate' takes no arguments; the key's id is a flag: wop key generate --key-id %s", args[0])
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if keyID == "" {
 				return cli.Usagef("--key-id is required: the id the registry will know this key by")
