@@ -46,6 +46,9 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 		Example: `  wop pack migrate --to v2 --diff
   wop pack migrate --to v2 --catalog https://packs.openwop.dev packs/*`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.to == "" { // checked here, not by cobra's required flag: that error exits 1
+				return cli.Usagef("--to is required: wop pack migrate --to v2")
+			}
 			if o.to != "v2" {
 				return cli.Usagef("--to %q: the only target is v2", o.to)
 			}
@@ -71,7 +74,6 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 	cmd.Flags().BoolVar(&o.showDiff, "diff", false, "print the change as a unified diff; write nothing")
 	cmd.Flags().StringVar(&o.catalog, "catalog", "", "where chain references are pinned from: a registry URL, a registry checkout, a folder of packs or an index file")
 	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
-	_ = cmd.MarkFlagRequired("to")
 	return cmd
 }
 
@@ -104,8 +106,11 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 		return 0, err
 	}
 	out, notes, err := migrate.ToV2(src, migrate.Options{Catalog: cat})
+	if se := (*migrate.SourceError)(nil); errors.As(err, &se) {
+		return 0, cli.Usagef("%s:%v", pk.Path(pack.ManifestName), se) // pack.json:line:col: ...
+	}
 	if err != nil {
-		return 0, cli.Usagef("%s:%v", pk.Path(pack.ManifestName), err)
+		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), err)
 	}
 	// Each note's line and column are in the file as it stands afterwards:
 	// the migrated one, or with --diff the one on disk.
@@ -122,9 +127,13 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", pk.Path(pack.ManifestName), at.Line, at.Column, n.Pointer, n.Message)
 	}
 	switch {
+	case string(out) == string(src):
+		if len(notes) == 0 {
+			fmt.Fprintf(env.ErrOut, "%s is already v2: nothing to change\n", pk.Path(pack.ManifestName))
+		}
 	case o.showDiff:
 		_, err = env.Out.Write(diff.Diff("a/"+pk.Path(pack.ManifestName), src, "b/"+pk.Path(pack.ManifestName), out))
-	case string(out) != string(src):
+	default:
 		if err := atomicfile.Replace(path, out); err != nil {
 			return len(notes), fmt.Errorf("write %s: %w", path, err)
 		}
