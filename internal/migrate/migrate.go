@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
@@ -154,7 +155,18 @@ func (m *migration) engines(root *jsonpos.Value) error {
 		m.note("/engines/openwop", "engines.openwop %q: not a plain floor, so the v2 form \">=x <3.0.0\" is left to you", r.Str)
 		return nil
 	}
-	return m.set("/engines/openwop", ">="+f[1]+" <3.0.0")
+	return m.set("/engines/openwop", ">="+agentsFloor(root, f[1])+" <3.0.0")
+}
+
+// agentsFloor is floor, raised to 1.1.0 for a pack with agents: agents[]
+// came with protocol 1.1.0, so a 1.0.x host cannot run them anyway
+// (agents-engine-too-old), and the rewritten range should not invite one.
+func agentsFloor(root *jsonpos.Value, floor string) string {
+	v, err := semver.NewVersion(floor)
+	if root.Get("agents") == nil || err != nil || !v.LessThan(semver.MustParse("1.1.0")) {
+		return floor
+	}
+	return "1.1.0"
 }
 
 func (m *migration) signing(root *jsonpos.Value) error {
