@@ -4,16 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 var (
-	schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]+:`)
-	driveRE  = regexp.MustCompile(`^[a-zA-Z]:[\\/]`)
+	schemeRE = regex.Lazy(`^[a-zA-Z][a-zA-Z0-9+.-]+:`)
+	driveRE  = regex.Lazy(`^[a-zA-Z]:[\\/]`)
 )
 
 // refSyntax returns the rule a ref's spelling breaks, with a message, or "".
@@ -22,9 +22,9 @@ func refSyntax(target string) (rule, msg string) {
 	switch {
 	case strings.TrimSpace(target) == "":
 		return "ref-empty", "file ref is empty; name a file relative to the pack root, e.g. prompts/agent.md"
-	case driveRE.MatchString(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, `\`):
+	case driveRE().MatchString(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, `\`):
 		return "ref-absolute", fmt.Sprintf("%q is an absolute path; write it relative to the pack root", target)
-	case schemeRE.MatchString(target):
+	case schemeRE().MatchString(target):
 		return "ref-remote", fmt.Sprintf("%q is a URL; a file ref names a file inside the pack, relative to its root", target)
 	}
 	for _, seg := range strings.FieldsFunc(target, func(r rune) bool { return r == '/' || r == '\\' }) {

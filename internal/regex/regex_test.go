@@ -54,3 +54,17 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+func TestLazyCompilesOnFirstUse(t *testing.T) {
+	bad := Lazy("(") // an invalid expression costs nothing until used
+	re := Lazy(`^a+$`)
+	if !re().MatchString("aa") || re() != re() {
+		t.Error("Lazy does not compile its expression once")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an invalid expression does not panic on first use")
+		}
+	}()
+	bad()
+}
