@@ -34,6 +34,15 @@ func (s *Set) CompilePack(docs []Document) map[string]CompileError {
 	if err, url, ok := overBudget(docs); !ok {
 		return map[string]CompileError{url: err}
 	}
+	if surelyCompile(docs) {
+		return map[string]CompileError{}
+	}
+	return s.compilePack(docs)
+}
+
+// compilePack is CompilePack by the library alone: it checks each document
+// against the metaschema, compiles it and says why one fails.
+func (s *Set) compilePack(docs []Document) map[string]CompileError {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()

@@ -1,0 +1,283 @@
+package schema
+
+import (
+	"encoding/json"
+	"github.com/wop-cli/wop/internal/regex"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The library checks every pack schema against the 2020-12 metaschema
+// before compiling it, and that check is most of a cold lint's schema time
+// (the metaschema's $dynamicRefs and unevaluated keywords make each schema
+// object cost dozens of validations). Pack schemas are nearly always plain:
+// types, properties, required, bounds, enums, a pattern or two. surelyCompile
+// recognises that plain shape and says "compiles" only when it is certain
+// the library would also compile every document without error; whenever it
+// is unsure (a keyword outside the shape, a $ref to another document, an
+// unusual $id or number) it says so and CompilePack asks the library, which
+// produces every message. It never decides that a schema is invalid.
+// TestFastCheckAgreesWithLibrary and FuzzFastCheckAgreesWithLibrary hold it
+// to the library's verdict.
+
+// draft2020Schema is the one $schema value the fast check accepts.
+const draft2020Schema = "https://json-schema.org/draft/2020-12/schema"
+
+// plainURL is an absolute https URL of plain segments: the library parses,
+// registers and resolves it as written (no escapes, dot segments, ports,
+// fragments, or upper-case host to normalise).
+var plainURL = regex.Lazy(`^https://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$`)
+
+// localRef is a $ref to a JSON pointer in the same document whose tokens
+// need no unescaping.
+var localRef = regex.Lazy(`^#(/[A-Za-z0-9_$.-]+)*$`)
+
+// plainNumber is a JSON number the library reads exactly (no exponent).
+var plainNumber = regex.Lazy(`^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,14})?$`)
+
+// smallCount is a non-negative integer that fits an int everywhere.
+var smallCount = regex.Lazy(`^(0|[1-9][0-9]{0,8})$`)
+
+// simpleTypes are the 2020-12 type names.
+var simpleTypes = map[string]bool{"array": true, "boolean": true, "integer": true, "null": true, "number": true, "object": true, "string": true}
+
+// libraryKeywords are the members the library or the 2020-12 metaschema give
+// a meaning to in some draft. A member outside this list is ignored by both
+// (not checked, not compiled, not searched for $ids), so the fast check may
+// ignore it too; a member in it that the fast check does not handle below
+// makes it unsure.
+var libraryKeywords = map[string]bool{
+	"$anchor": true, "$comment": true, "$defs": true, "$dynamicAnchor": true, "$dynamicRef": true, "$id": true,
+	"$recursiveAnchor": true, "$recursiveRef": true, "$ref": true, "$schema": true, "$vocabulary": true,
+	"additionalItems": true, "additionalProperties": true, "allOf": true, "anyOf": true, "const": true,
+	"contains": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true, "default": true,
+	"definitions": true, "dependencies": true, "dependentRequired": true, "dependentSchemas": true,
+	"deprecated": true, "description": true, "else": true, "enum": true, "examples": true,
+	"exclusiveMaximum": true, "exclusiveMinimum": true, "format": true, "id": true, "if": true, "items": true,
+	"maxContains": true, "maxItems": true, "maxLength": true, "maxProperties": true, "maximum": true,
+	"minContains": true, "minItems": true, "minLength": true, "minProperties": true, "minimum": true,
+	"multipleOf": true, "not": true, "oneOf": true, "pattern": true, "patternProperties": true,
+	"prefixItems": true, "properties": true, "propertyNames": true, "readOnly": true, "required": true,
+	"then": true, "title": true, "type": true, "unevaluatedItems": true, "unevaluatedProperties": true,
+	"uniqueItems": true, "writeOnly": true,
+}
+
+// surelyCompile reports whether the library is certain to compile every
+// document without an error: each is a plain schema (see fastChecker), its
+// URL is plain, and no two share one. false means "ask the library".
+func surelyCompile(docs []Document) bool {
+	seen := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		if seen[d.URL] || !plainDocURL(d.URL) {
+			return false
+		}
+		seen[d.URL] = true
+		if !surelyValid(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainDocURL is a URL the library registers as written and never treats
+// as one of its metaschemas (whose documents it does not check).
+func plainDocURL(u string) bool {
+	return plainURL().MatchString(u) && !strings.HasPrefix(u, "https://json-schema.org/")
+}
+
+// surelyValid reports whether one document is a plain schema that the
+// library compiles without error on its own.
+func surelyValid(d Document) bool {
+	if _, ok := d.Doc.(bool); ok {
+		return true
+	}
+	root, ok := d.Doc.(map[string]any)
+	if !ok {
+		return false
+	}
+	if id, has := root["$id"]; has && id != d.URL {
+		return false
+	}
+	c := fastChecker{schemas: map[string]bool{}}
+	if !c.schema(root, "", true) {
+		return false
+	}
+	for _, ref := range c.refs {
+		if !c.schemas[strings.TrimPrefix(ref, "#")] {
+			return false
+		}
+	}
+	return true
+}
+
+// fastChecker walks one document's schema positions, recording each
+// position's pointer (to resolve local $refs once the walk is done).
+type fastChecker struct {
+	schemas map[string]bool // pointers of the subschemas checked
+	refs    []string        // local $refs met, resolved at the end
+}
+
+// schema checks a subschema at ptr: true or false, or an object whose
+// every member is plain.
+func (c *fastChecker) schema(v any, ptr string, root bool) bool {
+	c.schemas[ptr] = true
+	switch v := v.(type) {
+	case bool:
+		return true
+	case map[string]any:
+		for k, x := range v {
+			if !c.member(k, x, ptr, root) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// member checks one member of a schema object.
+func (c *fastChecker) member(k string, v any, ptr string, root bool) bool {
+	switch k {
+	case "$schema":
+		return v == draft2020Schema
+	case "$id":
+		// Only the root's, equal to the document's URL (checked by the
+		// caller): a nested $id starts a new resource.
+		return root
+	case "$comment", "title", "description", "format":
+		return isString(v)
+	case "type":
+		return typeValue(v)
+	case "enum", "examples":
+		_, ok := v.([]any)
+		return ok
+	case "const", "default":
+		return true
+	case "required":
+		return uniqueStrings(v)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		return numberMatches(v, plainNumber())
+	case "multipleOf":
+		return numberMatches(v, plainNumber()) && positive(v)
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		return numberMatches(v, smallCount())
+	case "uniqueItems", "deprecated", "readOnly", "writeOnly":
+		_, ok := v.(bool)
+		return ok
+	case "pattern":
+		s, ok := v.(string)
+		return ok && compiles(s)
+	case "$ref":
+		s, ok := v.(string)
+		if !ok || !localRef().MatchString(s) {
+			return false
+		}
+		c.refs = append(c.refs, s)
+		return true
+	case "properties", "$defs":
+		return c.schemaMap(v, ptr+"/"+k, false)
+	case "patternProperties":
+		return c.schemaMap(v, ptr+"/"+k, true)
+	case "additionalProperties", "items", "not", "if", "then", "else", "propertyNames":
+		return c.schema(v, ptr+"/"+k, false)
+	case "allOf", "anyOf", "oneOf":
+		arr, ok := v.([]any)
+		if !ok || len(arr) == 0 {
+			return false
+		}
+		for i, x := range arr {
+			if !c.schema(x, ptr+"/"+k+"/"+strconv.Itoa(i), false) {
+				return false
+			}
+		}
+		return true
+	}
+	return !libraryKeywords[k]
+}
+
+// schemaMap checks an object whose members are subschemas; with patterns,
+// each member name must also compile as a regular expression.
+func (c *fastChecker) schemaMap(v any, ptr string, patterns bool) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for name, x := range m {
+		if patterns && !compiles(name) {
+			return false
+		}
+		if !c.schema(x, ptr+"/"+pointerToken(name), false) {
+			return false
+		}
+	}
+	return true
+}
+
+// pointerToken escapes a member name as a JSON pointer token. A name that
+// needs escaping never matches localRef, so its subschema is simply not
+// reachable by a $ref the fast check accepts.
+func pointerToken(name string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}
+
+// compiles reports whether the library's default regexp engine (Go's
+// regexp, which it uses both for the metaschema's "regex" format and to
+// compile patterns) accepts s.
+func compiles(s string) bool {
+	_, err := regexp.Compile(s)
+	return err == nil
+}
+
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// typeValue is a type name, or a non-empty array of distinct type names.
+func typeValue(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return simpleTypes[v]
+	case []any:
+		if len(v) == 0 {
+			return false
+		}
+		for _, x := range v {
+			if s, ok := x.(string); !ok || !simpleTypes[s] {
+				return false
+			}
+		}
+		return uniqueStrings(v)
+	}
+	return false
+}
+
+// uniqueStrings is an array of distinct strings.
+func uniqueStrings(v any) bool {
+	arr, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	seen := make(map[string]bool, len(arr))
+	for _, x := range arr {
+		s, ok := x.(string)
+		if !ok || seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	return true
+}
+
+// numberMatches is a number (as decoded with UseNumber) whose text matches re.
+func numberMatches(v any, re *regexp.Regexp) bool {
+	n, ok := v.(json.Number)
+	return ok && re.MatchString(string(n))
+}
+
+// positive is a plain number above zero.
+func positive(v any) bool {
+	f, err := strconv.ParseFloat(string(v.(json.Number)), 64)
+	return err == nil && f > 0
+}
