@@ -1,0 +1,318 @@
+package jsonpos
+
+// scanner is a direct, single-pass reader for the documents lint meets
+// nearly always: well-formed JSON without duplicate names, deep nesting or
+// \u escapes. encoding/json's token API costs several allocations per token
+// (and formats an error message to find where each value ends), which made
+// parsing a quarter of a cold lint. The scanner gives up (ok false) on
+// anything else, and ParseWith then runs the token parser, which writes every
+// error and records duplicates; so the scanner never decides what is an
+// error. FuzzScanMatchesParser holds its trees equal to the token parser's.
+type scanner struct {
+	src  []byte
+	pos  int
+	opt  Options
+	slab []Value // Values are carved from here: one allocation per 64
+}
+
+// scan parses src (already checked by CheckEncoding) and reports whether it
+// could; when it could, the tree is the one the token parser builds.
+func scan(src []byte, opt Options) (root *Value, ok bool) {
+	s := &scanner{src: src, opt: opt}
+	root, ok = s.value(0)
+	if !ok {
+		return nil, false
+	}
+	s.space()
+	return root, s.pos == len(src)
+}
+
+func (s *scanner) newValue() *Value {
+	if len(s.slab) == 0 {
+		s.slab = make([]Value, 64)
+	}
+	v := &s.slab[0]
+	s.slab = s.slab[1:]
+	return v
+}
+
+// space skips JSON whitespace.
+func (s *scanner) space() {
+	for s.pos < len(s.src) {
+		switch s.src[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) value(depth int) (*Value, bool) {
+	s.space()
+	if s.pos >= len(s.src) {
+		return nil, false
+	}
+	start := s.pos
+	switch c := s.src[s.pos]; {
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		return s.object(depth)
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		return s.array(depth)
+	case c == '"':
+		str, ok := s.string()
+		if !ok {
+			return nil, false
+		}
+		v := s.newValue()
+		*v = Value{Kind: String, Str: str, Start: start, End: s.pos}
+		return v, true
+	case c == '-' || c >= '0' && c <= '9':
+		if !s.number() {
+			return nil, false
+		}
+		lit := string(s.src[start:s.pos])
+		if s.opt.SafeIntegers && numberError(lit, start) != nil {
+			return nil, false
+		}
+		v := s.newValue()
+		*v = Value{Kind: Number, Num: lit, Start: start, End: s.pos}
+		return v, true
+	}
+	for _, lit := range [...]struct {
+		text string
+		v    Value
+	}{{"true", Value{Kind: Bool, Bool: true}}, {"false", Value{Kind: Bool}}, {"null", Value{Kind: Null}}} {
+		if len(s.src)-s.pos >= len(lit.text) && string(s.src[s.pos:s.pos+len(lit.text)]) == lit.text {
+			s.pos += len(lit.text)
+			v := s.newValue()
+			*v = lit.v
+			v.Start, v.End = start, s.pos
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func (s *scanner) array(depth int) (*Value, bool) {
+	v := s.newValue()
+	*v = Value{Kind: Array, Start: s.pos}
+	s.pos++ // [
+	s.space()
+	if s.pos < len(s.src) && s.src[s.pos] == ']' {
+		s.pos++
+		v.End = s.pos
+		return v, true
+	}
+	for {
+		item, ok := s.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		v.Items = append(v.Items, item)
+		s.space()
+		if s.pos >= len(s.src) {
+			return nil, false
+		}
+		switch s.src[s.pos] {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			v.End = s.pos
+			return v, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (s *scanner) object(depth int) (*Value, bool) {
+	var seen names
+	v := s.newValue()
+	*v = Value{Kind: Object, Start: s.pos}
+	s.pos++ // {
+	s.space()
+	if s.pos < len(s.src) && s.src[s.pos] == '}' {
+		s.pos++
+		v.End = s.pos
+		return v, true
+	}
+	for {
+		s.space()
+		if s.pos >= len(s.src) || s.src[s.pos] != '"' {
+			return nil, false
+		}
+		at := s.pos
+		name, ok := s.string()
+		if !ok || seen.has(v, name) { // a duplicate: the token parser records it
+			return nil, false
+		}
+		s.space()
+		if s.pos >= len(s.src) || s.src[s.pos] != ':' {
+			return nil, false
+		}
+		s.pos++
+		val, ok := s.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		v.Members = append(v.Members, Member{Name: name, NameAt: at, Value: val})
+		s.space()
+		if s.pos >= len(s.src) {
+			return nil, false
+		}
+		switch s.src[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			v.End = s.pos
+			return v, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// string reads a string literal at s.pos (its opening quote) and returns its
+// text. It gives up on \u escapes (the token parser checks surrogates) and on
+// anything JSON forbids in a string.
+func (s *scanner) string() (string, bool) {
+	s.pos++ // opening quote
+	start := s.pos
+	for i := start; i < len(s.src); i++ {
+		switch c := s.src[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return string(s.src[start:i]), true
+		case c == '\\':
+			return s.escaped(start)
+		case c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// escaped reads the rest of a string literal that holds escapes, from start
+// (just past its opening quote).
+func (s *scanner) escaped(start int) (string, bool) {
+	buf := make([]byte, 0, 64)
+	for i := start; i < len(s.src); i++ {
+		c := s.src[i]
+		switch {
+		case c == '"':
+			s.pos = i + 1
+			return string(buf), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			buf = append(buf, c)
+			continue
+		}
+		i++
+		if i >= len(s.src) {
+			return "", false
+		}
+		switch s.src[i] {
+		case '"', '\\', '/':
+			buf = append(buf, s.src[i])
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		default: // \u and invalid escapes
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// number reads a number literal (RFC 8259 grammar) at s.pos.
+func (s *scanner) number() bool {
+	if s.peek() == '-' {
+		s.pos++
+	}
+	switch c := s.peek(); {
+	case c == '0':
+		s.pos++
+	case c >= '1' && c <= '9':
+		s.digits()
+	default:
+		return false
+	}
+	if s.peek() == '.' {
+		s.pos++
+		if !s.digits() {
+			return false
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.pos++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.pos++
+		}
+		if !s.digits() {
+			return false
+		}
+	}
+	// A number must end at a delimiter; "1x" or "01" is the parser's to refuse.
+	switch s.peek() {
+	case 0, ',', ']', '}', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// digits skips one or more decimal digits, reporting whether there was one.
+func (s *scanner) digits() bool {
+	from := s.pos
+	for s.pos < len(s.src) && s.src[s.pos] >= '0' && s.src[s.pos] <= '9' {
+		s.pos++
+	}
+	return s.pos > from
+}
+
+func (s *scanner) peek() byte {
+	if s.pos < len(s.src) {
+		return s.src[s.pos]
+	}
+	return 0
+}
+
+// names finds a repeated member name: by a scan of the members while an
+// object is small, by a set once it is not (a hostile object of 10^5
+// members must not cost 10^10 comparisons).
+type names map[string]bool
+
+// has reports whether name is already a member of v, and records it.
+func (n *names) has(v *Value, name string) bool {
+	const small = 16
+	if *n == nil {
+		if len(v.Members) < small {
+			return v.Get(name) != nil
+		}
+		*n = make(names, 2*small)
+		for _, m := range v.Members {
+			(*n)[m.Name] = true
+		}
+	}
+	if (*n)[name] {
+		return true
+	}
+	(*n)[name] = true
+	return false
+}
