@@ -99,35 +99,33 @@ func surelyValid(d Document) bool {
 	if id, has := root["$id"]; has && id != d.URL {
 		return false
 	}
-	c := fastChecker{schemas: map[string]bool{}}
-	if !c.schema(root, "", true) {
+	var c fastChecker
+	if !c.schema(root, true) {
 		return false
 	}
 	for _, ref := range c.refs {
-		if !c.schemas[strings.TrimPrefix(ref, "#")] {
+		if !reachesSchema(root, ref) {
 			return false
 		}
 	}
 	return true
 }
 
-// fastChecker walks one document's schema positions, recording each
-// position's pointer (to resolve local $refs once the walk is done).
+// fastChecker walks one document's schema positions, collecting the local
+// $refs to resolve once the walk is done.
 type fastChecker struct {
-	schemas map[string]bool // pointers of the subschemas checked
-	refs    []string        // local $refs met, resolved at the end
+	refs []string
 }
 
 // schema checks a subschema at ptr: true or false, or an object whose
 // every member is plain.
-func (c *fastChecker) schema(v any, ptr string, root bool) bool {
-	c.schemas[ptr] = true
+func (c *fastChecker) schema(v any, root bool) bool {
 	switch v := v.(type) {
 	case bool:
 		return true
 	case map[string]any:
 		for k, x := range v {
-			if !c.member(k, x, ptr, root) {
+			if !c.member(k, x, root) {
 				return false
 			}
 		}
@@ -137,7 +135,7 @@ func (c *fastChecker) schema(v any, ptr string, root bool) bool {
 }
 
 // member checks one member of a schema object.
-func (c *fastChecker) member(k string, v any, ptr string, root bool) bool {
+func (c *fastChecker) member(k string, v any, root bool) bool {
 	switch k {
 	case "$schema":
 		return v == draft2020Schema
@@ -176,18 +174,18 @@ func (c *fastChecker) member(k string, v any, ptr string, root bool) bool {
 		c.refs = append(c.refs, s)
 		return true
 	case "properties", "$defs":
-		return c.schemaMap(v, ptr+"/"+k, false)
+		return c.schemaMap(v, false)
 	case "patternProperties":
-		return c.schemaMap(v, ptr+"/"+k, true)
+		return c.schemaMap(v, true)
 	case "additionalProperties", "items", "not", "if", "then", "else", "propertyNames":
-		return c.schema(v, ptr+"/"+k, false)
+		return c.schema(v, false)
 	case "allOf", "anyOf", "oneOf":
 		arr, ok := v.([]any)
 		if !ok || len(arr) == 0 {
 			return false
 		}
-		for i, x := range arr {
-			if !c.schema(x, ptr+"/"+k+"/"+strconv.Itoa(i), false) {
+		for _, x := range arr {
+			if !c.schema(x, false) {
 				return false
 			}
 		}
@@ -198,7 +196,7 @@ func (c *fastChecker) member(k string, v any, ptr string, root bool) bool {
 
 // schemaMap checks an object whose members are subschemas; with patterns,
 // each member name must also compile as a regular expression.
-func (c *fastChecker) schemaMap(v any, ptr string, patterns bool) bool {
+func (c *fastChecker) schemaMap(v any, patterns bool) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return false
@@ -207,18 +205,54 @@ func (c *fastChecker) schemaMap(v any, ptr string, patterns bool) bool {
 		if patterns && !compiles(name) {
 			return false
 		}
-		if !c.schema(x, ptr+"/"+pointerToken(name), false) {
+		if !c.schema(x, false) {
 			return false
 		}
 	}
 	return true
 }
 
-// pointerToken escapes a member name as a JSON pointer token. A name that
-// needs escaping never matches localRef, so its subschema is simply not
-// reachable by a $ref the fast check accepts.
-func pointerToken(name string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+// reachesSchema reports whether a local $ref (matching localRef) leads from
+// the root through schema positions only (the ones fastChecker walks, and so
+// has checked) to a subschema: "#/$defs/a", "#/properties/b/items".
+func reachesSchema(root any, ref string) bool {
+	tokens := strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:]
+	v := root
+	for i := 0; i < len(tokens); i++ {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		switch k := tokens[i]; k {
+		case "properties", "$defs", "patternProperties":
+			m, ok := obj[k].(map[string]any)
+			if !ok || i+1 == len(tokens) {
+				return false
+			}
+			i++
+			if v, ok = m[tokens[i]]; !ok {
+				return false
+			}
+		case "additionalProperties", "items", "not", "if", "then", "else", "propertyNames":
+			if v, ok = obj[k]; !ok {
+				return false
+			}
+		case "allOf", "anyOf", "oneOf":
+			arr, ok := obj[k].([]any)
+			if !ok || i+1 == len(tokens) {
+				return false
+			}
+			i++
+			n, err := strconv.Atoi(tokens[i])
+			if err != nil || n < 0 || n >= len(arr) || strconv.Itoa(n) != tokens[i] {
+				return false
+			}
+			v = arr[n]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // compiles reports whether the library's default regexp engine (Go's

@@ -20,6 +20,12 @@ var fastCheckCases = []struct {
 	{"typical input", `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://packs.example.dev/community.acme.demo/1.0.0/in.json","title":"In","type":"object","additionalProperties":false,"required":["q","n"],"properties":{"q":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[a-z]+$","format":"uri","description":"d"},"n":{"type":["integer","null"],"minimum":0,"maximum":10.5,"default":3},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"minItems":1,"uniqueItems":true},"x-openwop-form":{"any":["thing",1]}}}`, true},
 	{"combinators and local ref", `{"$defs":{"R":{"type":"object","properties":{"k":{"const":"v"}}}},"oneOf":[{"$ref":"#/$defs/R"},{"not":{"type":"null"}}],"if":{"required":["a"]},"then":{"readOnly":true},"else":{"deprecated":false},"propertyNames":{"pattern":"^x"},"patternProperties":{"^a+$":{"examples":[1]}},"multipleOf":0.5,"$comment":"c"}`, true},
 	{"ref to root", `{"properties":{"child":{"$ref":"#"}}}`, true},
+	{"refs into subschemas", `{"allOf":[{"type":"object"}],"properties":{"a":{"items":{"type":"string"}},"b":{"$ref":"#/properties/a/items"},"c":{"$ref":"#/allOf/0"}}}`, true},
+	{"ref index not canonical", `{"allOf":[{}],"$ref":"#/allOf/00"}`, false},
+	{"ref index out of range", `{"allOf":[{}],"$ref":"#/allOf/1"}`, false},
+	{"ref to the $defs map", `{"$defs":{"a":{}},"$ref":"#/$defs"}`, false},
+	{"ref to an empty token", `{"$ref":"#/"}`, false},
+	{"ref into a keyword value", `{"enum":[{}],"$ref":"#/enum/0"}`, false},
 	{"unknown keywords ignored", `{"kind":"x","dependsOn":{"$id":5,"type":7}}`, true},
 
 	{"type not a type", `{"type":"strnig"}`, false},
