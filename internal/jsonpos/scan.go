@@ -1,9 +1,14 @@
 package jsonpos
 
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
 // scanner is a direct, single-pass reader for the documents lint meets
-// nearly always: well-formed JSON without duplicate names, deep nesting or
-// \u escapes. encoding/json's token API costs several allocations per token
-// (and formats an error message to find where each value ends), which made
+// nearly always: well-formed JSON without duplicate names or deep nesting.
+// encoding/json's token API costs several allocations per token (and
+// formats an error message to find where each value ends), which made
 // parsing a quarter of a cold lint. The scanner gives up (ok false) on
 // anything else, and ParseWith then runs the token parser, which writes every
 // error and records duplicates; so the scanner never decides what is an
@@ -182,8 +187,8 @@ func (s *scanner) object(depth int) (*Value, bool) {
 }
 
 // string reads a string literal at s.pos (its opening quote) and returns its
-// text. It gives up on \u escapes (the token parser checks surrogates) and on
-// anything JSON forbids in a string.
+// text. It gives up on anything JSON forbids in a string, and on an escaped
+// lone surrogate (which the token parser refuses).
 func (s *scanner) string() (string, bool) {
 	s.pos++ // opening quote
 	start := s.pos
@@ -234,11 +239,60 @@ func (s *scanner) escaped(start int) (string, bool) {
 			buf = append(buf, '\r')
 		case 't':
 			buf = append(buf, '\t')
-		default: // \u and invalid escapes
+		case 'u':
+			r, next, ok := s.unicodeEscape(i + 1)
+			if !ok {
+				return "", false
+			}
+			buf = utf8.AppendRune(buf, r)
+			i = next - 1
+		default:
 			return "", false
 		}
 	}
 	return "", false
+}
+
+// unicodeEscape decodes the four hex digits at i (just past a \u), and the
+// low half that must follow a high surrogate; it returns the rune and the
+// offset past what it read. It gives up on a lone or reversed surrogate.
+func (s *scanner) unicodeEscape(i int) (r rune, next int, ok bool) {
+	r, ok = hex4(s.src, i)
+	switch {
+	case !ok:
+		return 0, 0, false
+	case !utf16.IsSurrogate(r):
+		return r, i + 4, true
+	case r >= 0xDC00 || i+10 > len(s.src) || s.src[i+4] != '\\' || s.src[i+5] != 'u':
+		return 0, 0, false
+	}
+	lo, ok := hex4(s.src, i+6)
+	if !ok || lo < 0xDC00 || lo >= 0xE000 {
+		return 0, 0, false
+	}
+	return utf16.DecodeRune(r, lo), i + 10, true
+}
+
+// hex4 reads four hex digits at src[i:].
+func hex4(src []byte, i int) (rune, bool) {
+	if i+4 > len(src) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range src[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // number reads a number literal (RFC 8259 grammar) at s.pos.

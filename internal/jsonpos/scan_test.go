@@ -10,7 +10,7 @@ import (
 var scanSeeds = []string{
 	`{}`, `[]`, `{"a":[1,"x",{"b":null}],"c":true,"d":false}`, " \n{ \"a\" : 1 , \"b\" : [ ] }\r\n",
 	`"top"`, `-0.5e+10`, `0`, `12`, `[1e5,-0.5,true,null]`, `{"s":"tab\tquote\"slash\/back\\nl\nbs\bff\fcr\r"}`,
-	`{"a":"\u00e9"}`, `{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `01`, `1x`, `-`, `1.`, `1e`, `{"a" 1}`, `{"a":1 "b":2}`,
+	`{"a":"\u00e9\u00E9 \ud83d\ude00 x"}`, `"\ud83d"`, `"\ude00\ud83d"`, `"\ud83d\u0041"`, `"\u12"`, `"\u12g4"`, `{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `01`, `1x`, `-`, `1.`, `1e`, `{"a" 1}`, `{"a":1 "b":2}`,
 	`tru`, `nul`, `[1] x`, `{"a":"\q"}`, "{\"a\":\"\x01\"}", `9007199254740993`, `1.5e20`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k1":0}`,
 }
 
@@ -18,7 +18,7 @@ var scanSeeds = []string{
 // token parser's tree; and it reads the plain ones (the point of having it).
 func TestScanMatchesParser(t *testing.T) {
 	plain := map[string]bool{`{}`: true, `{"a":[1,"x",{"b":null}],"c":true,"d":false}`: true, `-0.5e+10`: true,
-		`{"s":"tab\tquote\"slash\/back\\nl\nbs\bff\fcr\r"}`: true, " \n{ \"a\" : 1 , \"b\" : [ ] }\r\n": true}
+		`{"s":"tab\tquote\"slash\/back\\nl\nbs\bff\fcr\r"}`: true, `{"a":"\u00e9\u00E9 \ud83d\ude00 x"}`: true, " \n{ \"a\" : 1 , \"b\" : [ ] }\r\n": true}
 	for _, src := range scanSeeds {
 		for _, opt := range []Options{{}, {SafeIntegers: true}} {
 			_, ok := checkScan(t, []byte(src), opt)
