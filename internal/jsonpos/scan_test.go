@@ -3,6 +3,8 @@ package jsonpos
 import (
 	"reflect"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/testutil/fixturejson"
 )
 
 // scanSeeds are documents of every shape the scanner reads, and of shapes it
@@ -62,4 +64,21 @@ func FuzzScanMatchesParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, safe bool) {
 		checkScan(t, src, Options{SafeIntegers: safe})
 	})
+}
+
+// TestScanMatchesParserOnFixtures holds the scanner to the token parser on
+// every JSON file of the repository's fixtures, both option sets.
+func TestScanMatchesParserOnFixtures(t *testing.T) {
+	scanned := 0
+	for _, f := range fixturejson.All(t, "../..") {
+		for _, opt := range []Options{{}, {SafeIntegers: true}} {
+			if _, ok := checkScan(t, f.Data, opt); ok {
+				scanned++
+			}
+		}
+	}
+	if scanned == 0 {
+		t.Error("the scanner read none of the fixtures")
+	}
+	t.Logf("the scanner read %d of the fixtures' documents (each under two option sets)", scanned)
 }

@@ -1,9 +1,11 @@
 package schema
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/testutil/fixturejson"
 )
 
 // fastCheckCases are pack schemas of the shapes real packs ship (sure: the
@@ -146,4 +148,39 @@ func FuzzFastCheckAgreesWithLibrary(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFastCheckOnFixtures: on every schema of the repository's fixtures,
+// CompilePack gives the library's verdict, and the fast check settles the
+// plain ones.
+func TestFastCheckOnFixtures(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	settled := 0
+	for _, f := range fixturejson.All(t, "../..") {
+		if !strings.Contains(f.Name, "schemas/") {
+			continue
+		}
+		doc, ok := docFor(t, string(f.Data))
+		if !ok {
+			continue
+		}
+		docs := []Document{doc}
+		slow := s.compilePack(docs)
+		if surelyCompile(docs) {
+			settled++
+			if len(slow) > 0 {
+				t.Errorf("%s: fast check is sure, but the library refuses it: %v", f.Name, slow)
+			}
+		}
+		if got := s.CompilePack(docs); len(got) != len(slow) || got[doc.URL] != slow[doc.URL] {
+			t.Errorf("%s: CompilePack = %v, the library alone = %v", f.Name, got, slow)
+		}
+	}
+	if settled == 0 {
+		t.Error("the fast check settled none of the fixtures' schemas")
+	}
+	t.Logf("the fast check settled %d of the fixtures' schemas", settled)
 }
