@@ -8,10 +8,12 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -77,8 +79,27 @@ func Load() (*Set, error) {
 	s := &Set{compiler: jsonschema.NewCompiler(), docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
 	s.compiler.AssertFormat()
 	s.compiler.UseLoader(embeddedLoader{s})
+	s.compiler.UseRegexpEngine(lazyPattern)
 	return s, nil
 }
+
+// lazyPattern stands in for a pattern of an embedded schema and compiles it
+// when it is first matched: a manifest meets few of its schema's patterns,
+// and the library would otherwise compile every one twice per process (to
+// check the metaschema's "regex" format, then to compile the schema).
+// TestEmbeddedSchemasCompileEagerly holds every embedded pattern valid.
+func lazyPattern(expr string) (jsonschema.Regexp, error) {
+	return &pattern{expr: expr, re: regex.Lazy(expr)}, nil // a pointer: the library keys maps by Regexp
+}
+
+// pattern is an embedded schema's pattern, compiled on first use.
+type pattern struct {
+	expr string
+	re   func() *regexp.Regexp
+}
+
+func (p *pattern) MatchString(s string) bool { return p.re().MatchString(s) }
+func (p *pattern) String() string            { return p.expr }
 
 // embeddedPath is where the schema with $id id is embedded;
 // TestEmbeddedPathsMatchIDs holds every file to it.

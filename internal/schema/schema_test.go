@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -103,6 +104,32 @@ func TestModelClasses(t *testing.T) {
 // TestEmbeddedPathsMatchIDs: every embedded schema is found by its $id
 // (the loader parses schemas on demand by that table) and listed for pack
 // schemas that $ref them.
+// TestEmbeddedSchemasCompileEagerly compiles every manifest schema as the
+// library does by default, each pattern compiled (and checked against the
+// "regex" format) up front: the embedded Set defers patterns to first use
+// (lazyPattern), which is safe only while every one of them is valid.
+func TestEmbeddedSchemasCompileEagerly(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(embeddedLoader{s})
+	ids := []string{AgentFormatID}
+	for k := range kindFiles {
+		for _, tree := range []spec.Tree{spec.V1, spec.V2} {
+			id, _ := ForKind(tree, k)
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		if _, err := c.Compile(id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
 func TestEmbeddedPathsMatchIDs(t *testing.T) {
 	listed := embeddedIDs()
 	n := 0
