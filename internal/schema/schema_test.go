@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -127,6 +128,29 @@ func TestEmbeddedSchemasCompileEagerly(t *testing.T) {
 		if _, err := c.Compile(id); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
+	}
+}
+
+func TestDecodeEmbeddedAsLibrary(t *testing.T) {
+	for _, id := range embeddedIDs() {
+		raw, ok := embeddedBytes(id)
+		if !ok {
+			t.Fatalf("%s: not embedded", id)
+		}
+		got, err := decodeEmbedded(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		want, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded differently from jsonschema.UnmarshalJSON", id)
+		}
+	}
+	if _, err := decodeEmbedded([]byte(`{"a":1,"a":2}`)); err == nil {
+		t.Error("a duplicate member (which the library would resolve the other way) decodes")
 	}
 }
 
