@@ -39,28 +39,39 @@ var plainNumber = regex.Lazy(`^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,14})?$`)
 // smallCount is a non-negative integer that fits an int everywhere.
 var smallCount = regex.Lazy(`^(0|[1-9][0-9]{0,8})$`)
 
-// simpleTypes are the 2020-12 type names.
-var simpleTypes = map[string]bool{"array": true, "boolean": true, "integer": true, "null": true, "number": true, "object": true, "string": true}
+// simpleType reports whether s is a 2020-12 type name.
+func simpleType(s string) bool {
+	switch s {
+	case "array", "boolean", "integer", "null", "number", "object", "string":
+		return true
+	}
+	return false
+}
 
-// libraryKeywords are the members the library or the 2020-12 metaschema give
-// a meaning to in some draft. A member outside this list is ignored by both
-// (not checked, not compiled, not searched for $ids), so the fast check may
-// ignore it too; a member in it that the fast check does not handle below
-// makes it unsure.
-var libraryKeywords = map[string]bool{
-	"$anchor": true, "$comment": true, "$defs": true, "$dynamicAnchor": true, "$dynamicRef": true, "$id": true,
-	"$recursiveAnchor": true, "$recursiveRef": true, "$ref": true, "$schema": true, "$vocabulary": true,
-	"additionalItems": true, "additionalProperties": true, "allOf": true, "anyOf": true, "const": true,
-	"contains": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true, "default": true,
-	"definitions": true, "dependencies": true, "dependentRequired": true, "dependentSchemas": true,
-	"deprecated": true, "description": true, "else": true, "enum": true, "examples": true,
-	"exclusiveMaximum": true, "exclusiveMinimum": true, "format": true, "id": true, "if": true, "items": true,
-	"maxContains": true, "maxItems": true, "maxLength": true, "maxProperties": true, "maximum": true,
-	"minContains": true, "minItems": true, "minLength": true, "minProperties": true, "minimum": true,
-	"multipleOf": true, "not": true, "oneOf": true, "pattern": true, "patternProperties": true,
-	"prefixItems": true, "properties": true, "propertyNames": true, "readOnly": true, "required": true,
-	"then": true, "title": true, "type": true, "unevaluatedItems": true, "unevaluatedProperties": true,
-	"uniqueItems": true, "writeOnly": true,
+// libraryKeyword reports whether the library or the 2020-12 metaschema give
+// member k a meaning in some draft. A member outside this list is ignored
+// by both (not checked, not compiled, not searched for $ids), so the fast
+// check may ignore it too; a member in it that the fast check does not
+// handle makes it unsure. (A switch, not a map: nothing to build at
+// start-up.)
+func libraryKeyword(k string) bool {
+	switch k {
+	case "$anchor", "$comment", "$defs", "$dynamicAnchor", "$dynamicRef", "$id",
+		"$recursiveAnchor", "$recursiveRef", "$ref", "$schema", "$vocabulary",
+		"additionalItems", "additionalProperties", "allOf", "anyOf", "const",
+		"contains", "contentEncoding", "contentMediaType", "contentSchema", "default",
+		"definitions", "dependencies", "dependentRequired", "dependentSchemas",
+		"deprecated", "description", "else", "enum", "examples",
+		"exclusiveMaximum", "exclusiveMinimum", "format", "id", "if", "items",
+		"maxContains", "maxItems", "maxLength", "maxProperties", "maximum",
+		"minContains", "minItems", "minLength", "minProperties", "minimum",
+		"multipleOf", "not", "oneOf", "pattern", "patternProperties",
+		"prefixItems", "properties", "propertyNames", "readOnly", "required",
+		"then", "title", "type", "unevaluatedItems", "unevaluatedProperties",
+		"uniqueItems", "writeOnly":
+		return true
+	}
+	return false
 }
 
 // surelyCompile reports whether the library is certain to compile every
@@ -191,7 +202,7 @@ func (c *fastChecker) member(k string, v any, root bool) bool {
 		}
 		return true
 	}
-	return !libraryKeywords[k]
+	return !libraryKeyword(k)
 }
 
 // schemaMap checks an object whose members are subschemas; with patterns,
@@ -272,13 +283,13 @@ func isString(v any) bool {
 func typeValue(v any) bool {
 	switch v := v.(type) {
 	case string:
-		return simpleTypes[v]
+		return simpleType(v)
 	case []any:
 		if len(v) == 0 {
 			return false
 		}
 		for _, x := range v {
-			if s, ok := x.(string); !ok || !simpleTypes[s] {
+			if s, ok := x.(string); !ok || !simpleType(s) {
 				return false
 			}
 		}
