@@ -1,6 +1,7 @@
 package jsonpos
 
 import (
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -18,6 +19,12 @@ type scanner struct {
 	pos  int
 	opt  Options
 	slab []Value // Values are carved from here: one allocation per 64
+
+	// The members and items of the objects and arrays being read are
+	// gathered here and copied out at the closing bracket: one allocation
+	// of the right size per container instead of append's regrowth.
+	members []Member
+	items   []*Value
 }
 
 // scan parses src (already checked by CheckEncoding) and reports whether it
@@ -115,12 +122,13 @@ func (s *scanner) array(depth int) (*Value, bool) {
 		v.End = s.pos
 		return v, true
 	}
+	mark := len(s.items)
 	for {
 		item, ok := s.value(depth + 1)
 		if !ok {
 			return nil, false
 		}
-		v.Items = append(v.Items, item)
+		s.items = append(s.items, item)
 		s.space()
 		if s.pos >= len(s.src) {
 			return nil, false
@@ -131,6 +139,8 @@ func (s *scanner) array(depth int) (*Value, bool) {
 		case ']':
 			s.pos++
 			v.End = s.pos
+			v.Items = slices.Clone(s.items[mark:])
+			s.items = s.items[:mark]
 			return v, true
 		default:
 			return nil, false
@@ -149,6 +159,7 @@ func (s *scanner) object(depth int) (*Value, bool) {
 		v.End = s.pos
 		return v, true
 	}
+	mark := len(s.members)
 	for {
 		s.space()
 		if s.pos >= len(s.src) || s.src[s.pos] != '"' {
@@ -156,7 +167,7 @@ func (s *scanner) object(depth int) (*Value, bool) {
 		}
 		at := s.pos
 		name, ok := s.string()
-		if !ok || seen.has(v, name) { // a duplicate: the token parser records it
+		if !ok || seen.has(s.members[mark:], name) { // a duplicate: the token parser records it
 			return nil, false
 		}
 		s.space()
@@ -168,7 +179,7 @@ func (s *scanner) object(depth int) (*Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		v.Members = append(v.Members, Member{Name: name, NameAt: at, Value: val})
+		s.members = append(s.members, Member{Name: name, NameAt: at, Value: val})
 		s.space()
 		if s.pos >= len(s.src) {
 			return nil, false
@@ -179,6 +190,8 @@ func (s *scanner) object(depth int) (*Value, bool) {
 		case '}':
 			s.pos++
 			v.End = s.pos
+			v.Members = slices.Clone(s.members[mark:])
+			s.members = s.members[:mark]
 			return v, true
 		default:
 			return nil, false
@@ -352,15 +365,21 @@ func (s *scanner) peek() byte {
 // members must not cost 10^10 comparisons).
 type names map[string]bool
 
-// has reports whether name is already a member of v, and records it.
-func (n *names) has(v *Value, name string) bool {
+// has reports whether name is already among members (the object's so
+// far), and records it.
+func (n *names) has(members []Member, name string) bool {
 	const small = 16
 	if *n == nil {
-		if len(v.Members) < small {
-			return v.Get(name) != nil
+		if len(members) < small {
+			for _, m := range members {
+				if m.Name == name {
+					return true
+				}
+			}
+			return false
 		}
 		*n = make(names, 2*small)
-		for _, m := range v.Members {
+		for _, m := range members {
 			(*n)[m.Name] = true
 		}
 	}
