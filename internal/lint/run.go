@@ -53,11 +53,13 @@ type Options struct {
 	// Spec is the spec tree to judge packs by: spec.Auto (or "") picks each
 	// pack's tree from its engine range, as the registry does.
 	Spec spec.Tree
+
+	siblings *siblingMemo // set by RunAll for the packs of one run
 }
 
 // Run lints one pack and returns its findings, sorted.
 func Run(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
-	place, err := placeOf(pk)
+	place, err := placeOf(pk, opt.siblings)
 	if err != nil {
 		return nil, err
 	}
@@ -159,12 +161,13 @@ type Result struct {
 // folder of packs).
 func RunAll(jobs []Job, load func(Job) (*pack.Pack, error)) []Result {
 	results := make([]Result, len(jobs))
+	siblings := newSiblingMemo()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
-				results[i] = runJob(jobs[i], load)
+				results[i] = runJob(jobs[i], load, siblings)
 			}
 		})
 	}
@@ -173,14 +176,16 @@ func RunAll(jobs []Job, load func(Job) (*pack.Pack, error)) []Result {
 }
 
 // runJob loads and lints one job's pack.
-func runJob(job Job, load func(Job) (*pack.Pack, error)) Result {
+func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo) Result {
 	r := Result{Path: job.Path}
 	pk, err := load(job)
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	r.Diags, r.Err = RunCached(pk, job.Opt)
+	opt := job.Opt
+	opt.siblings = siblings
+	r.Diags, r.Err = RunCached(pk, opt)
 	return r
 }
 
@@ -201,7 +206,7 @@ func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 	if opt.Catalog != nil && opt.Catalog.Key() == "" { // other packs' state is an input: unknown, not cached
 		return Run(pk, opt)
 	}
-	place, err := placeOf(pk)
+	place, err := placeOf(pk, opt.siblings)
 	if err != nil {
 		return nil, err
 	}
