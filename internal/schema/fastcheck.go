@@ -1,11 +1,12 @@
 package schema
 
 import (
-	"encoding/json"
-	"github.com/wop-cli/wop/internal/regex"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // The library checks every pack schema against the 2020-12 metaschema
@@ -75,16 +76,17 @@ func libraryKeyword(k string) bool {
 }
 
 // surelyCompile reports whether the library is certain to compile every
-// document without an error: each is a plain schema (see fastChecker), its
-// URL is plain, and no two share one. false means "ask the library".
+// document without an error: each comes with its parsed Source and is a
+// plain schema (see fastChecker), its URL is plain, and no two share one.
+// false means "ask the library".
 func surelyCompile(docs []Document) bool {
 	seen := make(map[string]bool, len(docs))
 	for _, d := range docs {
-		if seen[d.URL] || !plainDocURL(d.URL) {
+		if d.Source == nil || seen[d.URL] || !plainDocURL(d.URL) {
 			return false
 		}
 		seen[d.URL] = true
-		if !surelyValid(d) {
+		if !surelyValid(d.URL, d.Source) {
 			return false
 		}
 	}
@@ -97,17 +99,18 @@ func plainDocURL(u string) bool {
 	return plainURL().MatchString(u) && !strings.HasPrefix(u, "https://json-schema.org/")
 }
 
-// surelyValid reports whether one document is a plain schema that the
-// library compiles without error on its own.
-func surelyValid(d Document) bool {
-	if _, ok := d.Doc.(bool); ok {
+// surelyValid reports whether one document, registered under url, is a
+// plain schema that the library compiles without error on its own. It
+// reads the parsed tree, whose Interface is what the library would get:
+// objects hold no repeated names (the parser reports those apart).
+func surelyValid(url string, root *jsonpos.Value) bool {
+	if root.Kind == jsonpos.Bool {
 		return true
 	}
-	root, ok := d.Doc.(map[string]any)
-	if !ok {
+	if root.Kind != jsonpos.Object {
 		return false
 	}
-	if id, has := root["$id"]; has && id != d.URL {
+	if id := root.Get("$id"); id != nil && (id.Kind != jsonpos.String || id.Str != url) {
 		return false
 	}
 	var c fastChecker
@@ -128,15 +131,15 @@ type fastChecker struct {
 	refs []string
 }
 
-// schema checks a subschema at ptr: true or false, or an object whose
-// every member is plain.
-func (c *fastChecker) schema(v any, root bool) bool {
-	switch v := v.(type) {
-	case bool:
+// schema checks a subschema: true or false, or an object whose every
+// member is plain.
+func (c *fastChecker) schema(v *jsonpos.Value, root bool) bool {
+	switch v.Kind {
+	case jsonpos.Bool:
 		return true
-	case map[string]any:
-		for k, x := range v {
-			if !c.member(k, x, root) {
+	case jsonpos.Object:
+		for _, m := range v.Members {
+			if !c.member(m.Name, m.Value, root) {
 				return false
 			}
 		}
@@ -146,43 +149,39 @@ func (c *fastChecker) schema(v any, root bool) bool {
 }
 
 // member checks one member of a schema object.
-func (c *fastChecker) member(k string, v any, root bool) bool {
+func (c *fastChecker) member(k string, v *jsonpos.Value, root bool) bool {
 	switch k {
 	case "$schema":
-		return v == draft2020Schema
+		return v.Kind == jsonpos.String && v.Str == draft2020Schema
 	case "$id":
 		// Only the root's, equal to the document's URL (checked by the
 		// caller): a nested $id starts a new resource.
 		return root
 	case "$comment", "title", "description", "format":
-		return isString(v)
+		return v.Kind == jsonpos.String
 	case "type":
 		return typeValue(v)
 	case "enum", "examples":
-		_, ok := v.([]any)
-		return ok
+		return v.Kind == jsonpos.Array
 	case "const", "default":
 		return true
 	case "required":
 		return uniqueStrings(v)
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-		return numberMatches(v, plainNumber())
+		return v.Kind == jsonpos.Number && plainNumber().MatchString(v.Num)
 	case "multipleOf":
-		return numberMatches(v, plainNumber()) && positive(v)
+		return v.Kind == jsonpos.Number && plainNumber().MatchString(v.Num) && positive(v.Num)
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		return numberMatches(v, smallCount())
+		return v.Kind == jsonpos.Number && smallCount().MatchString(v.Num)
 	case "uniqueItems", "deprecated", "readOnly", "writeOnly":
-		_, ok := v.(bool)
-		return ok
+		return v.Kind == jsonpos.Bool
 	case "pattern":
-		s, ok := v.(string)
-		return ok && compiles(s)
+		return v.Kind == jsonpos.String && compiles(v.Str)
 	case "$ref":
-		s, ok := v.(string)
-		if !ok || !localRef().MatchString(s) {
+		if v.Kind != jsonpos.String || !localRef().MatchString(v.Str) {
 			return false
 		}
-		c.refs = append(c.refs, s)
+		c.refs = append(c.refs, v.Str)
 		return true
 	case "properties", "$defs":
 		return c.schemaMap(v, false)
@@ -191,11 +190,10 @@ func (c *fastChecker) member(k string, v any, root bool) bool {
 	case "additionalProperties", "items", "not", "if", "then", "else", "propertyNames":
 		return c.schema(v, false)
 	case "allOf", "anyOf", "oneOf":
-		arr, ok := v.([]any)
-		if !ok || len(arr) == 0 {
+		if v.Kind != jsonpos.Array || len(v.Items) == 0 {
 			return false
 		}
-		for _, x := range arr {
+		for _, x := range v.Items {
 			if !c.schema(x, false) {
 				return false
 			}
@@ -207,16 +205,15 @@ func (c *fastChecker) member(k string, v any, root bool) bool {
 
 // schemaMap checks an object whose members are subschemas; with patterns,
 // each member name must also compile as a regular expression.
-func (c *fastChecker) schemaMap(v any, patterns bool) bool {
-	m, ok := v.(map[string]any)
-	if !ok {
+func (c *fastChecker) schemaMap(v *jsonpos.Value, patterns bool) bool {
+	if v.Kind != jsonpos.Object {
 		return false
 	}
-	for name, x := range m {
-		if patterns && !compiles(name) {
+	for _, m := range v.Members {
+		if patterns && !compiles(m.Name) {
 			return false
 		}
-		if !c.schema(x, false) {
+		if !c.schema(m.Value, false) {
 			return false
 		}
 	}
@@ -226,39 +223,38 @@ func (c *fastChecker) schemaMap(v any, patterns bool) bool {
 // reachesSchema reports whether a local $ref (matching localRef) leads from
 // the root through schema positions only (the ones fastChecker walks, and so
 // has checked) to a subschema: "#/$defs/a", "#/properties/b/items".
-func reachesSchema(root any, ref string) bool {
+func reachesSchema(root *jsonpos.Value, ref string) bool {
 	tokens := strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:]
 	v := root
 	for i := 0; i < len(tokens); i++ {
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != jsonpos.Object {
 			return false
 		}
 		switch k := tokens[i]; k {
 		case "properties", "$defs", "patternProperties":
-			m, ok := obj[k].(map[string]any)
-			if !ok || i+1 == len(tokens) {
+			m := v.Get(k)
+			if m == nil || m.Kind != jsonpos.Object || i+1 == len(tokens) {
 				return false
 			}
 			i++
-			if v, ok = m[tokens[i]]; !ok {
+			if v = m.Get(tokens[i]); v == nil {
 				return false
 			}
 		case "additionalProperties", "items", "not", "if", "then", "else", "propertyNames":
-			if v, ok = obj[k]; !ok {
+			if v = v.Get(k); v == nil {
 				return false
 			}
 		case "allOf", "anyOf", "oneOf":
-			arr, ok := obj[k].([]any)
-			if !ok || i+1 == len(tokens) {
+			arr := v.Get(k)
+			if arr == nil || arr.Kind != jsonpos.Array || i+1 == len(tokens) {
 				return false
 			}
 			i++
 			n, err := strconv.Atoi(tokens[i])
-			if err != nil || n < 0 || n >= len(arr) || strconv.Itoa(n) != tokens[i] {
+			if err != nil || n < 0 || n >= len(arr.Items) || strconv.Itoa(n) != tokens[i] {
 				return false
 			}
-			v = arr[n]
+			v = arr.Items[n]
 		default:
 			return false
 		}
@@ -274,22 +270,17 @@ func compiles(s string) bool {
 	return err == nil
 }
 
-func isString(v any) bool {
-	_, ok := v.(string)
-	return ok
-}
-
 // typeValue is a type name, or a non-empty array of distinct type names.
-func typeValue(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return simpleType(v)
-	case []any:
-		if len(v) == 0 {
+func typeValue(v *jsonpos.Value) bool {
+	switch v.Kind {
+	case jsonpos.String:
+		return simpleType(v.Str)
+	case jsonpos.Array:
+		if len(v.Items) == 0 {
 			return false
 		}
-		for _, x := range v {
-			if s, ok := x.(string); !ok || !simpleType(s) {
+		for _, x := range v.Items {
+			if x.Kind != jsonpos.String || !simpleType(x.Str) {
 				return false
 			}
 		}
@@ -299,30 +290,22 @@ func typeValue(v any) bool {
 }
 
 // uniqueStrings is an array of distinct strings.
-func uniqueStrings(v any) bool {
-	arr, ok := v.([]any)
-	if !ok {
+func uniqueStrings(v *jsonpos.Value) bool {
+	if v.Kind != jsonpos.Array {
 		return false
 	}
-	seen := make(map[string]bool, len(arr))
-	for _, x := range arr {
-		s, ok := x.(string)
-		if !ok || seen[s] {
+	seen := make(map[string]bool, len(v.Items))
+	for _, x := range v.Items {
+		if x.Kind != jsonpos.String || seen[x.Str] {
 			return false
 		}
-		seen[s] = true
+		seen[x.Str] = true
 	}
 	return true
 }
 
-// numberMatches is a number (as decoded with UseNumber) whose text matches re.
-func numberMatches(v any, re *regexp.Regexp) bool {
-	n, ok := v.(json.Number)
-	return ok && re.MatchString(string(n))
-}
-
 // positive is a plain number above zero.
-func positive(v any) bool {
-	f, err := strconv.ParseFloat(string(v.(json.Number)), 64)
+func positive(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
 	return err == nil && f > 0
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func docFor(t testing.TB, src string) (Document, bool) {
 	if id := d.Root.Get("$id"); d.Root.Kind == jsonpos.Object && id != nil && id.Kind == jsonpos.String {
 		url = id.Str
 	}
-	return Document{URL: url, Doc: d.Root.Interface()}, true
+	return Document{URL: url, Doc: d.Root.Interface(), Source: d.Root}, true
 }
 
 func TestFastCheckAgreesWithLibrary(t *testing.T) {
@@ -111,18 +112,56 @@ func TestFastCheckAgreesWithLibrary(t *testing.T) {
 }
 
 func TestFastCheckNeedsDistinctPlainURLs(t *testing.T) {
-	a := Document{URL: "https://x.example/a.json", Doc: map[string]any{}}
+	parsed := func(url, src string) Document {
+		t.Helper()
+		d, err := jsonpos.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Document{URL: url, Source: d.Root}
+	}
+	a := parsed("https://x.example/a.json", `{}`)
 	if !surelyCompile([]Document{a}) {
 		t.Fatal("a plain document is not settled")
 	}
 	if surelyCompile([]Document{a, a}) {
 		t.Error("two documents under one URL are settled without the library")
 	}
-	if surelyCompile([]Document{{URL: "schemas/a b.json", Doc: map[string]any{}}}) {
+	if surelyCompile([]Document{parsed("schemas/a b.json", `{}`)}) {
 		t.Error("a URL the library would resolve as a file path is settled without it")
 	}
-	if surelyCompile([]Document{{URL: "https://x.example/b.json", Doc: map[string]any{"$id": "https://x.example/c.json"}}}) {
+	if surelyCompile([]Document{parsed("https://x.example/b.json", `{"$id":"https://x.example/c.json"}`)}) {
 		t.Error("a document registered under another URL than its $id is settled without the library")
+	}
+	if surelyCompile([]Document{{URL: "https://x.example/d.json", Doc: map[string]any{}}}) {
+		t.Error("a document without its parsed source is settled without the library")
+	}
+}
+
+// TestCompilePackKeepsTheBudget: a pack of plain schemas over MaxSubschemas
+// is refused as before, not settled by the fast check.
+func TestCompilePackKeepsTheBudget(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"properties":{`)
+	for i := range MaxSubschemas + 1 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%d":{}`, i)
+	}
+	b.WriteString(`}}`)
+	doc, ok := docFor(t, b.String())
+	if !ok {
+		t.Fatal("not JSON")
+	}
+	withSource := Document{URL: doc.URL, Source: doc.Source}
+	got := s.CompilePack([]Document{withSource})
+	if ce, bad := got[doc.URL]; !bad || !strings.Contains(ce.Message, "too large") {
+		t.Errorf("CompilePack = %v, want the schema refused as too large", got)
 	}
 }
 
