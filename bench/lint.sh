@@ -2,8 +2,9 @@
 # Whole-process lint timings. Usage: bench/lint.sh [PACKS_DIR] [RUNS]
 #   PACKS_DIR  a folder of packs (default: ../shared/corpus/packs if present, else examples)
 # Reports: one-pack lint (the pre-commit case), all packs in one run, and the
-# same folder through bench/ajv-lint.mjs (Node + ajv: schema + ref existence
-# only), with the ratio. Needs node and npm for the comparison.
+# same folder through bench/ajv-lint.mjs (Node + ajv: manifest validation,
+# every pack schema compiled, ref existence), with the ratio. Needs node and
+# npm for the comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packs=${1:-../shared/corpus/packs}

@@ -18,3 +18,14 @@ pack=examples/community.example.support-agents
 WOP_CACHE_DIR=off hyperfine -N --warmup 10 --runs 100 \
   "bench/out/startup/wop --version" "bench/out/startup/wop-linked --version" \
   "bench/out/startup/wop pack lint --no-cache $pack" "bench/out/startup/wop-linked pack lint --no-cache $pack"
+
+# Package initialisation, summed over 20 runs of --version
+# (GODEBUG=inittrace=1): wop's own packages against its dependencies.
+# Everything of wop's own is deferred to first use (regex.Lazy, schemas
+# parsed on demand); what remains is the dependencies' own init.
+for _ in $(seq 20); do GODEBUG=inittrace=1 bench/out/startup/wop --version 2>&1 >/dev/null; done |
+  awk '$1 == "init" { ms[$2] += $5 } END {
+    for (p in ms) { if (p ~ /^github.com\/wop-cli\//) own += ms[p]; else deps += ms[p] }
+    printf "package init per run: wop %.2f ms, dependencies %.2f ms; the largest:\n", own / 20, deps / 20
+    for (p in ms) printf "  %6.2f ms  %s\n", ms[p] / 20, p | "sort -rn | head -8"
+  }'

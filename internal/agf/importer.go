@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/schema"
 	"go.yaml.in/yaml/v3"
 )
@@ -48,7 +48,7 @@ type Imported struct {
 // ErrApprovalLoss means the agent requires approvals OpenWOP cannot express.
 var ErrApprovalLoss = errors.New("the agent requires human approvals, which OpenWOP agents cannot express")
 
-var segmentRE = regexp.MustCompile(`^[a-z][a-zA-Z0-9_-]*$`)
+var segmentRE = regex.Lazy(`^[a-z][a-zA-Z0-9_-]*$`)
 
 // Import converts an AgentFormat agent (agf.react: one agent with
 // instructions) into an agents[] entry of the pack whose pack.json is
@@ -74,7 +74,7 @@ func Import(src, manifest []byte, opt ImportOptions) (*Imported, error) {
 	if seg == "" {
 		seg = strings.ReplaceAll(str(doc.Get("/metadata/id")), "_", "-")
 	}
-	if !segmentRE.MatchString(seg) {
+	if !segmentRE().MatchString(seg) {
 		return nil, fmt.Errorf("agent id segment %q: use lower case letters, digits, - and _ (set --agent-id)", seg)
 	}
 	if err := checkImportable(doc); err != nil {

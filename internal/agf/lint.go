@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -292,7 +291,7 @@ func typeName(side string, typ any) string {
 
 var standardPolicies = []string{"agf.react", "agf.sequential", "agf.parallel", "agf.loop", "agf.batch", "agf.conditional"}
 
-var vendorPolicy = regexp.MustCompile(`^x-[a-z0-9][a-z0-9-]*\.[A-Za-z0-9_.-]+$`)
+var vendorPolicy = regex.Lazy(`^x-[a-z0-9][a-z0-9-]*\.[A-Za-z0-9_.-]+$`)
 
 // CheckPolicy reports policy ids that are neither standard nor x-<vendor>.*.
 func CheckPolicy(p *Pass) {
@@ -301,7 +300,7 @@ func CheckPolicy(p *Pass) {
 	case id == "" || slices.Contains(standardPolicies, id):
 	case strings.HasPrefix(id, "agf."):
 		p.Report("/execution_policy/id", false, "%q is not a standard policy; use one of %s, or a vendor id x-<vendor>.<name>", id, strings.Join(standardPolicies, ", "))
-	case !vendorPolicy.MatchString(id):
+	case !vendorPolicy().MatchString(id):
 		p.Report("/execution_policy/id", false, "%q is neither a standard agf.* policy nor a vendor id of the form x-<vendor>.<name>", id)
 	}
 }

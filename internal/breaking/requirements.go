@@ -2,15 +2,15 @@ package breaking
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
-var versionInRange = regexp.MustCompile(`\d+\.\d+\.\d+`)
+var versionInRange = regex.Lazy(`\d+\.\d+\.\d+`)
 
 // compareEngines reports an engines.openwop range that admits fewer
 // protocol versions. Ranges are compared on probe versions: each version
@@ -42,7 +42,7 @@ func probes(ranges string) []*semver.Version {
 		}
 	}
 	add("0.0.0")
-	for _, m := range versionInRange.FindAllString(ranges, -1) {
+	for _, m := range versionInRange().FindAllString(ranges, -1) {
 		v, err := semver.StrictNewVersion(m)
 		if err != nil {
 			continue

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/regex"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -95,13 +96,13 @@ func (l Limits) Bytes() (manifest, file, pack int64, err error) {
 	return
 }
 
-var sizeRE = regexp.MustCompile(`^(\d+)\s*(B|KB|KiB|MB|MiB|GB|GiB)?$`)
+var sizeRE = regex.Lazy(`^(\d+)\s*(B|KB|KiB|MB|MiB|GB|GiB)?$`)
 
 func parseSize(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	m := sizeRE.FindStringSubmatch(strings.TrimSpace(s))
+	m := sizeRE().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return 0, fmt.Errorf("size %q: write a number with B, KB, MB or GB", s)
 	}

@@ -131,6 +131,15 @@ func ParseWith(src []byte, opt Options) (*Doc, error) {
 	if err := CheckEncoding(src); err != nil {
 		return nil, err
 	}
+	if root, ok := scan(src, opt); ok {
+		return &Doc{Src: src, Root: root, lines: lineStarts(src)}, nil
+	}
+	return parseTokens(src, opt)
+}
+
+// parseTokens is ParseWith by encoding/json's tokenizer: the reference
+// parser, which reports every error and duplicate.
+func parseTokens(src []byte, opt Options) (*Doc, error) {
 	p := &parser{src: src, dec: json.NewDecoder(bytes.NewReader(src)), opt: opt}
 	p.dec.UseNumber()
 	root, err := p.value("", 0)
@@ -338,21 +347,26 @@ func (p *parser) checkNumber(n json.Number, start int) error {
 	if !p.opt.SafeIntegers {
 		return nil
 	}
-	refuse := &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("number %s is an integer beyond ±(2^53-1), which JavaScript cannot represent exactly", n)}
-	if !strings.ContainsAny(string(n), ".eE") {
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-			return refuse
-		}
+	return numberError(string(n), start)
+}
+
+// numberError refuses an integer literal n (at start) that JavaScript
+// cannot represent exactly.
+func numberError(n string, start int) error {
+	safe := true
+	if !strings.ContainsAny(n, ".eE") {
+		i, err := strconv.ParseInt(n, 10, 64)
+		safe = err == nil && i <= maxSafeInteger && i >= -maxSafeInteger
+	} else if f, err := strconv.ParseFloat(n, 64); err == nil && math.Abs(f) > maxSafeInteger && math.Abs(f) < 1e21 {
+		// 1e18 or 1.5e20 are integers too: JSON.stringify writes them as
+		// plain digits, which would then be refused above. From 1e21 on it
+		// writes exponent notation.
+		safe = false
+	}
+	if safe {
 		return nil
 	}
-	// 1e18 or 1.5e20 are integers too: JSON.stringify writes them as plain
-	// digits, which would then be refused above. From 1e21 on it writes
-	// exponent notation.
-	if f, err := strconv.ParseFloat(string(n), 64); err == nil && math.Abs(f) > maxSafeInteger && math.Abs(f) < 1e21 {
-		return refuse
-	}
-	return nil
+	return &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("number %s is an integer beyond ±(2^53-1), which JavaScript cannot represent exactly", n)}
 }
 
 // EscapeToken escapes a member name for use in a JSON pointer (RFC 6901).

@@ -166,7 +166,7 @@ func TestCacheKeyChangesWithEachInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		place, err := placeOf(pk)
+		place, err := placeOf(pk, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,6 +251,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		"Options": {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
 			"Cache": "not an input", "CacheSalt": "Build", "Spec": "Spec",
+			"siblings": "Place (a memo of its SiblingPacks for one run)",
 		},
 	}
 	for typ, v := range map[string]any{"Pass": Pass{}, "Pack": pack.Pack{}, "Options": Options{}} {

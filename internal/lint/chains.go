@@ -1,12 +1,12 @@
 package lint
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -118,7 +118,7 @@ func (d *dag) node(id string) *dagNode {
 // coreReserved matches the reserved core primitives node-packs.md lists
 // (core.<conceptName>, one segment, plus the multi-agent and conformance
 // ones); other dotted core.* ids come from packs.
-var coreReserved = regexp.MustCompile(`^core\.([a-zA-Z][a-zA-Z0-9]*|orchestrator\.supervisor|mcp\.toolCall|conformance\..+)$`)
+var coreReserved = regex.Lazy(`^core\.([a-zA-Z][a-zA-Z0-9]*|orchestrator\.supervisor|mcp\.toolCall|conformance\..+)$`)
 
 // nodeType is what the catalog knows of a DAG node's type (nil without a
 // catalog, or when no pack defines it).
@@ -131,4 +131,4 @@ func nodeType(p *Pass, n dagNode) *catalog.NodeType {
 }
 
 // paramTemplate matches a {{params.name}} placeholder.
-var paramTemplate = regexp.MustCompile(`\{\{\s*params\.([A-Za-z_$][A-Za-z0-9_$-]*)\s*\}\}`)
+var paramTemplate = regex.Lazy(`\{\{\s*params\.([A-Za-z_$][A-Za-z0-9_$-]*)\s*\}\}`)

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -138,13 +138,13 @@ func fixRefCanonical(in FixInput) ([]byte, error) {
 	return jsonedit.Set(in.Src, in.Pointer, canon)
 }
 
-var lowerBoundOnly = regexp.MustCompile(`^>=\s*v?(\d+)\.\d+\.\d+$`)
+var lowerBoundOnly = regex.Lazy(`^>=\s*v?(\d+)\.\d+\.\d+$`)
 
 // fixEnginesUpperBound closes a range of the form ">=X.Y.Z" below the next
 // major protocol: ">=X.Y.Z <X+1.0.0".
 func fixEnginesUpperBound(in FixInput) ([]byte, error) {
 	r, ok := valueAt(in.Src, "/engines/openwop")
-	m := lowerBoundOnly.FindStringSubmatch(strings.TrimSpace(r))
+	m := lowerBoundOnly().FindStringSubmatch(strings.TrimSpace(r))
 	if !ok || m == nil {
 		return in.Src, nil
 	}

@@ -59,7 +59,7 @@ func TestFileCacheStaysWithinBudget(t *testing.T) {
 // regexp finds.
 func TestFindPlaceholder(t *testing.T) {
 	for _, src := range []string{"", "TODO:", "x TODO: y", "XTODO: y", "TODO", "todo: x", "a\nTODO:\n", "TODO:TODO:", "_TODO:"} {
-		got, want := findPlaceholder([]byte(src)), placeholder.FindIndex([]byte(src))
+		got, want := findPlaceholder([]byte(src)), placeholder().FindIndex([]byte(src))
 		if len(got) != len(want) || len(got) == 2 && (got[0] != want[0] || got[1] != want[1]) {
 			t.Errorf("findPlaceholder(%q) = %v, want %v", src, got, want)
 		}

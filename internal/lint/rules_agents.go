@@ -2,11 +2,11 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -142,7 +142,7 @@ func checkSkillProfile(p *Pass) {
 	})
 }
 
-var toolRE = regexp.MustCompile(`^(openwop|mcp|[a-z][a-z0-9-]*\.[a-z][a-z0-9.-]*):[^\s:]+$`)
+var toolRE = regex.Lazy(`^(openwop|mcp|[a-z][a-z0-9-]*\.[a-z][a-z0-9.-]*):[^\s:]+$`)
 
 func eachTool(p *Pass, fn func(agentPtr, ptr, tool string, a *jsonpos.Value)) {
 	eachAgent(p, func(aptr string, a *jsonpos.Value) {
@@ -156,7 +156,7 @@ func eachTool(p *Pass, fn func(agentPtr, ptr, tool string, a *jsonpos.Value)) {
 
 func checkToolAllowlistMalformed(p *Pass) {
 	eachTool(p, func(_, ptr, tool string, _ *jsonpos.Value) {
-		if !toolRE.MatchString(tool) {
+		if !toolRE().MatchString(tool) {
 			p.Reportf(ptr, "tool %q is not <scope>:<tool-id> with scope openwop, mcp or <vendor>.<host> (e.g. \"openwop:core.openwop.http.fetch\")", tool)
 		}
 	})
@@ -197,23 +197,23 @@ func checkToolAllowlistUnresolved(p *Pass) {
 	})
 }
 
-var toolMention = regexp.MustCompile(`openwop:[a-zA-Z0-9._-]*[a-zA-Z0-9]`)
+var toolMention = regex.Lazy(`openwop:[a-zA-Z0-9._-]*[a-zA-Z0-9]`)
 
 // prohibition matches the words before a mention that forbid the call
 // ("do not call openwop:x"): a prohibited tool is not one the model calls.
-var prohibition = regexp.MustCompile(`(?i)\b(do not|don't|never|must not|mustn't|should not|shouldn't|avoid|not allowed to|instead of)\b[^.!?\n]*$`)
+var prohibition = regex.Lazy(`(?i)\b(do not|don't|never|must not|mustn't|should not|shouldn't|avoid|not allowed to|instead of)\b[^.!?\n]*$`)
 
 // toolCalls returns the openwop: tools text tells the model to use: not
 // wildcards (openwop:core.dispatch.*) and not prohibited ones.
 func toolCalls(text string) []string {
 	var out []string
-	for _, loc := range toolMention.FindAllStringIndex(text, -1) {
+	for _, loc := range toolMention().FindAllStringIndex(text, -1) {
 		rest := text[loc[1]:]
 		if strings.HasPrefix(rest, ".*") || strings.HasPrefix(rest, "*") {
 			continue
 		}
 		before := text[max(0, loc[0]-80):loc[0]]
-		if prohibition.MatchString(before) {
+		if prohibition().MatchString(before) {
 			continue
 		}
 		out = append(out, text[loc[0]:loc[1]])

@@ -23,7 +23,7 @@ func checkChainTypeIDUnresolved(p *Pass) {
 	}
 	own := nodeTypeIDs(p)
 	eachDAGNode(p, func(_ *dag, n dagNode) {
-		if n.typeID == "" || own[n.typeID] || coreReserved.MatchString(n.typeID) || strings.HasPrefix(n.typeID, "local.") || p.Catalog.HasType(n.typeID) {
+		if n.typeID == "" || own[n.typeID] || coreReserved().MatchString(n.typeID) || strings.HasPrefix(n.typeID, "local.") || p.Catalog.HasType(n.typeID) {
 			return
 		}
 		p.Reportf(n.ptr+"/typeId", "node %q: no pack in the catalog defines typeId %q and it is not a reserved core primitive; hosts refuse the expansion (chain_unresolvable_typeid): use a published typeId or publish the node", n.id, n.typeID)
@@ -35,7 +35,7 @@ func checkChainParamUndeclared(p *Pass) {
 		declared := d.params.Get("properties")
 		for _, n := range d.nodes {
 			walkStrings(n.v, n.ptr, func(ptr, s string) {
-				for _, m := range paramTemplate.FindAllStringSubmatch(s, -1) {
+				for _, m := range paramTemplate().FindAllStringSubmatch(s, -1) {
 					if declared.Get(m[1]) == nil {
 						p.Reportf(ptr, "node %q uses {{params.%s}} but the chain declares no parameter %q; hosts substitute nothing: declare it under parameters.properties or fix the name", n.id, m[1], m[1])
 					}
@@ -111,7 +111,7 @@ func substituteParams(cfg, params *jsonpos.Value) (any, templatedPointers) {
 	conv = func(v *jsonpos.Value, ptr string) any {
 		switch v.Kind {
 		case jsonpos.String:
-			m := paramTemplate.FindStringSubmatchIndex(v.Str)
+			m := paramTemplate().FindStringSubmatchIndex(v.Str)
 			if m == nil {
 				return v.Str
 			}

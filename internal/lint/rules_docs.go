@@ -3,15 +3,16 @@ package lint
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // mdLink matches an inline markdown link or image target: [text](target).
-var mdLink = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
+var mdLink = regex.Lazy(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
 // linkScheme matches targets that leave the archive on purpose.
-var linkScheme = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*:|//|#)`)
+var linkScheme = regex.Lazy(`^([a-zA-Z][a-zA-Z0-9+.-]*:|//|#)`)
 
 func checkReadmeLinks(p *Pass) {
 	names := map[string]bool{}
@@ -21,9 +22,9 @@ func checkReadmeLinks(p *Pass) {
 	eachBundled(p, func(n string) bool {
 		return strings.HasSuffix(strings.ToLower(n), ".md") && !strings.HasPrefix(n, "prompts/")
 	}, func(name string, src []byte) {
-		for _, m := range mdLink.FindAllSubmatchIndex(src, -1) {
+		for _, m := range mdLink().FindAllSubmatchIndex(src, -1) {
 			target := string(src[m[2]:m[3]])
-			if linkScheme.MatchString(target) {
+			if linkScheme().MatchString(target) {
 				continue
 			}
 			file, _, _ := strings.Cut(target, "#")

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -140,18 +141,27 @@ func checkDangerousKeys(p *Pass) {
 
 // walkObjects calls fn for every member of every object below v.
 func walkObjects(v *jsonpos.Value, ptr string, fn func(ptr string, m jsonpos.Member)) {
+	// A child's pointer is built only for a child that holds members: most
+	// values are scalars, and building their pointers was most of the walk.
 	switch v.Kind {
 	case jsonpos.Object:
 		for _, m := range v.Members {
 			fn(ptr, m)
-			walkObjects(m.Value, ptr+"/"+jsonpos.EscapeToken(m.Name), fn)
+			if container(m.Value) {
+				walkObjects(m.Value, ptr+"/"+jsonpos.EscapeToken(m.Name), fn)
+			}
 		}
 	case jsonpos.Array:
 		for i, it := range v.Items {
-			walkObjects(it, fmt.Sprintf("%s/%d", ptr, i), fn)
+			if container(it) {
+				walkObjects(it, ptr+"/"+strconv.Itoa(i), fn)
+			}
 		}
 	}
 }
+
+// container reports whether v is an object or array (which may hold members).
+func container(v *jsonpos.Value) bool { return v.Kind == jsonpos.Object || v.Kind == jsonpos.Array }
 
 func checkManifestTooLarge(p *Pass) {
 	if f, ok := p.Pack.Lookup(pack.ManifestName); ok && f.Size > p.Pack.Limits().MaxManifest {

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -154,7 +154,7 @@ func quoteValue(v *jsonpos.Value) string {
 	return "(not a string)"
 }
 
-var upperBound = regexp.MustCompile(`<|\^|~|\s-\s|^=?\s*v?\d+(\.\d+){0,2}(-[\w.]+)?$|\.(x|X|\*)`)
+var upperBound = regex.Lazy(`<|\^|~|\s-\s|^=?\s*v?\d+(\.\d+){0,2}(-[\w.]+)?$|\.(x|X|\*)`)
 
 func checkEnginesUnbounded(p *Pass) {
 	v, c := enginesRange(p)
@@ -162,7 +162,7 @@ func checkEnginesUnbounded(p *Pass) {
 		return
 	}
 	for _, alt := range strings.Split(v.Str, "||") {
-		if !upperBound.MatchString(strings.TrimSpace(alt)) {
+		if !upperBound().MatchString(strings.TrimSpace(alt)) {
 			p.Reportf("/engines/openwop", "engines.openwop %q has no upper bound; a future major protocol may break the pack and v2 hosts refuse unbounded ranges: add \"<%d.0.0\"", v.Str, ceilingFor(p, lowestMajor(alt)+1))
 			return
 		}
@@ -180,10 +180,10 @@ func ceilingIn(tree spec.Tree, next uint64) uint64 {
 	return next
 }
 
-var firstNumber = regexp.MustCompile(`\d+`)
+var firstNumber = regex.Lazy(`\d+`)
 
 func lowestMajor(r string) uint64 {
-	m := firstNumber.FindString(r)
+	m := firstNumber().FindString(r)
 	v, err := semver.NewVersion(m)
 	if err != nil {
 		return 1
@@ -207,8 +207,6 @@ func checkAgentsEngine(p *Pass) {
 	}
 }
 
-var packNameRE = pack.NameRE
-
 func checkDependencies(p *Pass) {
 	deps := p.Root().Get("dependencies")
 	if deps == nil || deps.Kind != jsonpos.Object {
@@ -216,7 +214,7 @@ func checkDependencies(p *Pass) {
 	}
 	for _, m := range deps.Members {
 		ptr := "/dependencies/" + jsonpos.EscapeToken(m.Name)
-		if !packNameRE.MatchString(m.Name) {
+		if !pack.NameRE().MatchString(m.Name) {
 			p.ReportNamef(ptr, "dependency %q is not a pack name (<scope>.<org>.<name>); capabilities a host provides go in peerDependencies", m.Name)
 			continue
 		}

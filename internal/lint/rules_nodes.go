@@ -2,11 +2,11 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 var nodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate"}
@@ -105,15 +105,15 @@ func checkRolePureSideEffectful(p *Pass) {
 // impureHint finds words that betray a node whose output is not a function
 // of its input: ids, randomness, clocks, fresh tokens. A bare "timestamp" is
 // not one: a trigger passing its fire time through reads no clock.
-var impureHint = regexp.MustCompile(`(?i)\b(uuid|guid|random|nonce|now|clock|current (time|date)|generates? (a |an )?(id|token|key|password|timestamp))\b`)
+var impureHint = regex.Lazy(`(?i)\b(uuid|guid|random|nonce|now|clock|current (time|date)|generates? (a |an )?(id|token|key|password|timestamp))\b`)
 
 // seeded marks text about a seeded generator: its "random" output is a
 // function of the seed.
-var seeded = regexp.MustCompile(`(?i)\bseed(ed|s)?\b`)
+var seeded = regex.Lazy(`(?i)\bseed(ed|s)?\b`)
 
 // impureDefault matches config default values that draw randomness or read
 // the clock when the node runs.
-var impureDefault = regexp.MustCompile(`(?i)^(uuid(v[1-7])?|guid|random|nonce|now|timestamp|current[-_ ]?(time|date)|clock)$`)
+var impureDefault = regex.Lazy(`(?i)^(uuid(v[1-7])?|guid|random|nonce|now|timestamp|current[-_ ]?(time|date)|clock)$`)
 
 func checkPureNondeterministic(p *Pass) {
 	eachNode(p, func(ptr string, n *jsonpos.Value) {
@@ -132,8 +132,8 @@ func checkPureNondeterministic(p *Pass) {
 }
 
 func impureMention(text string) string {
-	for _, m := range impureHint.FindAllString(strings.ReplaceAll(text, ".", " "), -1) {
-		if strings.EqualFold(m, "random") && seeded.MatchString(text) {
+	for _, m := range impureHint().FindAllString(strings.ReplaceAll(text, ".", " "), -1) {
+		if strings.EqualFold(m, "random") && seeded().MatchString(text) {
 			continue
 		}
 		return m
@@ -156,7 +156,7 @@ func impureConfigDefault(p *Pass, ref string) (prop, def string) {
 		return "", ""
 	}
 	for _, m := range props.Members {
-		if d := m.Value.Get("default"); d != nil && d.Kind == jsonpos.String && impureDefault.MatchString(d.Str) {
+		if d := m.Value.Get("default"); d != nil && d.Kind == jsonpos.String && impureDefault().MatchString(d.Str) {
 			return m.Name, d.Str
 		}
 	}

@@ -3,17 +3,17 @@ package lint
 import (
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // placeholder is the marker `wop pack init` leaves where only the author
 // can write the text ("TODO: one sentence about the pack."). The colon keeps
 // a prompt about to-do lists from matching.
-var placeholder = regexp.MustCompile(`\bTODO:`)
+var placeholder = regex.Lazy(`\bTODO:`)
 
 // checkPlaceholderLeft finds init's placeholders still in pack.json strings
 // and in the bundled text files people read: LICENSE, README and prompts.
@@ -21,7 +21,7 @@ var placeholder = regexp.MustCompile(`\bTODO:`)
 // error (placeholderRules), because a registry would publish the TODOs.
 func checkPlaceholderLeft(p *Pass) {
 	walkObjects(p.Root(), "", func(ptr string, m jsonpos.Member) {
-		if m.Value.Kind == jsonpos.String && placeholder.MatchString(m.Value.Str) {
+		if m.Value.Kind == jsonpos.String && hasPlaceholder(m.Value.Str) {
 			p.Reportf(ptr+"/"+jsonpos.EscapeToken(m.Name), "%s still holds the placeholder 'wop pack init' wrote (%q); write the real text", m.Name, clip(m.Value.Str))
 		}
 	})
@@ -37,14 +37,20 @@ func checkPlaceholderLeft(p *Pass) {
 	}
 }
 
-// findPlaceholder is placeholder.FindIndex, skipping the regexp where the
+// findPlaceholder is placeholder().FindIndex, skipping the regexp where the
 // literal cannot occur: the regexp's \b keeps it off its literal fast path,
 // and it was 90% of linting a 50 MB pack of prompts.
 func findPlaceholder(src []byte) []int {
 	if !bytes.Contains(src, []byte("TODO:")) {
 		return nil
 	}
-	return placeholder.FindIndex(src)
+	return placeholder().FindIndex(src)
+}
+
+// hasPlaceholder is placeholder().MatchString, skipping the regexp where
+// the literal cannot occur (nearly every string of a manifest).
+func hasPlaceholder(s string) bool {
+	return strings.Contains(s, "TODO:") && placeholder().MatchString(s)
 }
 
 // placeholderFile: the text files init writes placeholders into.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // Policy rules are off unless a registry switches them on in .wop.yaml:
@@ -78,7 +79,7 @@ func checkTextInternalReference(p *Pass) {
 }
 
 // gateTypeID matches node types that ask a person before the run goes on.
-var gateTypeID = regexp.MustCompile(`(?i)(approval|gate\b|gate$|interrupt|human|review)`)
+var gateTypeID = regex.Lazy(`(?i)(approval|gate\b|gate$|interrupt|human|review)`)
 
 func checkChainSideEffectUngated(p *Pass) {
 	for _, d := range dags(p) {
@@ -107,7 +108,7 @@ func isGate(p *Pass, n *dagNode) bool {
 	if t := nodeType(p, *n); t != nil && (t.Role == "gate" || t.Role == "human-input") {
 		return true
 	}
-	return gateTypeID.MatchString(n.typeID)
+	return gateTypeID().MatchString(n.typeID)
 }
 
 // gatedBefore reports whether some ancestor of id is a gate.

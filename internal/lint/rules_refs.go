@@ -4,16 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 var (
-	schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]+:`)
-	driveRE  = regexp.MustCompile(`^[a-zA-Z]:[\\/]`)
+	schemeRE = regex.Lazy(`^[a-zA-Z][a-zA-Z0-9+.-]+:`)
+	driveRE  = regex.Lazy(`^[a-zA-Z]:[\\/]`)
 )
 
 // refSyntax returns the rule a ref's spelling breaks, with a message, or "".
@@ -22,9 +22,9 @@ func refSyntax(target string) (rule, msg string) {
 	switch {
 	case strings.TrimSpace(target) == "":
 		return "ref-empty", "file ref is empty; name a file relative to the pack root, e.g. prompts/agent.md"
-	case driveRE.MatchString(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, `\`):
+	case hasDrive(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, `\`):
 		return "ref-absolute", fmt.Sprintf("%q is an absolute path; write it relative to the pack root", target)
-	case schemeRE.MatchString(target):
+	case hasScheme(target):
 		return "ref-remote", fmt.Sprintf("%q is a URL; a file ref names a file inside the pack, relative to its root", target)
 	}
 	for _, seg := range strings.FieldsFunc(target, func(r rune) bool { return r == '/' || r == '\\' }) {
@@ -36,6 +36,17 @@ func refSyntax(target string) (rule, msg string) {
 		return "ref-not-canonical", fmt.Sprintf("%q is not a canonical path (refs are compared byte for byte with archive names); write %q", target, canon)
 	}
 	return "", ""
+}
+
+// hasDrive and hasScheme run their regexps only on a target with a colon
+// where they need one: most refs have none, and each ref is checked once per
+// ref-syntax rule.
+func hasDrive(target string) bool {
+	return len(target) > 1 && target[1] == ':' && driveRE().MatchString(target)
+}
+
+func hasScheme(target string) bool {
+	return strings.Contains(target, ":") && schemeRE().MatchString(target)
 }
 
 func canonicalRef(target string) string {

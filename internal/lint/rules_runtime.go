@@ -3,10 +3,10 @@ package lint
 import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // runtimeFormats are the formats each runtime language may declare.
@@ -60,7 +60,7 @@ func checkRuntimeRemoteEntry(p *Pass) {
 	if rt.Get("language").String() != "remote" {
 		return
 	}
-	if e := rt.Get("entry").String(); e != "pack.json" && path.Ext(e) != "" && !schemeRE.MatchString(e) {
+	if e := rt.Get("entry").String(); e != "pack.json" && path.Ext(e) != "" && !schemeRE().MatchString(e) {
 		p.Reportf("/runtime/entry", "a remote runtime loads nothing from the archive; entry %q looks like a file: write \"pack.json\" or the service URL", e)
 	}
 }
@@ -87,24 +87,24 @@ func checkMCPEntry(p *Pass) {
 // sees them. These are text patterns, not a parser: they look for the forms
 // bundlers emit.
 var (
-	esmNamedNodes = regexp.MustCompile(`(?m)^\s*export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+nodes\b`)
-	esmExportList = regexp.MustCompile(`export\s*\{([^}]*)\}`)
-	cjsNamedNodes = regexp.MustCompile(`(?:module\.)?exports\.nodes\s*=|module\.exports\s*=\s*\{[^}]*\bnodes\b`)
-	esmDefault    = regexp.MustCompile(`(?m)^\s*export\s+default\b|export\s*\{[^}]*\bas\s+default\b`)
+	esmNamedNodes = regex.Lazy(`(?m)^\s*export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+nodes\b`)
+	esmExportList = regex.Lazy(`export\s*\{([^}]*)\}`)
+	cjsNamedNodes = regex.Lazy(`(?:module\.)?exports\.nodes\s*=|module\.exports\s*=\s*\{[^}]*\bnodes\b`)
+	esmDefault    = regex.Lazy(`(?m)^\s*export\s+default\b|export\s*\{[^}]*\bas\s+default\b`)
 )
 
 // exportsNodes reports whether JavaScript source exports a binding named
 // nodes, and whether it has a default export.
 func exportsNodes(src string) (named, hasDefault bool) {
-	named = esmNamedNodes.MatchString(src) || cjsNamedNodes.MatchString(src)
-	for _, m := range esmExportList.FindAllStringSubmatch(src, -1) {
+	named = esmNamedNodes().MatchString(src) || cjsNamedNodes().MatchString(src)
+	for _, m := range esmExportList().FindAllStringSubmatch(src, -1) {
 		for _, item := range strings.Split(m[1], ",") {
 			if f := strings.Fields(item); len(f) > 0 && f[len(f)-1] == "nodes" {
 				named = true
 			}
 		}
 	}
-	return named, esmDefault.MatchString(src)
+	return named, esmDefault().MatchString(src)
 }
 
 func checkRuntimeEntryExports(p *Pass) {

@@ -47,7 +47,7 @@ func checkSchemaInvalid(p *Pass) {
 			continue
 		}
 		names[u] = name
-		docs = append(docs, schema.Document{URL: u, Doc: doc.Root.Interface()})
+		docs = append(docs, schema.Document{URL: u, Source: doc.Root})
 	}
 	failed := p.Schemas.CompilePack(docs)
 	for _, d := range docs {

@@ -45,7 +45,7 @@ var signingFileRefs = []string{"signatureRef", "publicKeyRef", "bundleRef"}
 // isFileRef tells a file path from a key id: v1 publicKeyRef names a key
 // in the registry's keychain, older blocks a keys/*.pem file.
 func isFileRef(field, v string) bool {
-	if schemeRE.MatchString(v) {
+	if schemeRE().MatchString(v) {
 		return false
 	}
 	return field != "publicKeyRef" || strings.Contains(v, "/") || path.Ext(v) == ".pem" || path.Ext(v) == ".pub"

@@ -6,12 +6,12 @@ package migrate
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -131,7 +131,7 @@ func (m *migration) kind(root *jsonpos.Value) error {
 
 // floorOnly matches ranges whose only safe v2 form is obvious: a floor,
 // optionally closed below protocol 3.
-var floorOnly = regexp.MustCompile(`^>=\s*(\d+(?:\.\d+){0,2})(?:\s+<\s*[12](?:\.0){0,2})?$`)
+var floorOnly = regex.Lazy(`^>=\s*(\d+(?:\.\d+){0,2})(?:\s+<\s*[12](?:\.0){0,2})?$`)
 
 func (m *migration) engines(root *jsonpos.Value) error {
 	e := root.Get("engines")
@@ -150,7 +150,7 @@ func (m *migration) engines(root *jsonpos.Value) error {
 	case spec.AdmitsV2(r.Str):
 		return nil
 	}
-	f := floorOnly.FindStringSubmatch(r.Str)
+	f := floorOnly().FindStringSubmatch(r.Str)
 	if f == nil {
 		m.note("/engines/openwop", "engines.openwop %q: not a plain floor, so the v2 form \">=x <3.0.0\" is left to you", r.Str)
 		return nil

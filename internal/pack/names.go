@@ -2,16 +2,16 @@ package pack
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // NameRE is the pack-name pattern: a reserved scope and dot-separated
 // segments (node-packs.md §Naming), local.* included. It is what makes a
 // name safe to become a file name: no slash, no dot segment.
-var NameRE = regexp.MustCompile(`^(core|vendor|community|private|local)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+var NameRE = regex.Lazy(`^(core|vendor|community|private|local)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
 
 // CheckNameVersion refuses a manifest name or version that cannot safely
 // become part of an output path (<name>-<version>.tgz, packs/<name>/-/
@@ -19,7 +19,7 @@ var NameRE = regexp.MustCompile(`^(core|vendor|community|private|local)\.[a-z][a
 // same mistakes as findings; this is the guard for the paths that skip lint
 // (build --no-lint, sign ARCHIVE, publish of a .tgz).
 func CheckNameVersion(name, version string) error {
-	if !NameRE.MatchString(name) {
+	if !NameRE().MatchString(name) {
 		return fmt.Errorf("pack.json: name %q is not a pack name (<scope>.<org>.<name>, e.g. community.acme.tools); refusing to use it in a file name", name)
 	}
 	if _, err := semver.StrictNewVersion(version); err != nil || strings.ContainsAny(version, `/\`) {

@@ -1,6 +1,7 @@
 // Package regex compiles the ECMAScript regular expressions that JSON
 // Schema and AgentFormat files carry with Go's RE2, and tells a pattern RE2
-// cannot check (it uses a feature RE2 lacks) apart from an invalid one.
+// cannot check (it uses a feature RE2 lacks) apart from an invalid one; and
+// it defers compiling wop's own expressions to their first use (Lazy).
 package regex
 
 import (
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // Compile compiles expr with RE2. When RE2 refuses it only because it uses
@@ -48,4 +50,12 @@ func ecmaOnly(err error) string {
 		}
 	}
 	return ""
+}
+
+// Lazy returns expr compiled on first use (it panics then if expr is
+// invalid, as regexp.MustCompile does): a package-level expression made
+// with Lazy costs nothing at start-up, so a run that never needs it (wop
+// --version, a lint with no file of that kind) never compiles it.
+func Lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

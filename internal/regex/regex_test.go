@@ -54,3 +54,18 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+func TestLazyCompilesOnFirstUse(t *testing.T) {
+	bad := Lazy("(") // an invalid expression costs nothing until used
+	re := Lazy(`^a+$`)
+	first := re()
+	if !first.MatchString("aa") || re() != first {
+		t.Error("Lazy does not compile its expression once")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an invalid expression does not panic on first use")
+		}
+	}()
+	bad()
+}

@@ -9,12 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -38,11 +38,11 @@ type Options struct {
 	Spec spec.Tree
 }
 
-var nameRE = regexp.MustCompile(`^(vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+var nameRE = regex.Lazy(`^(vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
 
 // Create writes the scaffold and returns the files it wrote, relative to Dir.
 func Create(o Options) ([]string, error) {
-	if !nameRE.MatchString(o.Name) {
+	if !nameRE().MatchString(o.Name) {
 		return nil, fmt.Errorf("name %q: use community.<you>.<pack>, vendor.<org>.<pack> or private.<host>.<pack> (lower case, dots between parts)", o.Name)
 	}
 	if _, err := os.Stat(filepath.Join(o.Dir, "pack.json")); err == nil {

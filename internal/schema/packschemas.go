@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wop-cli/wop/internal/jsonpos"
 )
 
 // Document is a schema shipped in a pack, registered under URL (its $id, or
@@ -14,6 +15,18 @@ import (
 type Document struct {
 	URL string
 	Doc any // decoded with UseNumber (see jsonpos.Value.Interface)
+	// Source, when set, is the parsed document, and Doc may be left nil:
+	// CompilePack then derives Doc (Source.Interface()) only for the
+	// library, when the fast check cannot settle the pack on its own.
+	Source *jsonpos.Value
+}
+
+// decoded returns the document as the library takes it.
+func (d Document) decoded() any {
+	if d.Doc == nil && d.Source != nil {
+		return d.Source.Interface()
+	}
+	return d.Doc
 }
 
 // CompileError is why a pack schema does not compile.
@@ -34,6 +47,19 @@ func (s *Set) CompilePack(docs []Document) map[string]CompileError {
 	if err, url, ok := overBudget(docs); !ok {
 		return map[string]CompileError{url: err}
 	}
+	if surelyCompile(docs) {
+		return map[string]CompileError{}
+	}
+	decoded := make([]Document, len(docs))
+	for i, d := range docs {
+		decoded[i] = Document{URL: d.URL, Doc: d.decoded()}
+	}
+	return s.compilePack(decoded)
+}
+
+// compilePack is CompilePack by the library alone: it checks each document
+// against the metaschema, compiles it and says why one fails.
+func (s *Set) compilePack(docs []Document) map[string]CompileError {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -222,6 +248,9 @@ func overBudget(docs []Document) (CompileError, string, bool) {
 	total, biggest, biggestURL := 0, -1, ""
 	for _, d := range docs {
 		n := countObjects(d.Doc)
+		if d.Doc == nil && d.Source != nil {
+			n = countValueObjects(d.Source)
+		}
 		total += n
 		if n > biggest {
 			biggest, biggestURL = n, d.URL
@@ -231,6 +260,21 @@ func overBudget(docs []Document) (CompileError, string, bool) {
 		return CompileError{}, "", true
 	}
 	return CompileError{Message: fmt.Sprintf("schema too large to check: %d subschemas, limit %d (all the pack's schemas together); split it or share definitions through $defs and $ref", total, MaxSubschemas)}, biggestURL, false
+}
+
+// countValueObjects is countObjects of v.Interface(), without decoding it.
+func countValueObjects(v *jsonpos.Value) int {
+	n := 0
+	if v.Kind == jsonpos.Object {
+		n = 1
+		for _, m := range v.Members {
+			n += countValueObjects(m.Value)
+		}
+	}
+	for _, it := range v.Items {
+		n += countValueObjects(it)
+	}
+	return n
 }
 
 // countObjects counts the objects in a decoded document.

@@ -4,14 +4,16 @@
 package schema
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -77,8 +79,27 @@ func Load() (*Set, error) {
 	s := &Set{compiler: jsonschema.NewCompiler(), docs: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
 	s.compiler.AssertFormat()
 	s.compiler.UseLoader(embeddedLoader{s})
+	s.compiler.UseRegexpEngine(lazyPattern)
 	return s, nil
 }
+
+// lazyPattern stands in for a pattern of an embedded schema and compiles it
+// when it is first matched: a manifest meets few of its schema's patterns,
+// and the library would otherwise compile every one twice per process (to
+// check the metaschema's "regex" format, then to compile the schema).
+// TestEmbeddedSchemasCompileEagerly holds every embedded pattern valid.
+func lazyPattern(expr string) (jsonschema.Regexp, error) {
+	return &pattern{expr: expr, re: regex.Lazy(expr)}, nil // a pointer: the library keys maps by Regexp
+}
+
+// pattern is an embedded schema's pattern, compiled on first use.
+type pattern struct {
+	expr string
+	re   func() *regexp.Regexp
+}
+
+func (p *pattern) MatchString(s string) bool { return p.re().MatchString(s) }
+func (p *pattern) String() string            { return p.expr }
 
 // embeddedPath is where the schema with $id id is embedded;
 // TestEmbeddedPathsMatchIDs holds every file to it.
@@ -128,13 +149,28 @@ func (s *Set) doc(id string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not an embedded schema", id)
 	}
-	d, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	d, err := decodeEmbedded(raw)
 	if err != nil {
 		return nil, fmt.Errorf("embedded schema %s: %w", id, err)
 	}
 	spec.Correct(id, d) // the documented corrections to stale copies
 	s.docs[id] = d
 	return d, nil
+}
+
+// decodeEmbedded decodes an embedded schema into the shape the library
+// wants (jsonschema.UnmarshalJSON's), by jsonpos's scanner: encoding/json's
+// Decode was a tenth of a one-pack lint. TestDecodeEmbeddedAsLibrary holds
+// the two equal on every embedded schema.
+func decodeEmbedded(raw []byte) (any, error) {
+	d, err := jsonpos.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Duplicates) > 0 {
+		return nil, fmt.Errorf("member %q twice in %s", d.Duplicates[0].Name, d.Duplicates[0].Pointer)
+	}
+	return d.Root.Interface(), nil
 }
 
 // embeddedLoader serves the embedded schemas to the compiler by $id and

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -103,6 +105,55 @@ func TestModelClasses(t *testing.T) {
 // TestEmbeddedPathsMatchIDs: every embedded schema is found by its $id
 // (the loader parses schemas on demand by that table) and listed for pack
 // schemas that $ref them.
+// TestEmbeddedSchemasCompileEagerly compiles every manifest schema as the
+// library does by default, each pattern compiled (and checked against the
+// "regex" format) up front: the embedded Set defers patterns to first use
+// (lazyPattern), which is safe only while every one of them is valid.
+func TestEmbeddedSchemasCompileEagerly(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(embeddedLoader{s})
+	ids := []string{AgentFormatID}
+	for k := range kindFiles {
+		for _, tree := range []spec.Tree{spec.V1, spec.V2} {
+			id, _ := ForKind(tree, k)
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		if _, err := c.Compile(id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
+func TestDecodeEmbeddedAsLibrary(t *testing.T) {
+	for _, id := range embeddedIDs() {
+		raw, ok := embeddedBytes(id)
+		if !ok {
+			t.Fatalf("%s: not embedded", id)
+		}
+		got, err := decodeEmbedded(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		want, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded differently from jsonschema.UnmarshalJSON", id)
+		}
+	}
+	if _, err := decodeEmbedded([]byte(`{"a":1,"a":2}`)); err == nil {
+		t.Error("a duplicate member (which the library would resolve the other way) decodes")
+	}
+}
+
 func TestEmbeddedPathsMatchIDs(t *testing.T) {
 	listed := embeddedIDs()
 	n := 0

@@ -2,10 +2,10 @@ package spec
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 // Tree is a registry tree: the spec version a manifest is judged by.
@@ -32,12 +32,12 @@ func ParseTree(s string) (Tree, error) {
 // EngineRange is the engine-range shape v2 requires (packs.md "The engine
 // range"): ">=x[.y[.z]] <M.0.0". The same expression as the registry's
 // scripts/lib/registry-tree.mjs.
-var EngineRange = regexp.MustCompile(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
+var EngineRange = regex.Lazy(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
 
 // Ceiling returns the major version M of a range ">=x <M.0.0" and whether
 // the range has that shape.
 func Ceiling(engineRange string) (int, bool) {
-	m := EngineRange.FindStringSubmatch(engineRange)
+	m := EngineRange().FindStringSubmatch(engineRange)
 	if m == nil {
 		return 0, false
 	}

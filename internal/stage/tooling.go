@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
 )
@@ -155,7 +155,7 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 // gateHeading matches the progress lines gates print before each check,
 // "[7/9] SBOMs up to date ..." or "[v2 3/9] ...".
-var gateHeading = regexp.MustCompile(`(?m)^\[[^\]\n]*\d+/\d+\][^\n]*`)
+var gateHeading = regex.Lazy(`(?m)^\[[^\]\n]*\d+/\d+\][^\n]*`)
 
 // tailLines is how much of a failing step's output the error shows.
 const tailLines = 25
@@ -171,7 +171,7 @@ func run(ctx context.Context, dir string, environ []string, s step) ([]byte, err
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		e := &StepError{Step: s.Label, Output: tail(out.String(), tailLines), Err: err, hint: registry.HintsIn(out.String())}
-		if h := gateHeading.FindAllString(out.String(), -1); len(h) > 0 {
+		if h := gateHeading().FindAllString(out.String(), -1); len(h) > 0 {
 			e.Gate = strings.TrimSpace(h[len(h)-1])
 		}
 		return out.Bytes(), e
