@@ -1,7 +1,6 @@
 package tarball
 
 import (
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -106,16 +105,14 @@ func writeEntry(w io.Writer, f File) error {
 	return err
 }
 
-// Write writes the gzip-compressed archive: WriteTar through compress/gzip
-// at level 9, whose header is 1f8b 0800 0000 0000 02ff like the reference
-// builder's (mtime 0, XFL 2, OS 255). The deflate bytes differ from Node's
-// zlib; the uncompressed tar is the reproducible object.
+// Write writes the gzip-compressed archive: WriteTar deflated at
+// CompressionLevel inside the gzip framing FORMAT.md §2 fixes (see
+// gzipWriter).
 func Write(w io.Writer, files []File) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	zw, err := newGzipWriter(w)
 	if err != nil {
 		return err
 	}
-	zw.OS = 255
 	if err := WriteTar(zw, files); err != nil {
 		return err
 	}
