@@ -42,6 +42,7 @@ type Plan struct {
 	Bundle        []byte // Sigstore bundle JSON, nil unless Sigstore-signed
 	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
+	served        *jsonpos.Value // Served, parsed: the version manifest adds integrity to it
 	// hook, when set, sees every change Write makes to the output folder
 	// (tests look at the folder between any two steps).
 	hook func(name string)
@@ -56,9 +57,17 @@ type Entry struct {
 // replaced are source files the build writes itself.
 var replaced = map[string]bool{pack.ManifestName: true, sign.SignatureEntry: true, sign.SigstoreEntry: true}
 
-// NewPlan computes the archive for a pack: a source directory, or an archive
-// being re-signed.
-func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
+// Source is a pack read for building: its manifest parsed (once) and the
+// files the archive takes from the pack chosen. Plan signs it.
+type Source struct {
+	Name, Version string
+	root          *jsonpos.Value
+	files         []tarball.File // without the entries the build writes itself
+}
+
+// NewSource parses a pack's manifest and plans its file set: a source
+// directory, or an archive being re-signed.
+func NewSource(pk *pack.Pack) (*Source, error) {
 	src, err := pk.ReadFile(pack.ManifestName)
 	if err != nil {
 		return nil, err
@@ -68,24 +77,56 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 		return nil, fmt.Errorf("pack.json: %w", err)
 	}
 	root := doc.Root
-	p := &Plan{Name: root.Get("name").String(), Version: root.Get("version").String()}
-	if p.Name == "" || p.Version == "" {
+	s := &Source{Name: root.Get("name").String(), Version: root.Get("version").String(), root: root}
+	if s.Name == "" || s.Version == "" {
 		return nil, errors.New("pack.json: name and version are required to name the archive")
 	}
-	if err := pack.CheckNameVersion(p.Name, p.Version); err != nil {
+	if err := pack.CheckNameVersion(s.Name, s.Version); err != nil {
 		return nil, err
 	}
-	if err := p.sign(root, s); err != nil {
+	if s.files, err = fileSet(pk, root); err != nil {
 		return nil, err
 	}
-	if p.Served, err = canon.Indent(root); err != nil {
-		return nil, err
+	return s, nil
+}
+
+// CheckSecrets refuses the source if a file the archive would hold, the
+// unsigned canonical manifest included, is a secret (see Plan.CheckSecrets).
+func (s *Source) CheckSecrets(allowed []string) error {
+	manifest, err := sign.Manifest(s.root, nil) // Plan sets the signing block again
+	if err != nil {
+		return err
 	}
-	files, err := fileSet(pk, root)
+	return checkSecrets(append(slices.Clone(s.files), memFile(pack.ManifestName, manifest)), allowed)
+}
+
+// SignSpec is the signing spec spec resolves to for this pack (auto picks
+// v2 when the engine range admits protocol 2).
+func (s *Source) SignSpec(spec sign.Spec) sign.Spec { return spec.For(s.root) }
+
+// NewPlan computes the archive for a pack: a source directory, or an archive
+// being re-signed.
+func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
+	src, err := NewSource(pk)
 	if err != nil {
 		return nil, err
 	}
-	p.Files = append(files, memFile(pack.ManifestName, p.Manifest))
+	return src.Plan(s)
+}
+
+// Plan signs the source and computes the archive. It modifies the source's
+// manifest: call it once.
+func (src *Source) Plan(s Signing) (*Plan, error) {
+	p := &Plan{Name: src.Name, Version: src.Version}
+	if err := p.sign(src.root, s); err != nil {
+		return nil, err
+	}
+	var err error
+	if p.Served, err = canon.Indent(src.root); err != nil {
+		return nil, err
+	}
+	p.served = src.root
+	p.Files = append(slices.Clone(src.files), memFile(pack.ManifestName, p.Manifest))
 	if p.Signature != nil {
 		p.Files = append(p.Files, memFile(sign.SignatureEntry, p.Signature))
 	}

@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -18,6 +19,14 @@ func VersionManifest(served []byte, integrity string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("version manifest: %w", err)
 	}
-	doc.Root.Set("integrity", &jsonpos.Value{Kind: jsonpos.String, Str: integrity})
-	return canon.Indent(doc.Root)
+	return versionManifest(doc.Root, integrity)
+}
+
+// versionManifest is VersionManifest from the parsed served manifest, which
+// it leaves as it was.
+func versionManifest(served *jsonpos.Value, integrity string) ([]byte, error) {
+	v := *served
+	v.Members = slices.Clone(served.Members)
+	v.Set("integrity", &jsonpos.Value{Kind: jsonpos.String, Str: integrity})
+	return canon.Indent(&v)
 }

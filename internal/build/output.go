@@ -53,7 +53,7 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 		return nil, err
 	}
 	res.Integrity = IntegrityOf(sum)
-	served, err := VersionManifest(p.Served, res.Integrity.SRI)
+	served, err := versionManifest(p.served, res.Integrity.SRI)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // Secret is a file a build refuses to bundle, and why.
@@ -34,8 +35,12 @@ func (e *SecretsError) Hint() string {
 // CheckSecrets reads every file the archive would hold and refuses the
 // plan if one is a secret (pack.SecretKind), unless allowed names it.
 func (p *Plan) CheckSecrets(allowed []string) error {
+	return checkSecrets(p.Files, allowed)
+}
+
+func checkSecrets(files []tarball.File, allowed []string) error {
 	var found []Secret
-	for _, f := range p.Files {
+	for _, f := range files {
 		if slices.Contains(allowed, f.Name) {
 			continue
 		}

@@ -121,23 +121,24 @@ func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMo
 	return planFor(ctx, env, pk, keys)
 }
 
-// planFor reads the manifest name (for the unsigned rule) and plans the build.
+// planFor reads the manifest, refuses secrets, then signs (the pack name
+// decides whether an unsigned build is allowed) and plans the build.
 func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (*build.Plan, error) {
-	unsignedPlan, err := build.NewPlan(pk, build.Signing{})
+	src, err := build.NewSource(pk)
 	if err != nil {
 		return nil, err
 	}
-	if err := unsignedPlan.CheckSecrets(keys.allowSecrets); err != nil {
+	if err := src.CheckSecrets(keys.allowSecrets); err != nil {
 		return nil, err
 	}
-	if err := refuseSigstoreV2(unsignedPlan.Manifest, keys); err != nil {
+	if err := refuseSigstoreV2(src, keys); err != nil {
 		return nil, err
 	}
-	s, err := keys.signing(ctx, env, unsignedPlan.Name)
+	s, err := keys.signing(ctx, env, src.Name)
 	if err != nil {
 		return nil, err
 	}
-	return build.NewPlan(pk, s)
+	return src.Plan(s)
 }
 
 // lintGate refuses to build a pack with lint errors, printing them.
