@@ -61,10 +61,25 @@ func bytesFill(data []byte) func(io.Writer) error {
 
 // writeTemp writes a complete, synced temporary file beside path and
 // returns its name; on error nothing is left.
-func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (name string, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (string, error) {
+	f, err := createTemp(path, perm, fill)
 	if err != nil {
 		return "", err
+	}
+	if err := syncClose(f, path); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// createTemp writes a temporary file beside path with what fill writes and
+// mode perm, and returns it open and not yet synced; on error nothing is
+// left.
+func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *os.File, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -73,20 +88,24 @@ func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (name 
 		}
 	}()
 	if err = fill(tmp); err != nil {
-		return "", fmt.Errorf("write %s: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err = tmp.Chmod(perm); err != nil {
-		return "", err
+		return nil, err
 	}
-	// Without this, a crash soon after the rename can leave an empty file
-	// under the final name (delayed allocation).
-	if err = tmp.Sync(); err != nil {
-		return "", fmt.Errorf("sync %s: %w", filepath.Base(path), err)
+	return tmp, nil
+}
+
+// syncClose syncs f, the temporary file for path, to disk and closes it.
+// Without the sync, a crash soon
+// after a rename can leave an empty file under the final name (delayed
+// allocation).
+func syncClose(f *os.File, path string) error {
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", filepath.Base(path), err)
 	}
-	if err = tmp.Close(); err != nil {
-		return "", err
-	}
-	return tmp.Name(), nil
+	return f.Close()
 }
 
 // syncDir makes renames and removals in dir durable. Some platforms and

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Set writes files that belong together (an archive and its signature,
@@ -12,12 +13,16 @@ import (
 // holds the old set, the new set, or either with files missing, never a
 // file of one beside a file of the other:
 //
-//  1. every new file is written to a temporary name and synced (Add);
-//  2. the old set's files are removed, first to last (Commit);
-//  3. the new files are renamed into place, first to last.
+//  1. every new file is written to a temporary name (Add);
+//  2. the new files are synced to disk, all at once (Commit): one wait for
+//     the set, not one per file;
+//  3. the old set's files are removed, first to last, and the folder synced;
+//  4. the new files are renamed into place, first to last, and the folder
+//     synced.
 //
-// While step 2 runs, only old files remain; once step 3 starts, only new
-// ones. A failure before step 2 leaves the old set untouched.
+// While step 3 runs, only old files remain; once step 4 starts, only new
+// ones, and each is complete on disk before its name appears (step 2). A
+// failure before step 3 leaves the old set untouched.
 type Set struct {
 	dir     string
 	pending []pending
@@ -27,7 +32,10 @@ type Set struct {
 	Hook func(name string)
 }
 
-type pending struct{ tmp, final string }
+type pending struct {
+	tmp, final string
+	file       *os.File // open until synced in Commit; nil once synced (Adopt: synced by its writer)
+}
 
 // NewSet starts a set of files in dir.
 func NewSet(dir string) *Set { return &Set{dir: dir} }
@@ -36,11 +44,11 @@ func NewSet(dir string) *Set { return &Set{dir: dir} }
 // the set's folder. Files are published in the order added.
 func (s *Set) Add(name string, perm os.FileMode, fill func(io.Writer) error) error {
 	final := filepath.Join(s.dir, name)
-	tmp, err := writeTemp(final, perm, fill)
+	f, err := createTemp(final, perm, fill)
 	if err != nil {
 		return err
 	}
-	s.pending = append(s.pending, pending{tmp: tmp, final: final})
+	s.pending = append(s.pending, pending{tmp: f.Name(), final: final, file: f})
 	return nil
 }
 
@@ -58,6 +66,10 @@ func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
 // Commit removes the old set's files (every name in old, whether or not the
 // new set has it), then renames the new files into place.
 func (s *Set) Commit(old []string) error {
+	if err := s.syncAll(); err != nil {
+		s.Abort()
+		return err
+	}
 	for _, name := range old {
 		if err := checkReplaceable(filepath.Join(s.dir, name)); err != nil {
 			s.Abort()
@@ -70,6 +82,7 @@ func (s *Set) Commit(old []string) error {
 			return err
 		}
 	}
+	removed := false
 	for _, name := range old {
 		err := os.Remove(filepath.Join(s.dir, name))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -77,12 +90,17 @@ func (s *Set) Commit(old []string) error {
 			return err
 		}
 		if err == nil {
+			removed = true
 			s.hook(name)
 		}
 	}
-	if err := syncDir(s.dir); err != nil {
-		s.Abort()
-		return err
+	// The removals must reach the disk before any rename: a crash must not
+	// keep a new archive and lose the removal of an old signature.
+	if removed {
+		if err := syncDir(s.dir); err != nil {
+			s.Abort()
+			return err
+		}
 	}
 	for i, p := range s.pending {
 		if err := os.Rename(p.tmp, p.final); err != nil {
@@ -100,9 +118,31 @@ func (s *Set) Commit(old []string) error {
 // after Commit.
 func (s *Set) Abort() {
 	for _, p := range s.pending {
+		if p.file != nil {
+			p.file.Close()
+		}
 		os.Remove(p.tmp)
 	}
 	s.pending = nil
+}
+
+// syncAll syncs and closes every file Add wrote, concurrently: the file
+// system can then make them durable in one journal commit, where syncing
+// each as it is written waits for one commit per file.
+func (s *Set) syncAll() error {
+	errs := make([]error, len(s.pending))
+	var wg sync.WaitGroup
+	for i, p := range s.pending {
+		if p.file == nil {
+			continue
+		}
+		wg.Go(func() { errs[i] = syncClose(p.file, p.final) })
+	}
+	wg.Wait()
+	for i := range s.pending {
+		s.pending[i].file = nil // closed, whether or not the sync succeeded
+	}
+	return errors.Join(errs...)
 }
 
 func (s *Set) hook(name string) {

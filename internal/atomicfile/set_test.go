@@ -69,3 +69,49 @@ func TestSetCommitOrder(t *testing.T) {
 		t.Errorf("folder %v", got)
 	}
 }
+
+// openFiles counts this process's open file descriptors (Linux).
+func openFiles(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	return len(fds)
+}
+
+// TestSetClosesEveryFile: Add keeps each file open until Commit syncs the
+// set at once; Commit and Abort both close them all.
+func TestSetClosesEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	before := openFiles(t)
+	for _, commit := range []bool{true, false} {
+		s := NewSet(dir)
+		for _, n := range []string{"a.tgz", "a.sig", "a.json"} {
+			if err := s.AddBytes(n, []byte(n), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := openFiles(t); got != before+3 {
+			t.Errorf("%d files open while the set is pending, want %d", got, before+3)
+		}
+		if commit {
+			if err := s.Commit(nil); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			s.Abort()
+		}
+		if got := openFiles(t); got != before {
+			t.Errorf("commit %v: %d files open after, want %d", commit, got, before)
+		}
+	}
+	for _, n := range []string{"a.tgz", "a.sig", "a.json"} {
+		if data, err := os.ReadFile(filepath.Join(dir, n)); err != nil || string(data) != n {
+			t.Errorf("%s: %q %v", n, data, err)
+		}
+	}
+	if got := names(t, dir); len(got) != 3 {
+		t.Errorf("folder %v: a temporary file was left", got)
+	}
+}

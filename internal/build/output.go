@@ -27,9 +27,9 @@ type Result struct {
 var outputSuffixes = []string{".tgz", ".sig", ".sigstore.json", ".json", ".integrity"}
 
 // Write writes the archive and its sidecar files into dir as one set
-// (atomicfile.Set): each to a temporary name, synced, and published only
-// when all are complete, so an interrupted or failed build leaves the
-// previous build's files or this one's, never a mix. Cancelling ctx stops
+// (atomicfile.Set): each to a temporary name, synced together, and
+// published only when all are complete, so an interrupted or failed build
+// leaves the previous build's files or this one's, never a mix. Cancelling ctx stops
 // the write and removes the temporary files.
 func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
