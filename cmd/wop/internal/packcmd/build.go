@@ -61,50 +61,61 @@ The pack is linted first; errors stop the build (--no-lint skips this).`,
 }
 
 func runBuild(ctx context.Context, o *buildOptions) error {
-	failed := false
-	for _, dir := range o.dirs {
-		if err := buildOne(ctx, o, dir); err != nil {
-			if len(o.dirs) == 1 {
-				return err
-			}
-			fmt.Fprintf(o.env.ErrOut, "wop: %s: %v\n", dir, err)
-			failed = true
+	if err := o.keys.preload(o.env); err != nil {
+		return err
+	}
+	if len(o.dirs) == 1 {
+		plan, err := prepareBuild(ctx, o.env, o.dirs[0], gateFor(o.noLint, false), &o.keys)
+		if err != nil {
+			return err
 		}
+		return emit(ctx, o.env, o, plan)
 	}
-	if failed {
-		return cli.ErrFindings
-	}
-	return nil
+	return buildMany(ctx, o)
 }
 
-func buildOne(ctx context.Context, o *buildOptions, dir string) error {
-	plan, err := prepareBuild(ctx, o.env, dir, gateFor(o.noLint, false), &o.keys)
-	if err != nil {
-		return err
-	}
+// emit lists the plan (--list) or writes it into the output folder, and
+// says what it did.
+func emit(ctx context.Context, env *cli.Env, o *buildOptions, plan *build.Plan) error {
 	if o.list {
-		return printPlan(o.env, plan)
+		return printPlan(env, plan)
 	}
-	res, err := plan.Write(ctx, o.env.Abs(o.outDir))
+	res, err := plan.Write(ctx, env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}
-	return printResult(o.env, res)
+	return printResult(env, res)
 }
 
 // prepareBuild loads a source directory with its configuration, runs the
 // lint gate (unless gate is gateOff), and plans the signed archive.
 func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
-	tree, err := keys.tree()
+	base, err := buildLintOpts(env, keys)
 	if err != nil {
 		return nil, err
+	}
+	settings, err := settingsFor(env, "", env.Abs(dir), base, map[string]*packSettings{})
+	if err != nil {
+		return nil, err
+	}
+	return preparePack(ctx, env, dir, settings, gate, keys)
+}
+
+// buildLintOpts are the lint options of a build's gate before any
+// configuration applies: the spec tree --spec names.
+func buildLintOpts(env *cli.Env, keys *keyFlags) (lint.Options, error) {
+	tree, err := keys.tree()
+	if err != nil {
+		return lint.Options{}, err
 	}
 	opt := lintOpts(env, false)
 	opt.Spec = tree
-	settings, err := settingsFor(env, "", env.Abs(dir), opt, map[string]*packSettings{})
-	if err != nil {
-		return nil, err
-	}
+	return opt, nil
+}
+
+// preparePack is prepareBuild once the pack's settings are known. keys is
+// modified (the configuration's key id): give each pack its own copy.
+func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSettings, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
 	pk, err := loadPackWith(env, dir, settings.limits)
 	if err != nil {
 		return nil, err

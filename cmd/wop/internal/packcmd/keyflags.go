@@ -22,6 +22,9 @@ type keyFlags struct {
 	// strictKeyMode refuses a private key others can read (publish, as ssh
 	// does); otherwise it is a warning.
 	strictKeyMode bool
+	// keyPEM is the --key file, read once by preload for every pack a
+	// command builds (nil until then, and with --sigstore).
+	keyPEM []byte
 	// allowSecrets names files the secrets gate lets through: the one,
 	// deliberate, per-file override (the commands that sign are the ones
 	// that build, so the flag lives with the signing flags).
@@ -76,9 +79,11 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
-		pemBytes, err := readPrivateKey(env, k.key, k.strictKeyMode)
-		if err != nil {
-			return s, err
+		pemBytes, err := k.keyPEM, error(nil)
+		if pemBytes == nil {
+			if pemBytes, err = readPrivateKey(env, k.key, k.strictKeyMode); err != nil {
+				return s, err
+			}
 		}
 		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
 		if err != nil {
@@ -97,6 +102,21 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			"pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build")
 	}
 	return s, nil
+}
+
+// preload reads the --key file once, before any pack is built: a build of
+// many packs reads it (and warns about its mode) once, and an unreadable key
+// fails the command before any pack is linted.
+func (k *keyFlags) preload(env *cli.Env) error {
+	if k.key == "" || k.sigstore.enabled || k.keyPEM != nil {
+		return nil
+	}
+	data, err := readPrivateKey(env, k.key, k.strictKeyMode)
+	if err != nil {
+		return err
+	}
+	k.keyPEM = data
+	return nil
 }
 
 // resolveKeyID picks the signing key id: --key-id, else $WOP_KEY_ID, else

@@ -1,0 +1,116 @@
+package packcmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+)
+
+// writeManyPacks writes n small packs named private.acme.pN under root;
+// pack bad (if in range) names a prompt that does not exist.
+func writeManyPacks(t *testing.T, root string, n, bad int) []string {
+	t.Helper()
+	var dirs []string
+	for i := range n {
+		dir := filepath.Join(root, fmt.Sprintf("p%d", i))
+		ref := "prompts/a.md"
+		if i == bad {
+			ref = "prompts/missing.md"
+		}
+		manifest := fmt.Sprintf(`{"name":"private.acme.p%d","version":"1.0.%d","engines":{"openwop":">=1.1.0 <2.0.0"},
+  "runtime":{"language":"remote","entry":"pack.json"},
+  "agents":[{"agentId":"private.acme.p%d.a","persona":"A","modelClass":"general","systemPromptRef":%q}]}`, i, i, i, ref)
+		for name, data := range map[string]string{"pack.json": manifest, "prompts/a.md": fmt.Sprintf("Prompt %d.\n", i)} {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, fmt.Sprintf("p%d", i))
+	}
+	return dirs
+}
+
+// buildRun is what one `wop pack build DIR...` printed and wrote.
+type buildRun struct {
+	out, errOut string
+	files       map[string]string
+	err         error
+}
+
+func runManyBuild(t *testing.T, root string, dirs []string, procs int) buildRun {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &cli.Env{Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" }, WorkDir: root}
+	outDir := fmt.Sprintf("out%d", procs)
+	o := &buildOptions{env: env, outDir: outDir, dirs: dirs}
+	o.keys.spec, o.keys.unsigned = "auto", true
+	old := runtime.GOMAXPROCS(procs)
+	err := runBuild(context.Background(), o)
+	runtime.GOMAXPROCS(old)
+	run := buildRun{out: out.String(), errOut: errOut.String(), files: map[string]string{}, err: err}
+	entries, _ := os.ReadDir(filepath.Join(root, outDir))
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(root, outDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.files[e.Name()] = string(data)
+	}
+	return run
+}
+
+// TestBuildManyIgnoresGOMAXPROCS: building many packs concurrently prints
+// the same bytes in the same order, and writes the same files, with one
+// thread or eight; the bad pack fails alone, its error after the output of
+// the packs before it.
+func TestBuildManyIgnoresGOMAXPROCS(t *testing.T) {
+	root := t.TempDir()
+	dirs := writeManyPacks(t, root, 12, 5)
+	one := runManyBuild(t, root, dirs, 1)
+	eight := runManyBuild(t, root, dirs, 8)
+	if !errors.Is(one.err, cli.ErrFindings) || !errors.Is(eight.err, cli.ErrFindings) {
+		t.Fatalf("errors %v, %v; want ErrFindings (one bad pack)", one.err, eight.err)
+	}
+	eight.out = string(bytes.ReplaceAll([]byte(eight.out), []byte("out8/"), []byte("out1/")))
+	if one.out != eight.out || one.errOut != eight.errOut {
+		t.Errorf("output differs with GOMAXPROCS:\n%s%s\n---\n%s%s", one.out, one.errOut, eight.out, eight.errOut)
+	}
+	// Unsigned: .tgz, .json and .integrity for each good pack.
+	if len(one.files) != 11*3 || len(eight.files) != len(one.files) {
+		t.Fatalf("%d and %d files, want %d", len(one.files), len(eight.files), 11*3)
+	}
+	for name, data := range one.files {
+		if eight.files[name] != data {
+			t.Errorf("%s differs with GOMAXPROCS", name)
+		}
+	}
+	if _, ok := one.files["private.acme.p5-1.0.5.tgz"]; ok {
+		t.Error("the bad pack was built")
+	}
+	last := -1
+	for i := range 12 {
+		if i == 5 {
+			continue
+		}
+		at := strings.Index(one.out, fmt.Sprintf("wrote out1/private.acme.p%d-1.0.%d.tgz\n", i, i))
+		if at <= last {
+			t.Errorf("pack %d missing or out of argument order:\n%s", i, one.out)
+		}
+		last = at
+	}
+	if want := "wop: p5: lint found 1 error; not building\n"; !strings.HasSuffix(one.errOut, want) {
+		t.Errorf("stderr ends %q, want %q", one.errOut, want)
+	}
+}
