@@ -1,43 +1,80 @@
 #!/usr/bin/env bash
-# Whole-process build timings and memory. Usage: bench/build.sh [PACKS_DIR]
-# 1. Each pack built and signed in its own process: wop vs bench/build-node.mjs
-#    (the registry's builder: hand-made USTAR, zlib level 9, node:crypto).
-# 2. Peak RSS building a pack at the registry ceiling (50 MB, many files).
+# The build rows of issue 19's targets, and the peak RSS of a big build.
+# Usage: bench/build.sh [PACKS_DIR]   (env: RUNS=9, BASE=main)
+# Builds BASE's wop and this checkout's with release flags and runs each pair
+# interleaved, as bench/targets.sh does: CPU (user+sys) and wall medians,
+# peak RSS. Rows: every pack in its own process (the pre-commit and CI
+# case), and every pack in one invocation, each against the registry's
+# builder (bench/build-node.mjs, --all for one process) and against BASE.
+# The wop rows lint first (build's default) with no lint cache; the
+# --no-lint rows show the build's own work (the reference builder lints
+# nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packs=${1:-../shared/corpus/packs}
 [ -d "$packs" ] || packs=examples
-out=bench/out/build
-rm -rf "$out" && mkdir -p "$out"
-go build -trimpath -o bench/out/wop ./cmd/wop
-bench/out/wop key generate --key-id bench -o "$out/key" >/dev/null 2>&1
+packs=$(realpath "$packs")
+runs=${RUNS:-9}
+base=${BASE:-main}
+out=$PWD/bench/out/build
+rm -rf "$out" && mkdir -p "$out/base-src"
+export WOP_CACHE_DIR=off
+
+gobuild() { (cd "$1" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$2" ./cmd/wop); }
+git archive "$base" | tar -x -C "$out/base-src"
+gobuild "$out/base-src" "$out/wop-base"
+gobuild "$PWD" "$out/wop"
+W=$out/wop B=$out/wop-base
+"$W" key generate --key-id bench -o "$out/key" >/dev/null 2>&1
 key=$out/key/bench.pem
 
-ms() { echo $(( ($2 - $1) / 1000000 )); }
-n=0
-start=$(date +%s%N)
-for p in "$packs"/*/; do
-  bench/out/wop pack build "$p" --no-lint --key "$key" --key-id bench -o "$out/wop" >/dev/null 2>&1 && n=$((n+1)) || true
+# sample CMD: appends "cpu_ms wall_ms rss_kb" for one run of CMD to FILE.
+sample() {
+  /usr/bin/time -o "$out/t" -f "%U %S %e %M" bash -c "$1" >/dev/null 2>&1 || true
+  tail -1 "$out/t" | awk '{ printf "%d %d %d\n", ($1 + $2) * 1000, $3 * 1000, $4 }' >> "$2"
+}
+median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# pair LABEL A_CMD B_CMD: RUNS interleaved runs of each; medians and A/B.
+pair() {
+  : > "$out/a"; : > "$out/b"
+  for _ in $(seq "$runs"); do sample "$2" "$out/a"; sample "$3" "$out/b"; done
+  awk -v l="$1" -v ca="$(median "$out/a" 1)" -v wa="$(median "$out/a" 2)" \
+      -v cb="$(median "$out/b" 1)" -v wb="$(median "$out/b" 2)" 'BEGIN {
+    printf "%-40s %6d ms cpu %6d ms wall | %6d ms cpu %6d ms wall | ratio %.1fx cpu %.1fx wall\n",
+      l, ca, wa, cb, wb, ca / (cb > 0 ? cb : 1), wa / (wb > 0 ? wb : 1) }'
+}
+
+n=$(ls -d "$packs"/*/ | wc -l)
+loop() { echo "for p in $packs/*/; do $1; done"; }
+K="--key $key --key-id bench"
+echo "$n packs; columns: first command | second command | ratio first/second"
+pair "a process per pack: node | wop" "$(loop "node bench/build-node.mjs \$p $key bench $out/each-node")" \
+  "$(loop "$W pack build \$p $K -o $out/each-wop")"
+pair "a process per pack: $base | wop" "$(loop "$B pack build \$p $K -o $out/each-base")" \
+  "$(loop "$W pack build \$p $K -o $out/each-wop")"
+pair "one process: node --all | wop" "node bench/build-node.mjs --all $packs $key bench $out/all-node" \
+  "$W pack build $packs/*/ $K -o $out/all-wop"
+pair "one process: $base | wop" "$B pack build $packs/*/ $K -o $out/all-base" \
+  "$W pack build $packs/*/ $K -o $out/all-wop"
+pair "a process per pack, --no-lint: node | wop" "$(loop "node bench/build-node.mjs \$p $key bench $out/each-node")" \
+  "$(loop "$W pack build \$p --no-lint $K -o $out/each-wop-nl")"
+pair "one process, --no-lint: node --all | wop" "node bench/build-node.mjs --all $packs $key bench $out/all-node" \
+  "$W pack build $packs/*/ --no-lint $K -o $out/all-wop-nl"
+pair "one process, --no-lint: $base | wop" "$B pack build $packs/*/ --no-lint $K -o $out/all-base-nl" \
+  "$W pack build $packs/*/ --no-lint $K -o $out/all-wop-nl"
+
+# The tar inside every archive must be the reference builder's, byte for byte.
+same=0 differ=0
+for f in "$out"/all-node/*.tgz; do
+  w=$out/all-wop/$(basename "$f")
+  [ -f "$w" ] || continue
+  if cmp -s <(gzip -dc "$f") <(gzip -dc "$w"); then same=$((same + 1)); else differ=$((differ + 1)); echo "tar differs: $(basename "$f")"; fi
 done
-wop_ms=$(ms "$start" "$(date +%s%N)")
-start=$(date +%s%N)
-for p in "$packs"/*/; do
-  bench/out/wop pack build "$p" --key "$key" --key-id bench -o "$out/wop-lint" >/dev/null 2>&1 || true
-done
-wop_lint_ms=$(ms "$start" "$(date +%s%N)")
-echo "wop pack build --no-lint, $n packs, one process each: $wop_ms ms"
-echo "wop pack build (with lint), one process each:       $wop_lint_ms ms"
-if command -v node >/dev/null; then
-  start=$(date +%s%N)
-  for p in "$packs"/*/; do node bench/build-node.mjs "$p" "$key" bench "$out/node" >/dev/null 2>&1 || true; done
-  node_ms=$(ms "$start" "$(date +%s%N)")
-  echo "node reference builder, one process each:           $node_ms ms"
-  awk -v a="$node_ms" -v b="$wop_ms" -v c="$wop_lint_ms" 'BEGIN { printf "ratio node/wop: %.1fx (%.1fx with lint)\n", a / b, a / c }'
-fi
+echo "tar identical to the reference builder's: $same archives, $differ differ"
 
 # A pack at the ceiling: 50 MB unpacked in 195 files of 256 KB (random
-# base64, so gzip has real work to do).
-big=$out/big
+# base64, so deflate has real work to do).
+big=$out/private.bench.big
 mkdir -p "$big/prompts"
 cat > "$big/pack.json" <<JSON
 {"name":"private.bench.big","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
@@ -45,5 +82,7 @@ cat > "$big/pack.json" <<JSON
  "agents":[{"agentId":"private.bench.big.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/p000.md"}]}
 JSON
 for i in $(seq -w 0 194); do head -c 189000 /dev/urandom | base64 -w 100 > "$big/prompts/p$i.md"; done
-echo "big pack: $(du -sb "$big" | cut -f1) bytes in $(find "$big" -type f | wc -l) files"
-/usr/bin/time -f "peak RSS building a 50 MB pack: %M KB (%e s)" bench/out/wop pack build "$big" --no-lint --unsigned -o "$out/bigout" >/dev/null
+for w in "$B" "$W"; do
+  /usr/bin/time -f "$(basename "$w"): 50 MB pack, --no-lint: peak RSS %M KB, %e s wall, %U+%S s cpu" \
+    "$w" pack build "$big" --no-lint --unsigned -o "$out/big-out" >/dev/null
+done
