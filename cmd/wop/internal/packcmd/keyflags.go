@@ -79,11 +79,9 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
-		pemBytes, err := k.keyPEM, error(nil)
-		if pemBytes == nil {
-			if pemBytes, err = readPrivateKey(env, k.key, k.strictKeyMode); err != nil {
-				return s, err
-			}
+		pemBytes, err := k.privateKeyPEM(env)
+		if err != nil {
+			return s, err
 		}
 		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
 		if err != nil {
@@ -111,12 +109,20 @@ func (k *keyFlags) preload(env *cli.Env) error {
 	if k.key == "" || k.sigstore.enabled || k.keyPEM != nil {
 		return nil
 	}
-	data, err := readPrivateKey(env, k.key, k.strictKeyMode)
+	data, err := k.privateKeyPEM(env)
 	if err != nil {
 		return err
 	}
 	k.keyPEM = data
 	return nil
+}
+
+// privateKeyPEM is the --key file: as preload read it, or read now.
+func (k *keyFlags) privateKeyPEM(env *cli.Env) ([]byte, error) {
+	if k.keyPEM != nil {
+		return k.keyPEM, nil
+	}
+	return readPrivateKey(env, k.key, k.strictKeyMode)
 }
 
 // resolveKeyID picks the signing key id: --key-id, else $WOP_KEY_ID, else
