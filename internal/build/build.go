@@ -43,6 +43,9 @@ type Plan struct {
 	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
 	served        *jsonpos.Value // Served, parsed: the version manifest adds integrity to it
+	// Compressors, when set, lends deflate state shared with other builds
+	// (a many-pack build); nil uses fresh state. The bytes are the same.
+	Compressors *tarball.Compressors
 	// hook, when set, sees every change Write makes to the output folder
 	// (tests look at the folder between any two steps).
 	hook func(name string)
@@ -279,8 +282,15 @@ func IntegrityOf(sum []byte) Integrity {
 // Hash streams the archive through SHA-256 without writing it anywhere.
 func (p *Plan) Hash() (Integrity, error) {
 	h := sha256.New()
-	if err := tarball.Write(h, p.Files); err != nil {
+	if err := p.compressors().Write(h, p.Files); err != nil {
 		return Integrity{}, err
 	}
 	return IntegrityOf(h.Sum(nil)), nil
+}
+
+func (p *Plan) compressors() *tarball.Compressors {
+	if p.Compressors == nil {
+		return new(tarball.Compressors)
+	}
+	return p.Compressors
 }

@@ -43,7 +43,7 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	var sum []byte
 	err := set.Add(base+".tgz", 0o644, func(w io.Writer) error {
 		h := sha256.New()
-		if err := tarball.Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
+		if err := p.compressors().Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
 			return err
 		}
 		sum = h.Sum(nil)

@@ -6,6 +6,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"sync"
 )
 
 // CompressionLevel is the deflate level of every archive wop builds:
@@ -33,13 +34,38 @@ type gzipWriter struct {
 	size uint32 // ISIZE: the length modulo 2^32
 }
 
-func newGzipWriter(w io.Writer) (*gzipWriter, error) {
+// Compressors lends deflate state to archives written one after another: a
+// compressor holds about a megabyte of tables, which a many-pack build would
+// otherwise allocate (and the collector reclaim) once per archive. Reset
+// state deflates exactly as new state does. The zero value is ready to use
+// and safe for concurrent use.
+type Compressors struct{ pool sync.Pool }
+
+// Write is the package's Write, with deflate state from c.
+func (c *Compressors) Write(w io.Writer, files []File) error {
+	zw, err := c.newGzipWriter(w)
+	if err != nil {
+		return err
+	}
+	defer c.pool.Put(zw.fw)
+	if err := WriteTar(zw, files); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+func (c *Compressors) newGzipWriter(w io.Writer) (*gzipWriter, error) {
 	if _, err := w.Write(gzipHeader[:]); err != nil {
 		return nil, err
 	}
-	fw, err := flate.NewWriter(w, CompressionLevel)
-	if err != nil {
-		return nil, err
+	fw, _ := c.pool.Get().(*flate.Writer)
+	if fw == nil {
+		var err error
+		if fw, err = flate.NewWriter(w, CompressionLevel); err != nil {
+			return nil, err
+		}
+	} else {
+		fw.Reset(w)
 	}
 	return &gzipWriter{w: w, fw: fw, crc: crc32.NewIEEE()}, nil
 }

@@ -109,12 +109,5 @@ func writeEntry(w io.Writer, f File) error {
 // CompressionLevel inside the gzip framing FORMAT.md §2 fixes (see
 // gzipWriter).
 func Write(w io.Writer, files []File) error {
-	zw, err := newGzipWriter(w)
-	if err != nil {
-		return err
-	}
-	if err := WriteTar(zw, files); err != nil {
-		return err
-	}
-	return zw.Close()
+	return new(Compressors).Write(w, files)
 }

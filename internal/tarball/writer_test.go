@@ -79,3 +79,41 @@ func TestWriteRefuses(t *testing.T) {
 		t.Error("non-ASCII accepted")
 	}
 }
+
+// TestCompressorsReuseGivesTheSameBytes: deflate state lent from a shared
+// Compressors, one archive after another and from several goroutines at
+// once, writes exactly the bytes fresh state writes.
+func TestCompressorsReuseGivesTheSameBytes(t *testing.T) {
+	sets := [][]File{
+		{memFile("pack.json", `{"name":"a"}`), memFile("prompts/a.md", strings.Repeat("alpha beta ", 5000))},
+		{memFile("pack.json", `{"name":"b"}`)},
+		{memFile("LICENSE", strings.Repeat("gamma\n", 20000)), memFile("pack.json", "{}")},
+	}
+	want := make([][]byte, len(sets))
+	for i, files := range sets {
+		var b bytes.Buffer
+		if err := Write(&b, files); err != nil {
+			t.Fatal(err)
+		}
+		want[i] = b.Bytes()
+	}
+	var shared Compressors
+	done := make(chan error, 4*len(sets))
+	for range 4 {
+		go func() {
+			for i, files := range sets {
+				var b bytes.Buffer
+				err := shared.Write(&b, files)
+				if err == nil && !bytes.Equal(b.Bytes(), want[i]) {
+					err = errors.New("a shared compressor wrote other bytes")
+				}
+				done <- err
+			}
+		}()
+	}
+	for range 4 * len(sets) {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

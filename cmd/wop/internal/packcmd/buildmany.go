@@ -10,6 +10,7 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // packBuild is one pack of `wop pack build DIR1 DIR2 ...`: its own copy of
@@ -26,7 +27,8 @@ type packBuild struct {
 
 // buildMany builds every directory of o.dirs in one process: the key is
 // read, and each configuration loaded, once; packs are linted and planned
-// concurrently (at most GOMAXPROCS at a time), then written concurrently.
+// concurrently (at most GOMAXPROCS at a time), then written concurrently,
+// sharing deflate state.
 // What each pack prints comes out whole and in argument order, whatever
 // order they finish in. A pack that fails leaves its own outputs as they
 // were and does not stop the others; two packs with the same name and
@@ -45,8 +47,11 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 		packs[i] = p
 	}
 	gate := gateFor(o.noLint, false)
+	compressors := new(tarball.Compressors)
 	forEachPack(packs, func(p *packBuild) {
-		p.plan, p.err = preparePack(ctx, p.env, p.dir, p.settings, gate, &p.keys)
+		if p.plan, p.err = preparePack(ctx, p.env, p.dir, p.settings, gate, &p.keys); p.err == nil {
+			p.plan.Compressors = compressors
+		}
 	})
 	refuseSameOutputs(packs)
 	forEachPack(packs, func(p *packBuild) { p.err = emit(ctx, p.env, o, p.plan) })
