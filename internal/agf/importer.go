@@ -122,22 +122,16 @@ func (e *ManifestError) Error() string {
 // twice is refused: the rewrite would keep one copy and silently drop the
 // other, so the author must choose.
 func parseManifest(manifest []byte) (*jsonpos.Doc, error) {
-	pj, err := jsonpos.Parse(manifest)
-	var pe *jsonpos.Error
-	if errors.As(err, &pe) {
-		return nil, &ManifestError{Pos: jsonpos.PositionOf(manifest, pe.Offset), Msg: pe.Msg + "; fix pack.json before importing"}
+	pj, err := jsonpos.ParseUnique(manifest)
+	if pe := (*jsonpos.PlaceError)(nil); errors.As(err, &pe) {
+		me := &ManifestError{Pos: pe.Pos, Msg: pe.Msg + "; fix pack.json before importing"}
+		if pe.Duplicate {
+			me.Msg = pe.Msg + "; the import rewrites pack.json and would keep only one: delete the other, then import again"
+		}
+		return nil, me
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pack.json: %w", err)
-	}
-	if len(pj.Duplicates) > 0 {
-		d := pj.Duplicates[0]
-		where := "the top-level object"
-		if d.Pointer != "" {
-			where = d.Pointer
-		}
-		return nil, &ManifestError{Pos: pj.Position(d.At), Msg: fmt.Sprintf("member %q appears twice in %s; the import rewrites pack.json "+
-			"and would keep only one: delete the other, then import again", d.Name, where)}
 	}
 	return pj, nil
 }

@@ -72,22 +72,15 @@ func (e *SourceError) Error() string {
 // parse reads src, refusing a member written twice: the rewrite would keep
 // one copy and drop the other silently, so the author chooses.
 func parse(src []byte) (*jsonpos.Doc, error) {
-	doc, err := jsonpos.Parse(src)
-	if pe := (*jsonpos.Error)(nil); errors.As(err, &pe) {
-		return nil, &SourceError{Pos: jsonpos.PositionOf(src, pe.Offset), Msg: pe.Msg}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(doc.Duplicates) > 0 {
-		d := doc.Duplicates[0]
-		where := "the top-level object"
-		if d.Pointer != "" {
-			where = d.Pointer
+	doc, err := jsonpos.ParseUnique(src)
+	if pe := (*jsonpos.PlaceError)(nil); errors.As(err, &pe) {
+		se := &SourceError{Pos: pe.Pos, Msg: pe.Msg}
+		if pe.Duplicate {
+			se.Msg += "; a reader keeps only one: delete the other, then migrate again"
 		}
-		return nil, &SourceError{Pos: doc.Position(d.At), Msg: fmt.Sprintf("member %q appears twice in %s; a reader keeps only one: delete the other, then migrate again", d.Name, where)}
+		return nil, se
 	}
-	return doc, nil
+	return doc, err
 }
 
 type migration struct {
