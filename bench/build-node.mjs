@@ -62,9 +62,15 @@ function build(dir) {
   const tgz = zlib.gzipSync(Buffer.concat(parts), { level: 9 });
   const base = path.join(out, `${manifest.name}-${manifest.version}`);
   fs.mkdirSync(out, { recursive: true });
+  // The four outputs the registry's builder (scripts/build-pack-tarball.mjs)
+  // writes per pack, as wop writes four: the archive, a pretty manifest,
+  // the signature in base64 and the integrity line.
+  const sha = crypto.createHash('sha256').update(tgz).digest('hex');
   fs.writeFileSync(base + '.tgz', tgz);
-  fs.writeFileSync(base + '.sig', sig);
-  console.log('sha256-' + crypto.createHash('sha256').update(tgz).digest('base64'));
+  fs.writeFileSync(base + '.manifest.json', JSON.stringify(manifest, null, 2) + '\n');
+  fs.writeFileSync(base + '.sig.b64', sig.toString('base64'));
+  fs.writeFileSync(base + '.integrity.txt', `sha256:${sha}\n`);
+  console.log('sha256:' + sha);
 }
 
 if (all) {
