@@ -266,3 +266,32 @@ func TestUnreadableRegistryDiscovery(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileManifestIdentity: a served version manifest whose name or
+// version is not a pack name or SemVer would become path segments of the
+// schema URLs fetched later; the catalog is refused, naming the manifest,
+// and no request leaves the registry's pack paths.
+func TestHostileManifestIdentity(t *testing.T) {
+	for _, tc := range []struct{ name, version, want string }{
+		{"../../admin", "1.2.0", `name "../../admin" is not a pack name`},
+		{"community.acme.tools", "../../../secret?x=", `version "../../../secret?x=" is not a strict SemVer version`},
+		{"community.acme.tools", "1.2.0/../..", `version "1.2.0/../.." is not a strict SemVer version`},
+	} {
+		t.Run(tc.name+"@"+tc.version, func(t *testing.T) {
+			reg := newTestRegistry(t)
+			manifest := strings.Replace(toolsPack["community.acme.tools/pack.json"], `"name": "community.acme.tools"`, fmt.Sprintf("%q: %q", "name", tc.name), 1)
+			manifest = strings.Replace(manifest, `"version": "1.2.0"`, fmt.Sprintf("%q: %q", "version", tc.version), 1)
+			reg.docs["/v1/packs/community.acme.tools/-/1.2.0.json"] = manifest
+			_, err := reg.load(t, t.TempDir(), false)
+			if err == nil || !strings.Contains(err.Error(), tc.want) ||
+				!strings.Contains(err.Error(), "/v1/packs/community.acme.tools/-/1.2.0.json") {
+				t.Fatalf("err = %v, want %q naming the manifest", err, tc.want)
+			}
+			for p := range reg.hits {
+				if p != "/.well-known/openwop-registry.json" && p != "/v1/index.json" && p != "/v1/packs/community.acme.tools/-/1.2.0.json" {
+					t.Errorf("request steered to %s", p)
+				}
+			}
+		})
+	}
+}
