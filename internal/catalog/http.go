@@ -83,9 +83,13 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	c.fetchDoc = func(p *Pack, ref string) ([]byte, error) {
 		// Registries serve a pack's schemas at <base>/<name>/<version>/<file>,
 		// the URL their $ids name (node-packs.md, Schema $id resolution).
-		// addServed let in only a pack name and a SemVer version; each
+		// addServed refuses a manifest with another name or version; a
+		// pack the index alone names, or a snapshot, is checked here. Each
 		// segment is escaped all the same, and a file named "." or ".."
-		// is refused, so no manifest can steer a request elsewhere.
+		// is refused, so no document can steer a request elsewhere.
+		if err := checkServedIdentity(*p); err != nil {
+			return nil, fmt.Errorf("registry index entry %q: %w", p.Name, err)
+		}
 		file := path.Base(ref)
 		if file == "." || file == ".." || file == "/" {
 			return nil, fmt.Errorf("%s@%s: schema ref %q names no file", p.Name, p.Version, ref)

@@ -295,3 +295,29 @@ func TestHostileManifestIdentity(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaFetchChecksIdentity: a pack the index alone names (its version
+// manifest is gone) never passed addServed's check; fetching its schemas
+// checks its name and version and refuses a file of "..", asking nothing.
+func TestSchemaFetchChecksIdentity(t *testing.T) {
+	reg := newTestRegistry(t)
+	c, err := reg.load(t, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.count(t, "load", 3, 0)
+	for _, tc := range []struct {
+		p    Pack
+		ref  string
+		want string
+	}{
+		{Pack{Name: "..", Version: "1.0.0"}, "x.json", `name ".." is not a pack name`},
+		{Pack{Name: "community.acme.tools", Version: ".."}, "x.json", `version ".." is not a strict SemVer version`},
+		{Pack{Name: "community.acme.tools", Version: "1.2.0"}, "schemas/..", `schema ref "schemas/.." names no file`},
+	} {
+		if _, err := c.fetchDoc(&tc.p, tc.ref); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("fetch %+v %s: err %v, want %q", tc.p, tc.ref, err, tc.want)
+		}
+	}
+	reg.count(t, "refused fetches", 0, 0)
+}
