@@ -22,6 +22,9 @@ type Catalog struct {
 	// Warnings say what the caller should tell the user about how current
 	// the catalog is (a registry that did not answer, so a cache stood in).
 	Warnings []string
+	// Skipped counts the broken pack.json files of a folder that were
+	// left out (each with a warning): the catalog is incomplete.
+	Skipped int
 
 	key    func() string // names the sources' state (see Key); nil: unknown
 	types  map[string]*NodeType

@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"maps"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/testutil/filetree"
@@ -142,5 +144,40 @@ func TestFolderSnapshot(t *testing.T) {
 	}
 	if !c.HasType("community.acme.tools.fax") || c.HasType("community.acme.tools.send") {
 		t.Error("a changed manifest was not read again")
+	}
+}
+
+// TestFolderSkipsBrokenPack: a sibling pack.json that is not JSON, or has
+// a member of the wrong type, is skipped with a warning at its file, line
+// and column; the rest of the folder is the catalog, counted incomplete,
+// and no snapshot hides the warning next time. A folder of nothing but
+// broken packs is an error.
+func TestFolderSkipsBrokenPack(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	tree := maps.Clone(toolsPack)
+	tree["p3/pack.json"] = "{\n  \"name\": garbage\n}\n"
+	tree["p4/pack.json"] = "{\"name\": \"community.acme.four\",\n \"nodes\": {}}"
+	filetree.Write(t, dir, tree)
+	for run := range 2 {
+		c, err := loadFolder(dir, cache)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		want := []string{
+			filepath.Join(dir, "p3", "pack.json") + ":2:11: invalid character 'g' looking for beginning of value; skipped",
+			filepath.Join(dir, "p4", "pack.json") + ":2:11: member \"nodes\": want an array, found object; skipped",
+		}
+		if c.Skipped != 2 || len(c.Warnings) != 2 || !strings.HasPrefix(c.Warnings[0], want[0]) || !strings.HasPrefix(c.Warnings[1], want[1]) {
+			t.Errorf("run %d: skipped %d, warnings %q", run, c.Skipped, c.Warnings)
+		}
+		if !c.HasType("community.acme.tools.send") {
+			t.Errorf("run %d: the good packs are missing", run)
+		}
+	}
+
+	only := t.TempDir()
+	filetree.Write(t, only, map[string]string{"p3/pack.json": "{\n  \"name\": garbage\n}\n"})
+	if _, err := loadFolder(only, ""); err == nil || !strings.Contains(err.Error(), "pack.json:2:11: invalid character") {
+		t.Errorf("a folder of broken packs: err %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,9 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -99,7 +102,9 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 		return err
 	}
 	c.sort()
-	if key != "" {
+	// A snapshot holds no warnings: with a pack skipped, each run reads
+	// the folder again and says so again.
+	if key != "" && c.Skipped == 0 {
 		storeSnapshot(cacheDir, key, c)
 	}
 	return nil
@@ -144,7 +149,14 @@ func folderState(manifests []string) string {
 	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
+// readManifests adds each manifest's pack. A manifest that is not valid
+// JSON is someone else's broken pack: it must not stop the author linting
+// theirs, so it is skipped with a warning at its line and column, and the
+// catalog counts it as incomplete. One that cannot be read at all (too
+// large, a FIFO, no permission) stays an error, as does a folder whose
+// every manifest is broken: that is no catalog.
 func (c *Catalog) readManifests(manifests []string) error {
+	var first error
 	for _, m := range manifests {
 		raw, err := safefile.Read(m, safefile.Options{Max: tarball.DefaultLimits.MaxManifest})
 		if err != nil {
@@ -152,11 +164,38 @@ func (c *Catalog) readManifests(manifests []string) error {
 		}
 		p, nodes, err := parseManifest(raw, filepath.Dir(m))
 		if err != nil {
-			return fmt.Errorf("%s: %w", m, err)
+			err = fmt.Errorf("%s:%w", m, atPosition(raw, err))
+			first = cmp.Or(first, err)
+			c.Skipped++
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%v; skipped: the catalog lacks this pack, so what it defines is unresolved", err))
+			continue
 		}
 		c.add(p, nodes)
 	}
+	if c.Skipped == len(manifests) {
+		return first
+	}
 	return nil
+}
+
+// atPosition puts the line and column of a manifest's JSON error before
+// it ("3:7: msg"), as jsonpos finds them; an error without a position
+// reads " msg" after the file name.
+func atPosition(raw []byte, err error) error {
+	var pe *jsonpos.Error
+	if _, perr := jsonpos.Parse(raw); errors.As(perr, &pe) {
+		pos := jsonpos.PositionOf(raw, pe.Offset)
+		return fmt.Errorf("%d:%d: %s", pos.Line, pos.Column, pe.Msg)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Type != nil {
+		// The decoder stops just past the value's first byte (an object
+		// or array) or its last (a scalar): either is inside the value.
+		pos := jsonpos.PositionOf(raw, int(typ.Offset)-1)
+		want := map[reflect.Kind]string{reflect.Slice: "an array", reflect.Struct: "an object", reflect.String: "a string"}[typ.Type.Kind()]
+		return fmt.Errorf("%d:%d: member %q: want %s, found %s", pos.Line, pos.Column, typ.Field, cmp.Or(want, typ.Type.String()), typ.Value)
+	}
+	return fmt.Errorf(" %w", err)
 }
 
 // listJSONFiles lists a pack's JSON files other than pack.json, as slash

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"regexp"
 	"testing"
 )
 
@@ -31,14 +32,23 @@ func FuzzParseIndex(f *testing.F) {
 }
 
 // FuzzParseManifest: version manifests are untrusted. A parsed manifest has
-// a name, and every node type it yields has a typeId.
+// a name, and every node type it yields has a typeId; one that fails gets
+// a position.
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(toolsPack["community.acme.tools/pack.json"]))
 	f.Add([]byte(toolsPack["community.acme.flows/pack.json"]))
 	f.Add([]byte(`{"name": "x", "nodes": [{"typeId": ""}, {}], "agents": [{}]}`))
+	f.Add([]byte("{\n  \"name\": garbage\n}"))
+	f.Add([]byte(`{"name": "x", "nodes": {"typeId": 5}}`))
+	positioned := regexp.MustCompile(`^(\d+:\d+: | )`) // atPosition's "line:col: msg" or " msg"
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		p, nodes, err := parseManifest(raw, "")
 		if err != nil {
+			// A broken folder pack is reported at a line and column (or
+			// without one), never with a panic.
+			if msg := atPosition(raw, err).Error(); !positioned.MatchString(msg) {
+				t.Fatalf("warning %q for %q has no position or leading space", msg, raw)
+			}
 			return
 		}
 		if p.Name == "" {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
@@ -80,7 +83,18 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	c.fetchDoc = func(p *Pack, ref string) ([]byte, error) {
 		// Registries serve a pack's schemas at <base>/<name>/<version>/<file>,
 		// the URL their $ids name (node-packs.md, Schema $id resolution).
-		return h.Get(ctx, fmt.Sprintf("%s/%s/%s/%s", base, p.Name, p.Version, path.Base(ref)), registry.Policy{Immutable: true})
+		// addServed refuses a manifest with another name or version; a
+		// pack the index alone names, or a snapshot, is checked here. Each
+		// segment is escaped all the same, and a file named "." or ".."
+		// is refused, so no document can steer a request elsewhere.
+		if err := checkServedIdentity(*p); err != nil {
+			return nil, fmt.Errorf("registry index entry %q: %w", p.Name, err)
+		}
+		file := path.Base(ref)
+		if file == "." || file == ".." || file == "/" {
+			return nil, fmt.Errorf("%s@%s: schema ref %q names no file", p.Name, p.Version, ref)
+		}
+		return h.Get(ctx, fmt.Sprintf("%s/%s/%s/%s", base, url.PathEscape(p.Name), url.PathEscape(p.Version), url.PathEscape(file)), registry.Policy{Immutable: true})
 	}
 	c.Warnings = h.Warnings
 	return c, nil
@@ -104,10 +118,27 @@ func (c *Catalog) addServed(ctx context.Context, h *registry.Cache, base, tmpl s
 		return fmt.Errorf("version manifest of %s@%s: %w", e.Name, version, err)
 	}
 	p, nodes, err := parseManifest(raw, "")
+	if err == nil {
+		err = checkServedIdentity(p)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", u, err)
 	}
 	c.add(p, nodes)
+	return nil
+}
+
+// checkServedIdentity refuses a served manifest whose name or version is
+// not a pack name or a strict SemVer version: they become path segments of
+// the schema URLs fetched later, and a name such as "../admin" would steer
+// those requests to other paths of the registry's origin.
+func checkServedIdentity(p Pack) error {
+	if !pack.NameRE().MatchString(p.Name) {
+		return fmt.Errorf("name %q is not a pack name (<scope>.<org>.<name>); refusing to read its schemas", p.Name)
+	}
+	if _, err := semver.StrictNewVersion(p.Version); err != nil {
+		return fmt.Errorf("version %q is not a strict SemVer version; refusing to read its schemas", p.Version)
+	}
 	return nil
 }
 

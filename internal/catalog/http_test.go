@@ -266,3 +266,58 @@ func TestUnreadableRegistryDiscovery(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileManifestIdentity: a served version manifest whose name or
+// version is not a pack name or SemVer would become path segments of the
+// schema URLs fetched later; the catalog is refused, naming the manifest,
+// and no request leaves the registry's pack paths.
+func TestHostileManifestIdentity(t *testing.T) {
+	for _, tc := range []struct{ name, version, want string }{
+		{"../../admin", "1.2.0", `name "../../admin" is not a pack name`},
+		{"community.acme.tools", "../../../secret?x=", `version "../../../secret?x=" is not a strict SemVer version`},
+		{"community.acme.tools", "1.2.0/../..", `version "1.2.0/../.." is not a strict SemVer version`},
+	} {
+		t.Run(tc.name+"@"+tc.version, func(t *testing.T) {
+			reg := newTestRegistry(t)
+			manifest := strings.Replace(toolsPack["community.acme.tools/pack.json"], `"name": "community.acme.tools"`, fmt.Sprintf("%q: %q", "name", tc.name), 1)
+			manifest = strings.Replace(manifest, `"version": "1.2.0"`, fmt.Sprintf("%q: %q", "version", tc.version), 1)
+			reg.docs["/v1/packs/community.acme.tools/-/1.2.0.json"] = manifest
+			_, err := reg.load(t, t.TempDir(), false)
+			if err == nil || !strings.Contains(err.Error(), tc.want) ||
+				!strings.Contains(err.Error(), "/v1/packs/community.acme.tools/-/1.2.0.json") {
+				t.Fatalf("err = %v, want %q naming the manifest", err, tc.want)
+			}
+			for p := range reg.hits {
+				if p != "/.well-known/openwop-registry.json" && p != "/v1/index.json" && p != "/v1/packs/community.acme.tools/-/1.2.0.json" {
+					t.Errorf("request steered to %s", p)
+				}
+			}
+		})
+	}
+}
+
+// TestSchemaFetchChecksIdentity: a pack the index alone names (its version
+// manifest is gone) never passed addServed's check; fetching its schemas
+// checks its name and version and refuses a file of "..", asking nothing.
+func TestSchemaFetchChecksIdentity(t *testing.T) {
+	reg := newTestRegistry(t)
+	c, err := reg.load(t, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.count(t, "load", 3, 0)
+	for _, tc := range []struct {
+		p    Pack
+		ref  string
+		want string
+	}{
+		{Pack{Name: "..", Version: "1.0.0"}, "x.json", `name ".." is not a pack name`},
+		{Pack{Name: "community.acme.tools", Version: ".."}, "x.json", `version ".." is not a strict SemVer version`},
+		{Pack{Name: "community.acme.tools", Version: "1.2.0"}, "schemas/..", `schema ref "schemas/.." names no file`},
+	} {
+		if _, err := c.fetchDoc(&tc.p, tc.ref); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("fetch %+v %s: err %v, want %q", tc.p, tc.ref, err, tc.want)
+		}
+	}
+	reg.count(t, "refused fetches", 0, 0)
+}

@@ -96,19 +96,36 @@ func TestV2AdviceCeiling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tree, want := range map[spec.Tree]string{spec.Auto: `add "<2.0.0"`, spec.V2: `add "<3.0.0"`} {
+	// v1: the warning says add "<2.0.0". v2: one mistake, one finding:
+	// v2-engine-range keeps the floor and says "<3.0.0"; the unbounded
+	// warning would repeat it.
+	for tree, want := range map[spec.Tree]map[string]string{
+		spec.Auto: {"engines-range-unbounded": `add "<2.0.0"`},
+		spec.V2:   {"v2-engine-range": `write ">=1.1.0 <3.0.0"`},
+	} {
 		ds, err := Run(pk, Options{Spec: tree})
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := false
+		got := map[string]string{}
 		for _, d := range ds {
-			if d.Rule == "engines-range-unbounded" {
-				found = strings.Contains(d.Message, want)
+			if d.Pointer == "/engines/openwop" {
+				got[d.Rule] = d.Message
 			}
 		}
-		if !found {
-			t.Errorf("--spec %s: engines-range-unbounded should say %s: %v", tree, want, ds)
+		for rule, phrase := range want {
+			if len(got) != 1 || !strings.Contains(got[rule], phrase) {
+				t.Errorf("--spec %s: want only %s saying %s at /engines/openwop, got %q", tree, rule, phrase, got)
+			}
+		}
+		// --fix still adds the ceiling, now through v2-engine-range in v2.
+		fixes, err := Fixes(pk, ds, Options{Spec: tree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ceiling := map[spec.Tree]string{spec.Auto: `">=1.1.0 <2.0.0"`, spec.V2: `">=1.1.0 <3.0.0"`}[tree]
+		if len(fixes) != 1 || !strings.Contains(string(fixes[0].New), ceiling) {
+			t.Errorf("--spec %s --fix: %+v, want engines.openwop %s", tree, fixes, ceiling)
 		}
 	}
 }

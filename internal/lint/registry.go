@@ -113,7 +113,7 @@ func All() Rules {
 		{ID: "unsigned-public-scope", Severity: diag.Warning, Since: "0.1.0", Check: checkUnsignedPublic, Summary: "a non-private archive carries no signature"},
 		// v2 manifests (engines.openwop admits protocol major 2, or --spec v2)
 		{ID: "v2-kind-required", Severity: diag.Error, Since: "0.1.0", Check: checkV2KindRequired, Summary: "a v2 manifest does not set kind"},
-		{ID: "v2-engine-range", Severity: diag.Error, Since: "0.1.0", Check: checkV2EngineRange, Summary: "a v2 manifest's engines.openwop is not \">=x[.y[.z]] <M.0.0\" with M of at least 3"},
+		{ID: "v2-engine-range", Severity: diag.Error, Since: "0.1.0", Check: checkV2EngineRange, Summary: "a v2 manifest's engines.openwop is not \">=x[.y[.z]] <M.0.0\" with M of at least 3", Fix: fixEnginesUpperBound},
 		{ID: "v2-engines-extra-key", Severity: diag.Error, Since: "0.1.0", Check: checkV2EnginesExtraKey, Summary: "a v2 manifest's engines has a member other than openwop"},
 		{ID: "v2-signing-block", Severity: diag.Error, Since: "0.1.0", Check: checkV2SigningBlock, Summary: "a v2 manifest's signing block is not {keyId, scheme: ed25519-canonical-json}"},
 		{ID: "v2-chain-pin", Severity: diag.Error, Since: "0.1.0", Check: checkV2ChainPin, Summary: "a v2 chain's node reference or external sub-chain does not pin an exact version"},

@@ -158,8 +158,8 @@ var upperBound = regex.Lazy(`<|\^|~|\s-\s|^=?\s*v?\d+(\.\d+){0,2}(-[\w.]+)?$|\.(
 
 func checkEnginesUnbounded(p *Pass) {
 	v, c := enginesRange(p)
-	if c == nil {
-		return
+	if c == nil || p.Spec == spec.V2 && v2EngineRangeWrong(v.Str) {
+		return // v2-engine-range owns it: one mistake, one finding
 	}
 	for _, alt := range strings.Split(v.Str, "||") {
 		if !upperBound().MatchString(strings.TrimSpace(alt)) {

@@ -45,13 +45,30 @@ func checkV2EngineRange(p *Pass) {
 	if r == nil || r.Kind != jsonpos.String {
 		return // engines-range-invalid
 	}
-	n, ok := spec.Ceiling(r.Str)
-	switch {
+	switch n, ok := spec.Ceiling(r.Str); {
 	case !ok:
-		p.Reportf("/engines/openwop", "v2 hosts need engines.openwop as \">=x[.y[.z]] <M.0.0\" (one floor, one ceiling), not %q; write \">=%d.0.0 <3.0.0\"", r.Str, lowestMajor(r.Str))
+		p.Reportf("/engines/openwop", "v2 hosts need engines.openwop as \">=x[.y[.z]] <M.0.0\" (one floor, one ceiling), not %q; write %q", r.Str, v2RangeFor(r.Str))
 	case n <= 2:
 		p.Reportf("/engines/openwop", "engines.openwop %q stops below protocol 2, so a v2 host refuses it; raise the ceiling to \"<3.0.0\"", r.Str)
 	}
+}
+
+// v2RangeFor is the range to suggest instead of r: r's own floor when r
+// is only a floor (">=1.1.0" becomes ">=1.1.0 <3.0.0", as --fix writes
+// it), else the floor of its lowest major.
+func v2RangeFor(r string) string {
+	if r = strings.TrimSpace(r); lowerBoundOnly().MatchString(r) {
+		return r + " <3.0.0"
+	}
+	return fmt.Sprintf(">=%d.0.0 <3.0.0", lowestMajor(r))
+}
+
+// v2EngineRangeWrong reports whether v2-engine-range refuses the range r;
+// engines-range-unbounded then stays silent in v2 mode, since the one
+// mistake (">=1.0.0") would otherwise be both a warning and an error.
+func v2EngineRangeWrong(r string) bool {
+	n, ok := spec.Ceiling(r)
+	return !ok || n <= 2
 }
 
 func checkV2EnginesExtraKey(p *Pass) {

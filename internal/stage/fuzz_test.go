@@ -3,6 +3,7 @@ package stage
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,29 @@ func FuzzCheckoutDocuments(f *testing.F) {
 			return
 		}
 		_, _ = integrityOf(data)
+	})
+}
+
+// FuzzOutputWatcher: a gate's output is arbitrary bytes in arbitrary
+// chunks. Whatever arrives, what is kept stays bounded, the shown tail is
+// a suffix of the output, and nothing panics.
+func FuzzOutputWatcher(f *testing.F) {
+	f.Add([]byte("[v2 1/9] check\npack_engine_unsupported\n"), uint8(3))
+	f.Add([]byte("\x1b]52;c;x\x07\r\n\xff\xfe"), uint8(1))
+	f.Fuzz(func(t *testing.T, out []byte, chunk uint8) {
+		w := &outputWatcher{}
+		size := int(chunk) + 1
+		for rest := out; len(rest) > 0; rest = rest[min(size, len(rest)):] {
+			w.Write(rest[:min(size, len(rest))])
+		}
+		w.finish()
+		_ = w.hints()
+		tail := w.lastLines()
+		if len(tail) > tailBytes || !strings.HasSuffix(string(out), tail) {
+			t.Fatalf("tail %q of %q", tail, out)
+		}
+		if len(w.line) > maxLine || w.hintText.Len() > maxHintText {
+			t.Fatalf("kept %d line bytes, %d hint bytes", len(w.line), w.hintText.Len())
+		}
 	})
 }

@@ -147,7 +147,7 @@ func stageTree(ctx context.Context, c *Checkout, work string, ch *change, o Opti
 	}
 	for _, g := range gens {
 		o.Progress("running %s", g.Label)
-		if _, err := run(ctx, work, o.Environ, g); err != nil {
+		if err := run(ctx, work, o.Environ, g); err != nil {
 			return nil, err
 		}
 	}
@@ -169,7 +169,7 @@ func check(ctx context.Context, work string, o Options, res *Result) error {
 		return nil
 	}
 	o.Progress("running %s", g.Label)
-	if _, err := run(ctx, work, o.Environ, g); err != nil {
+	if err := run(ctx, work, o.Environ, g); err != nil {
 		return err
 	}
 	res.Gate = g.Label

@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/regex"
-	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/safefile"
 )
 
@@ -161,29 +160,38 @@ var gateHeading = regex.Lazy(`(?m)^\[[^\]\n]*\d+/\d+\][^\n]*`)
 const tailLines = 25
 
 // run executes s in dir with the environment environ, dir's
-// node_modules/.bin first on PATH as npm does, and returns its combined
-// output.
-func run(ctx context.Context, dir string, environ []string, s step) ([]byte, error) {
+// node_modules/.bin first on PATH as npm does. A failure carries the end of
+// its combined output, escaped for the terminal: the checkout's scripts are
+// not wop's, and their colours or escape sequences must not reach the
+// author's terminal as commands.
+func run(ctx context.Context, dir string, environ []string, s step) error {
 	cmd := exec.CommandContext(ctx, s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = withPath(environ, filepath.Join(dir, "node_modules", ".bin"))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &outputWatcher{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Run(); err != nil {
-		e := &StepError{Step: s.Label, Output: tail(out.String(), tailLines), Err: err, hint: registry.HintsIn(out.String())}
-		if h := gateHeading().FindAllString(out.String(), -1); len(h) > 0 {
-			e.Gate = strings.TrimSpace(h[len(h)-1])
+		out.finish()
+		return &StepError{
+			Step:   s.Label,
+			Gate:   report.EscapeControl(out.heading, false),
+			Output: report.EscapeControl(tail(out.lastLines(), tailLines), true),
+			Err:    err,
+			hint:   out.hints(),
 		}
-		return out.Bytes(), e
 	}
-	return out.Bytes(), nil
+	return nil
 }
 
-// tail returns the last n lines of s, indented.
+// tail returns the last n lines of s, indented, without the carriage
+// returns of CRLF line ends.
 func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(s, "\r\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return "  | " + strings.Join(lines, "\n  | ")
 }

@@ -111,7 +111,7 @@ func TestRunReportsTheFailingGate(t *testing.T) {
 	bin := filepath.Join(dir, "node_modules", ".bin")
 	os.MkdirAll(bin, 0o755)
 	os.WriteFile(filepath.Join(bin, "fake-gate"), []byte("#!/bin/sh\necho '[1/9] Registry index up to date...'\necho '[7/9] SBOMs up to date...'\necho 'x.sbom.json drifted' >&2\nexit 1\n"), 0o755)
-	_, err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "fake-gate"}})
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "fake-gate"}})
 	var se *StepError
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v", err)
@@ -131,7 +131,7 @@ func TestGateRefusalHints(t *testing.T) {
 	dir := t.TempDir()
 	script := "echo '[v2 5/9] engines admit major 2...'\necho 'packs/community.acme.demo: pack_engine_unsupported: >=1.0.0 <2.0.0'\n" +
 		"i=0; while [ $i -lt 40 ]; do echo line $i; i=$((i+1)); done\nexit 1\n"
-	_, err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
 	var se *StepError
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v", err)
@@ -142,8 +142,61 @@ func TestGateRefusalHints(t *testing.T) {
 	if h := se.Hint(); !strings.HasPrefix(h, "pack_engine_unsupported: engines.openwop does not admit") {
 		t.Errorf("hint %q", h)
 	}
-	_, err = run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "echo SBOM drifted; exit 1"}})
+	err = run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "echo SBOM drifted; exit 1"}})
 	if errors.As(err, &se) && se.Hint() != "" {
 		t.Errorf("a refusal naming no code got hint %q", se.Hint())
+	}
+}
+
+// TestRunBoundsAndEscapesOutput: a gate printing megabytes, terminal
+// escape sequences, bidi overrides and invalid UTF-8 leaves a bounded tail
+// in memory, shown escaped; an error code printed before the flood still
+// gets its hint, and the last heading is still found.
+func TestRunBoundsAndEscapesOutput(t *testing.T) {
+	dir := t.TempDir()
+	script := "echo 'packs/x: pack_engine_unsupported: >=1.0.0 <2.0.0'\n" +
+		"echo '[v2 4/9] \033[31mred heading\033[0m'\n" +
+		// 4 MB of lines, then one 1 MB line without a newline before the end.
+		"head -c 4000000 /dev/zero | tr '\\0' 'x' | fold -w 100\n" +
+		"head -c 1000000 /dev/zero | tr '\\0' 'y'; echo\n" +
+		"printf 'evil \\033]52;c;cHduZWQ=\\007 \\342\\200\\256txt.exe \\377 done\\r\\n'\n" +
+		"exit 1\n"
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
+	var se *StepError
+	if !errors.As(err, &se) {
+		t.Fatalf("err %v", err)
+	}
+	if len(se.Output) > 2*tailBytes {
+		t.Errorf("output shown is %d bytes, want at most %d", len(se.Output), 2*tailBytes)
+	}
+	want := `  | evil \x1b]52;c;cHduZWQ=\x07 \u202etxt.exe \xff done`
+	if !strings.HasSuffix(se.Output, want) {
+		t.Errorf("output ends %q, want %q", se.Output[max(0, len(se.Output)-200):], want)
+	}
+	if strings.ContainsAny(se.Output, "\x1b\x07\r\u202e") {
+		t.Error("raw control characters reached the output")
+	}
+	if se.Gate != `[v2 4/9] \x1b[31mred heading\x1b[0m` {
+		t.Errorf("gate %q", se.Gate)
+	}
+	if h := se.Hint(); !strings.HasPrefix(h, "pack_engine_unsupported: ") {
+		t.Errorf("hint %q", h)
+	}
+}
+
+// TestOutputWatcherMemory: what the watcher keeps stays bounded however
+// much is written, in however small or large pieces.
+func TestOutputWatcherMemory(t *testing.T) {
+	w := &outputWatcher{}
+	chunk := []byte(strings.Repeat("z", 999) + "\n")
+	for range 10000 {
+		w.Write(chunk)
+	}
+	w.Write(make([]byte, 3<<20))
+	if cap(w.tail) > 4*tailBytes || cap(w.line) > 2*maxLine {
+		t.Errorf("kept tail cap %d, line cap %d", cap(w.tail), cap(w.line))
+	}
+	if got := len(w.lastLines()); got > tailBytes {
+		t.Errorf("last lines %d bytes", got)
 	}
 }

@@ -59,7 +59,7 @@ func System(version string) *Env {
 			// Phase timeouts only: an overall Timeout would fail long uploads.
 			return &http.Client{Transport: registry.NewTransport(registry.DefaultTimeouts)}
 		},
-		CacheDir:  cacheDir(),
+		CacheDir:  cacheDir(os.Getenv, os.Stderr),
 		ConfigDir: configDir(),
 	}
 }
@@ -76,19 +76,25 @@ func buildID() string {
 	return fmt.Sprintf("%d-%d", info.Size(), info.ModTime().UnixNano())
 }
 
-func cacheDir() string {
-	switch dir := os.Getenv("WOP_CACHE_DIR"); dir {
-	case "off":
+// cacheDir is $WOP_CACHE_DIR, else wop under the user cache directory.
+// A relative WOP_CACHE_DIR is ignored with a warning, as the XDG base
+// directory rules ignore a relative XDG_CACHE_HOME: it would put a cache
+// wherever wop happens to run, inside a pack folder for one.
+func cacheDir(getenv func(string) string, warn io.Writer) string {
+	dir := getenv("WOP_CACHE_DIR")
+	switch {
+	case dir == "off":
 		return ""
-	case "":
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(base, "wop")
-	default:
+	case dir != "" && filepath.IsAbs(dir):
 		return dir
+	case dir != "":
+		fmt.Fprintf(warn, "wop: warning: WOP_CACHE_DIR=%q is not an absolute path; using the default cache directory (set an absolute path, or WOP_CACHE_DIR=off)\n", dir)
 	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "wop")
 }
 
 func configDir() string {

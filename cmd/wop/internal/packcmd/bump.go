@@ -123,6 +123,12 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 
 // writeEdits replaces each edited file atomically, keeping its mode.
 func writeEdits(dir string, edits []bump.FileEdit) error {
+	// All or nothing: a read-only file refuses before any is rewritten.
+	for _, e := range edits {
+		if err := atomicfile.CheckWritable(filepath.Join(dir, filepath.FromSlash(e.Name))); err != nil {
+			return fmt.Errorf("write %s: %w", e.Name, err)
+		}
+	}
 	for _, e := range edits {
 		if err := atomicfile.Replace(filepath.Join(dir, filepath.FromSlash(e.Name)), e.New); err != nil {
 			return fmt.Errorf("write %s: %w", e.Name, err)

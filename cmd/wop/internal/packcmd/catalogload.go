@@ -74,3 +74,17 @@ func (l *catalogLoader) load(src, why string) (*catalog.Catalog, error) {
 	l.open[src] = c
 	return c, nil
 }
+
+// incomplete says, after the verdict, that a catalog left broken packs out
+// ("" when none did): findings that depend on those packs are missing or
+// wrong until they are fixed.
+func (l *catalogLoader) incomplete() string {
+	skipped := 0
+	for _, c := range l.open {
+		skipped += c.Skipped
+	}
+	if skipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("catalog incomplete: %d broken pack.json skipped (see the warnings above); what they define may be reported as unresolved", skipped)
+}

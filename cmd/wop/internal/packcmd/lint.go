@@ -234,6 +234,9 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	counts := diag.Count(diags)
 	if o.format == "text" {
 		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
+		if note := catalogs.incomplete(); note != "" {
+			fmt.Fprintln(o.env.ErrOut, note)
+		}
 	}
 	if len(loadErrs) > 0 {
 		return &cli.UsageError{Err: errors.Join(loadErrs...)}

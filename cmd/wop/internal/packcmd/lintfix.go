@@ -50,6 +50,12 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 }
 
 func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
+	// All or nothing: a read-only file refuses before any is rewritten.
+	for _, f := range fixes {
+		if err := atomicfile.CheckWritable(filepath.Join(pk.Dir, filepath.FromSlash(f.Name))); err != nil {
+			return fmt.Errorf("write %s: %w", pk.Path(f.Name), err)
+		}
+	}
 	for _, f := range fixes {
 		if err := atomicfile.Replace(filepath.Join(pk.Dir, filepath.FromSlash(f.Name)), f.New); err != nil {
 			return fmt.Errorf("write %s: %w", pk.Path(f.Name), err)

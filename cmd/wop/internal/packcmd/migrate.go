@@ -135,7 +135,7 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 		_, err = env.Out.Write(diff.Diff("a/"+pk.Path(pack.ManifestName), src, "b/"+pk.Path(pack.ManifestName), out))
 	default:
 		if err := atomicfile.Replace(path, out); err != nil {
-			return len(notes), fmt.Errorf("write %s: %w", path, err)
+			return len(notes), fmt.Errorf("write %s: %w", pk.Path(pack.ManifestName), err)
 		}
 		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", pk.Path(pack.ManifestName))
 	}
