@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/wop-cli/wop/internal/safefile"
 )
@@ -24,6 +25,10 @@ func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) error 
 	}
 	tmp, err := writeTemp(path, perm, fill)
 	if err != nil {
+		return err
+	}
+	if err := checkDeadline(tmp, time.Now()); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -73,11 +78,12 @@ func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (strin
 	return f.Name(), nil
 }
 
-// createTemp writes a temporary file beside path with what fill writes and
+// createTemp writes a temporary file beside path (named so a later run can
+// tell when it is stale: see RemoveStaleTemps) with what fill writes and
 // mode perm, and returns it open and not yet synced; on error nothing is
 // left.
 func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *os.File, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPattern(path, time.Now()))
 	if err != nil {
 		return nil, err
 	}

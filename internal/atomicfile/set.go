@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Set writes files that belong together (an archive and its signature,
@@ -69,6 +70,13 @@ func (s *Set) Commit(old []string) error {
 	if err := s.syncAll(); err != nil {
 		s.Abort()
 		return err
+	}
+	now := time.Now()
+	for _, p := range s.pending {
+		if err := checkDeadline(p.tmp, now); err != nil {
+			s.Abort()
+			return err
+		}
 	}
 	for _, name := range old {
 		if err := checkReplaceable(filepath.Join(s.dir, name)); err != nil {

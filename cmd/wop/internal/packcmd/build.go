@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
@@ -63,6 +64,10 @@ The pack is linted first; errors stop the build (--no-lint skips this).`,
 func runBuild(ctx context.Context, o *buildOptions) error {
 	if err := o.keys.preload(o.env); err != nil {
 		return err
+	}
+	if !o.list {
+		// A killed build may have left its temporary files there.
+		atomicfile.RemoveStaleTemps(o.env.Abs(o.outDir), o.env.Time())
 	}
 	if len(o.dirs) == 1 {
 		plan, err := prepareBuild(ctx, o.env, o.dirs[0], gateFor(o.noLint, false), &o.keys)

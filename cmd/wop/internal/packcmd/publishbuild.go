@@ -3,9 +3,9 @@ package packcmd
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,31 +28,27 @@ type pendingBuild struct {
 
 // The scratch folder is named .publish-<deadline>-<random>, <deadline>
 // being when the publish that made it gives up (Unix seconds: the start
-// plus --timeout). It lives in outDir so that keep can rename its files into
-// place; a kill -9 leaves it behind, and the next publish into outDir
-// removes it once its deadline is scratchGrace past: by then the publish
-// that made it has been cancelled and has finished cleaning up, so nothing
-// can be using it.
+// plus --timeout; atomicfile.StampPattern). It lives in outDir so that keep
+// can rename its files into place; a kill -9 leaves it behind, and the next
+// publish into outDir removes it once its deadline is atomicfile.StaleGrace
+// past: by then the publish that made it has been cancelled and has
+// finished cleaning up, so nothing can be using it.
 const (
 	scratchPrefix = ".publish-"
-	scratchGrace  = time.Hour
 	// noDeadline stands in for a context without one (publish always sets
 	// one from --timeout).
 	noDeadline = 24 * time.Hour
-	// maxScratchDeadline is the last second of year 9999. wop's deadlines
-	// (now plus a time.Duration, at most 292 years) stay far below it;
-	// above it time.Unix wraps round into the past, so a folder named
-	// .publish-9223372036854775807-1 would look long stale.
-	maxScratchDeadline = 253402300799
 )
 
 // writePending writes plan into a scratch folder under outDir, first
-// removing the scratch folders of publishes that can no longer be running.
+// removing the scratch folders of publishes that can no longer be running
+// and the temporary files of killed builds.
 func writePending(ctx context.Context, plan *build.Plan, outDir string, now time.Time) (*pendingBuild, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
 	removeStaleScratch(outDir, now)
+	atomicfile.RemoveStaleTemps(outDir, now)
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		deadline = now.Add(noDeadline)
@@ -70,44 +66,27 @@ func writePending(ctx context.Context, plan *build.Plan, outDir string, now time
 }
 
 // removeStaleScratch removes the scratch folders in outDir whose publish
-// ended over scratchGrace ago. Only real directories named exactly as
-// writePending names them are touched; a failure to remove one is left for
-// the next run, as it costs only disk space.
+// ended over atomicfile.StaleGrace ago. Only real directories named exactly
+// as writePending names them are touched.
 func removeStaleScratch(outDir string, now time.Time) {
-	entries, err := os.ReadDir(outDir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		deadline, ok := scratchDeadline(e.Name())
-		if ok && e.IsDir() && now.After(deadline.Add(scratchGrace)) {
-			_ = os.RemoveAll(filepath.Join(outDir, e.Name()))
+	atomicfile.RemoveStale(outDir, now, func(e fs.DirEntry) (time.Time, bool) {
+		if !e.IsDir() {
+			return time.Time{}, false
 		}
-	}
+		return scratchDeadline(e.Name())
+	})
 }
 
 // scratchPattern is the os.MkdirTemp pattern of a scratch folder for a
 // publish that gives up at deadline (MkdirTemp appends random digits).
 func scratchPattern(deadline time.Time) string {
-	return fmt.Sprintf("%s%d-", scratchPrefix, deadline.Unix())
+	return atomicfile.StampPattern(scratchPrefix, deadline)
 }
 
 // scratchDeadline reads the deadline from a scratch folder's name
 // (.publish-<unix seconds>-<digits>); ok is false for any other name.
 func scratchDeadline(name string) (deadline time.Time, ok bool) {
-	rest, ok := strings.CutPrefix(name, scratchPrefix)
-	if !ok {
-		return time.Time{}, false
-	}
-	secs, random, ok := strings.Cut(rest, "-")
-	if !ok || random == "" || strings.Trim(random, "0123456789") != "" {
-		return time.Time{}, false
-	}
-	n, err := strconv.ParseInt(secs, 10, 64)
-	if err != nil || n <= 0 || n > maxScratchDeadline || strconv.FormatInt(n, 10) != secs { // "+5", "007": not a name wop makes
-		return time.Time{}, false
-	}
-	return time.Unix(n, 0), true
+	return atomicfile.StampDeadline(name, scratchPrefix)
 }
 
 // keep moves the built files into outDir as one set, replacing an older
