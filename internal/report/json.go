@@ -17,6 +17,7 @@ type jsonReport struct {
 	ToolVersion string            `json:"toolVersion"`
 	Spec        map[string]string `json:"spec,omitempty"`
 	Packs       []PackSpec        `json:"packs,omitempty"`
+	Catalog     *Incomplete       `json:"catalogIncomplete,omitempty"`
 	Diagnostics []jsonDiagnostic  `json:"diagnostics"`
 	Summary     diag.Counts       `json:"summary"`
 }
@@ -33,7 +34,7 @@ type jsonDiagnostic struct {
 
 func printJSON(w io.Writer, in Input) error {
 	r := jsonReport{Version: JSONVersion, Tool: in.Tool, ToolVersion: in.Version, Spec: in.Spec, Packs: in.Packs,
-		Diagnostics: []jsonDiagnostic{}, Summary: diag.Count(in.Diags)}
+		Catalog: in.Incomplete, Diagnostics: []jsonDiagnostic{}, Summary: diag.Count(in.Diags)}
 	for _, d := range in.Diags {
 		r.Diagnostics = append(r.Diagnostics, jsonDiagnostic{Rule: d.Rule, Severity: d.Severity, File: d.File, Pointer: d.Pointer,
 			Line: d.Start.Line, Column: d.Start.Column, Message: d.Message})

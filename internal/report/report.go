@@ -29,6 +29,16 @@ type Input struct {
 	// Packs is each pack that was judged, with the spec generation it was
 	// judged by; json and sarif print it.
 	Packs []PackSpec
+	// Incomplete, when set, says the findings were judged against a
+	// catalog that left broken packs out; json and sarif print it.
+	Incomplete *Incomplete
+}
+
+// Incomplete says a catalog skipped broken pack.json files: what those
+// packs define may be reported as unresolved until they are fixed.
+type Incomplete struct {
+	Skipped int    `json:"skipped"` // broken pack.json files left out
+	Message string `json:"message"`
 }
 
 // PackSpec names one pack and the spec generation ("v1" or "v2") it was

@@ -27,6 +27,27 @@ type sarifRun struct {
 	ColumnKind         string                   `json:"columnKind"`
 	Results            []sarifResult            `json:"results"`
 	Properties         *sarifRunProperties      `json:"properties,omitempty"`
+	Invocations        []sarifInvocation        `json:"invocations,omitempty"`
+}
+
+// sarifInvocation records how the run went; wop writes one only to carry
+// a notification (an incomplete catalog). The findings are complete as far
+// as they go, so the execution counts as successful.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications"`
+}
+
+// sarifNotification is a condition met while running, not a finding.
+type sarifNotification struct {
+	Descriptor sarifDescriptorRef `json:"descriptor"`
+	Level      string             `json:"level"`
+	Message    sarifMessage       `json:"message"`
+	Properties map[string]int     `json:"properties,omitempty"`
+}
+
+type sarifDescriptorRef struct {
+	ID string `json:"id"`
 }
 
 // sarifRunProperties is the run's property bag: the packs judged and the
@@ -135,6 +156,11 @@ func printSARIF(w io.Writer, in Input) error {
 	run := sarifRun{Tool: sarifTool{driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
 	if len(in.Packs) > 0 {
 		run.Properties = &sarifRunProperties{Packs: in.Packs}
+	}
+	if in.Incomplete != nil {
+		run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: []sarifNotification{{
+			Descriptor: sarifDescriptorRef{ID: "catalog-incomplete"}, Level: "warning",
+			Message: sarifMessage{in.Incomplete.Message}, Properties: map[string]int{"skipped": in.Incomplete.Skipped}}}}}
 	}
 	if in.BaseDir != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifact{srcRoot: {URI: fileURI(in.BaseDir) + "/"}}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wop-cli/wop/internal/testutil/golden"
 )
 
 // TestSARIFSchemaAndGitHubRequirements validates the SARIF output against
@@ -144,5 +145,33 @@ func TestSemanticVersion(t *testing.T) {
 		if got := semanticVersion(in); got != want {
 			t.Errorf("semanticVersion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestIncompleteCatalogReported: a catalog that skipped broken packs is
+// said in json (catalogIncomplete) and in sarif (a tool execution
+// notification, schema-valid), and in neither when the catalog was whole.
+func TestIncompleteCatalogReported(t *testing.T) {
+	for _, format := range []string{"json", "sarif"} {
+		t.Run(format, func(t *testing.T) {
+			in := loadInput(t)
+			in.Diags = in.Diags[:1]
+			in.Incomplete = &Incomplete{Skipped: 2, Message: "catalog incomplete: 2 broken pack.json skipped"}
+			var out bytes.Buffer
+			if err := Print(&out, format, in); err != nil {
+				t.Fatal(err)
+			}
+			golden.Assert(t, "golden/incomplete."+format, out.Bytes())
+			if format == "sarif" {
+				validateSARIFSchema(t, out.Bytes())
+			}
+		})
+	}
+	var whole bytes.Buffer
+	if err := Print(&whole, "json", loadInput(t)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(whole.String(), "catalogIncomplete") {
+		t.Error("json says catalogIncomplete for a whole catalog")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/report"
 )
 
 // catalogLoader opens the catalogs a command uses, each once: --catalog,
@@ -76,15 +77,17 @@ func (l *catalogLoader) load(src, why string) (*catalog.Catalog, error) {
 }
 
 // incomplete says, after the verdict, that a catalog left broken packs out
-// ("" when none did): findings that depend on those packs are missing or
-// wrong until they are fixed.
-func (l *catalogLoader) incomplete() string {
+// (nil when none did): findings that depend on those packs are missing or
+// wrong until they are fixed. The message stands alone, as json and sarif
+// reports carry it without the warnings that name the files.
+func (l *catalogLoader) incomplete() *report.Incomplete {
 	skipped := 0
 	for _, c := range l.open {
 		skipped += c.Skipped
 	}
 	if skipped == 0 {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("catalog incomplete: %d broken pack.json skipped (see the warnings above); what they define may be reported as unresolved", skipped)
+	return &report.Incomplete{Skipped: skipped, Message: fmt.Sprintf(
+		"catalog incomplete: %d broken pack.json skipped (wop's warnings name them); what they define may be reported as unresolved", skipped)}
 }

@@ -227,15 +227,15 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		rules = append(rules, releaseRules()...)
 	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
-		Spec: spec.Versions(), Packs: packs}
+		Spec: spec.Versions(), Packs: packs, Incomplete: catalogs.incomplete()}
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
 	counts := diag.Count(diags)
 	if o.format == "text" {
 		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
-		if note := catalogs.incomplete(); note != "" {
-			fmt.Fprintln(o.env.ErrOut, note)
+		if in.Incomplete != nil {
+			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
 		}
 	}
 	if len(loadErrs) > 0 {
