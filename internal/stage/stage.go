@@ -130,7 +130,7 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 // and the generators' output. It returns what differs from the checkout,
 // taken before the gate runs so nothing the gate leaves behind is staged.
 func stageTree(ctx context.Context, c *Checkout, work string, ch *change, o Options) ([]Edit, error) {
-	if err := copyTree(c.Root, work); err != nil {
+	if err := copyTree(ctx, c.Root, work); err != nil {
 		return nil, fmt.Errorf("copying the checkout: %w", err)
 	}
 	if _, err := os.Stat(c.path("node_modules")); err == nil {

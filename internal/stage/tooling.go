@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/report"
@@ -164,12 +165,24 @@ const tailLines = 25
 // its combined output, escaped for the terminal: the checkout's scripts are
 // not wop's, and their colours or escape sequences must not reach the
 // author's terminal as commands.
+// stepWaitDelay is how long run waits for a step's output pipes to close
+// once the step has exited or been killed. A script that leaves a process
+// behind holding them fails after this (exec.ErrWaitDelay) instead of
+// hanging stage.
+const stepWaitDelay = 50 * time.Millisecond
+
 func run(ctx context.Context, dir string, environ []string, s step) error {
 	cmd := exec.CommandContext(ctx, s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = withPath(environ, filepath.Join(dir, "node_modules", ".bin"))
 	out := &outputWatcher{}
 	cmd.Stdout, cmd.Stderr = out, out
+	// On Ctrl-C the step and its children are killed, and Run returns
+	// within stepWaitDelay even if a grandchild still holds the output
+	// pipe: Stage must have time to remove its staging copy before the
+	// process exits (cli.SignalContext's grace).
+	ownGroup(cmd)
+	cmd.WaitDelay = stepWaitDelay
 	if err := cmd.Run(); err != nil {
 		out.finish()
 		return &StepError{

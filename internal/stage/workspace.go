@@ -2,6 +2,7 @@ package stage
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,10 +22,13 @@ var skipped = map[string]bool{".git": true, "node_modules": true}
 
 // copyTree copies the checkout's files into dst, owner-writable whatever
 // their mode (the registry's generators rewrite files in place).
-func copyTree(src, dst string) error {
+func copyTree(ctx context.Context, src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err // Ctrl-C: stop at once, so Stage can remove the copy in time
 		}
 		rel, _ := filepath.Rel(src, p)
 		if d.IsDir() && skipped[rel] {

@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"maps"
@@ -49,7 +50,7 @@ func TestCopyDiffApply(t *testing.T) {
 		".git/HEAD":              "not content",
 	})
 	work := t.TempDir()
-	if err := copyTree(checkout, work); err != nil {
+	if err := copyTree(context.Background(), checkout, work); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(work, ".git")); err == nil {
@@ -173,5 +174,21 @@ func TestWriteChangeStaysInside(t *testing.T) {
 				t.Errorf("outside the checkout changed:\nbefore %v\nafter  %v", before, after)
 			}
 		})
+	}
+}
+
+// TestCopyTreeStopsWhenCancelled: Ctrl-C during the copy of a large
+// checkout stops it at once, so Stage can remove what was copied before
+// the process's grace after Ctrl-C runs out.
+func TestCopyTreeStopsWhenCancelled(t *testing.T) {
+	checkout := tree(t, map[string]string{"packs/a/pack.json": "{}", "registry/v1/index.json": "{}"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	work := t.TempDir()
+	if err := copyTree(ctx, checkout, work); !errors.Is(err, context.Canceled) {
+		t.Fatalf("copyTree after cancel: %v, want context.Canceled", err)
+	}
+	if entries, _ := os.ReadDir(work); len(entries) != 0 {
+		t.Errorf("copied after cancel: %v", entries)
 	}
 }
