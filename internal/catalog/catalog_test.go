@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,6 +103,38 @@ func TestFindCheckout(t *testing.T) {
 	}
 	if got := FindCheckout(t.TempDir()); got != "" {
 		t.Errorf("FindCheckout outside a checkout = %q", got)
+	}
+}
+
+// TestCheckoutFinderAnswersAsTheDisk: a CheckoutFinder shared by many
+// lookups gives each path FindCheckout's answer, in any order (packs in a
+// checkout, outside one, a checkout nested in another's packs/, a file),
+// and answers a directory it has passed from its memo.
+func TestCheckoutFinderAnswersAsTheDisk(t *testing.T) {
+	root := t.TempDir()
+	filetree.Write(t, root, map[string]string{
+		"reg/" + DiscoveryPath: `{}`, "reg/packs/a/pack.json": `{}`, "reg/packs/b/pack.json": `{}`,
+		"reg/packs/inner/" + DiscoveryPath: `{}`, "reg/packs/inner/packs/c/pack.json": `{}`,
+		"loose/d/pack.json": `{}`, "half/packs/e/pack.json": `{}`,
+	})
+	paths := []string{"reg/packs/a", "reg/packs/b", "reg/packs/a/pack.json", "reg/packs/inner/packs/c",
+		"reg/packs/inner", "reg", "loose/d", "loose/d/pack.json", "half/packs/e", "missing/x", "."}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, {4, 3, 6, 0, 9, 2, 5, 8, 1, 10, 7}} {
+		f := NewCheckoutFinder()
+		for _, i := range append(order, order...) {
+			p := filepath.Join(root, paths[i])
+			if got, want := f.Find(p), FindCheckout(p); got != want {
+				t.Errorf("order %v: Find(%s) = %q, FindCheckout says %q", order, paths[i], got, want)
+			}
+		}
+	}
+	f := NewCheckoutFinder()
+	f.Find(filepath.Join(root, "reg/packs/a"))
+	if err := os.Remove(filepath.Join(root, "reg", DiscoveryPath)); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Find(filepath.Join(root, "reg/packs/b")); got != filepath.Join(root, "reg") {
+		t.Errorf("after the memo saw reg/packs: Find(reg/packs/b) = %q, want the memo's answer", got)
 	}
 }
 

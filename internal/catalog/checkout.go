@@ -22,20 +22,50 @@ func IsCheckout(dir string) bool {
 // FindCheckout returns the registry checkout that contains path (a pack
 // directory, pack.json or archive inside it), or "" when there is none.
 func FindCheckout(path string) string {
+	return NewCheckoutFinder().Find(path)
+}
+
+// CheckoutFinder is FindCheckout for the packs of one run: the packs of a
+// folder share every ancestor, so each directory is asked once whether it
+// is a checkout's root. It is not safe for concurrent use.
+type CheckoutFinder struct {
+	roots map[string]string // a directory's answer: the checkout root, or ""
+}
+
+// NewCheckoutFinder returns a CheckoutFinder with an empty memo.
+func NewCheckoutFinder() *CheckoutFinder {
+	return &CheckoutFinder{roots: map[string]string{}}
+}
+
+// Find is FindCheckout, remembering the answer for every directory it
+// passes.
+func (f *CheckoutFinder) Find(path string) string {
 	dir, err := filepath.Abs(path)
 	if err != nil {
 		return ""
 	}
+	var passed []string
+	root := ""
 	for {
+		if r, ok := f.roots[dir]; ok {
+			root = r
+			break
+		}
+		passed = append(passed, dir)
 		if IsCheckout(dir) {
-			return dir
+			root = dir
+			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			break
 		}
 		dir = parent
 	}
+	for _, p := range passed {
+		f.roots[p] = root
+	}
+	return root
 }
 
 // loadCheckout reads a registry checkout's packs/ folder.

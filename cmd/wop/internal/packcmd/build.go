@@ -99,7 +99,7 @@ func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMo
 	if err != nil {
 		return nil, err
 	}
-	settings, err := settingsFor(env, "", env.Abs(dir), base, map[string]*packSettings{})
+	settings, err := settingsFor(env, "", env.Abs(dir), base, newSettingsMemo())
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 		return err
 	}
 	packs := make([]*packBuild, len(o.dirs))
-	seen := map[string]*packSettings{}
+	seen := newSettingsMemo()
 	for i, dir := range o.dirs {
 		p := &packBuild{dir: dir, log: &outputLog{}, keys: o.keys}
 		p.env = p.log.env(o.env)

@@ -73,7 +73,7 @@ func catalogSource(o *catalogOptions) (string, error) {
 		return catalogSrc(o.env, o.source), nil
 	}
 	// The .wop.yaml lint would use here, found with the same trust rules.
-	s, err := settingsFor(o.env, "", o.env.WorkDir, lintOpts(o.env, true), map[string]*packSettings{})
+	s, err := settingsFor(o.env, "", o.env.WorkDir, lintOpts(o.env, true), newSettingsMemo())
 	if err != nil {
 		return "", err
 	}

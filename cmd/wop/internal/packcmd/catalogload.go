@@ -18,6 +18,9 @@ type catalogLoader struct {
 	offline  bool
 	announce bool // say on ErrOut which catalog is used and how current it is
 	open     map[string]*catalog.Catalog
+	// checkouts remembers which directories sit in a registry checkout,
+	// made on first use: the packs of a folder share their ancestors.
+	checkouts *catalog.CheckoutFinder
 }
 
 // catalogSrc makes a catalog argument absolute unless it is a URL.
@@ -34,7 +37,10 @@ func (l *catalogLoader) forPack(configured, packPath string) (*catalog.Catalog, 
 	if configured != "" {
 		return l.load(configured, "configured")
 	}
-	if root := catalog.FindCheckout(packPath); root != "" {
+	if l.checkouts == nil {
+		l.checkouts = catalog.NewCheckoutFinder()
+	}
+	if root := l.checkouts.Find(packPath); root != "" {
 		return l.load(root, "registry checkout")
 	}
 	return nil, nil

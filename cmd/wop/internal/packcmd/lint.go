@@ -322,7 +322,7 @@ func writeInto(path, flag string, data []byte) error {
 func lintJobs(o *lintOptions, targets []target, base lint.Options, catalogs *catalogLoader) ([]lint.Job, []tarball.Limits, error) {
 	jobs := make([]lint.Job, len(targets))
 	limits := make([]tarball.Limits, len(targets))
-	seen := map[string]*packSettings{}
+	seen := newSettingsMemo()
 	for i, t := range targets {
 		s, err := settingsFor(o.env, o.config, t.path, base, seen)
 		if err != nil {

@@ -32,12 +32,24 @@ type packSettings struct {
 	catalog      string   // the configuration's catalog: an absolute path or URL, "" if none
 }
 
+// settingsMemo holds, for one command, the settings already made (by
+// configuration file) and the .wop.yaml search's answers for directories
+// already passed: the packs of a folder share every ancestor.
+type settingsMemo struct {
+	made   map[string]*packSettings
+	finder *config.Finder // made on first use, with the command's Env
+}
+
+func newSettingsMemo() *settingsMemo {
+	return &settingsMemo{made: map[string]*packSettings{}}
+}
+
 // settingsFor finds the configuration for a pack (--config, WOP_CONFIG, or
 // .wop.yaml upward from it) and turns it into lint options. Configs are
-// read once. A discovered file another user owns is ignored with a warning,
+// read once per memo. A discovered file another user owns is ignored with a warning,
 // and only the file next to the pack (or one the user named) may raise the
 // size limits: an ancestor's cannot let a bomb in.
-func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cache map[string]*packSettings) (*packSettings, error) {
+func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, memo *settingsMemo) (*packSettings, error) {
 	start := packPath // a pack directory, or a pack.json or .tgz in one
 	if info, err := os.Stat(packPath); err == nil && !info.IsDir() {
 		start = filepath.Dir(packPath)
@@ -45,7 +57,10 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 	path, mayRaise := cmp.Or(explicit, env.Getenv("WOP_CONFIG")), true
 	var want *safefile.Identity
 	if path == "" {
-		found, err := config.Find(start, discovery(env))
+		if memo.finder == nil {
+			memo.finder = config.NewFinder(discovery(env))
+		}
+		found, err := memo.finder.Find(start)
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +72,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 		path = env.Abs(path)
 	}
 	key := fmt.Sprintf("%s|%v", path, mayRaise)
-	if s, ok := cache[key]; ok {
+	if s, ok := memo.made[key]; ok {
 		return s, nil
 	}
 	s := &packSettings{opt: base, limits: tarball.DefaultLimits}
@@ -77,7 +92,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, cac
 			s.limits = lowerOnly(env, path, s.limits)
 		}
 	}
-	cache[key] = s
+	memo.made[key] = s
 	return s, nil
 }
 

@@ -152,7 +152,7 @@ func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (mig
 		c, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog")
 	} else {
 		var s *packSettings
-		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), map[string]*packSettings{}); err != nil {
+		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), newSettingsMemo()); err != nil {
 			return nil, err
 		}
 		c, err = catalogs.forPack(s.catalog, dir)

@@ -195,7 +195,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	}
 	opt := lintOpts(o.env, false)
 	opt.Spec = tree
-	settings, err := settingsFor(o.env, "", archivePath, opt, map[string]*packSettings{})
+	settings, err := settingsFor(o.env, "", archivePath, opt, newSettingsMemo())
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ that archive's pack.json and signature, keeping its other entries.`,
 			if o.outDir == "" {
 				o.outDir = filepath.Dir(env.Abs(args[0]))
 			}
-			settings, err := settingsFor(env, "", env.Abs(args[0]), lintOpts(env, false), map[string]*packSettings{})
+			settings, err := settingsFor(env, "", env.Abs(args[0]), lintOpts(env, false), newSettingsMemo())
 			if err != nil {
 				return err
 			}
