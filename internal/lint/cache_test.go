@@ -243,6 +243,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "scratch": "Contents (a file lent past the budget)", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
+			"fileRefs": "Contents", "fileRefsDone": "Contents",
 		},
 		"Pack": {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",
@@ -252,6 +253,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",
 			"Cache": "not an input", "CacheSalt": "Build", "Spec": "Spec",
 			"siblings": "Place (a memo of its SiblingPacks for one run)",
+			"rules":    "Rules (All(), built once per run)",
 		},
 	}
 	for typ, v := range map[string]any{"Pass": Pass{}, "Pack": pack.Pack{}, "Options": Options{}} {

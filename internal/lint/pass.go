@@ -31,17 +31,19 @@ type Pass struct {
 
 	// Computed once per pass and shared by the rules: the rules ask the same
 	// questions about the same files.
-	json      map[string]*jsonFile // parsed JSON files
-	files     map[string]fileRead  // file contents, within cacheBudget
-	cached    int                  // bytes held in files
-	scratch   []byte               // reused by lend for files past the budget
-	refs      []pack.Ref
-	refsDone  bool
-	bundle    []pack.File
-	bundleSet bool
-	jsonNames []string
-	dags      []*dag
-	dagsDone  bool
+	json         map[string]*jsonFile // parsed JSON files
+	files        map[string]fileRead  // file contents, within cacheBudget
+	cached       int                  // bytes held in files
+	scratch      []byte               // reused by lend for files past the budget
+	refs         []pack.Ref
+	refsDone     bool
+	fileRefs     []pack.Ref // refs naming files (see fileRefs)
+	fileRefsDone bool
+	bundle       []pack.File
+	bundleSet    bool
+	jsonNames    []string
+	dags         []*dag
+	dagsDone     bool
 }
 
 type fileRead struct {

@@ -55,6 +55,7 @@ type Options struct {
 	Spec spec.Tree
 
 	siblings *siblingMemo // set by RunAll for the packs of one run
+	rules    Rules        // set by RunAll: the registry, built once per run
 }
 
 // Run lints one pack and returns its findings, sorted.
@@ -83,7 +84,11 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 		p.Manifest = doc
 	}
 	p.Spec = opt.Spec.Resolve(p.Root())
-	for _, r := range All() {
+	rules := opt.rules
+	if rules == nil {
+		rules = All()
+	}
+	for _, r := range rules {
 		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
 			continue
 		}
@@ -161,13 +166,13 @@ type Result struct {
 // folder of packs).
 func RunAll(jobs []Job, load func(Job) (*pack.Pack, error)) []Result {
 	results := make([]Result, len(jobs))
-	siblings := newSiblingMemo()
+	siblings, rules := newSiblingMemo(), All()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
-				results[i] = runJob(jobs[i], load, siblings)
+				results[i] = runJob(jobs[i], load, siblings, rules)
 			}
 		})
 	}
@@ -176,7 +181,7 @@ func RunAll(jobs []Job, load func(Job) (*pack.Pack, error)) []Result {
 }
 
 // runJob loads and lints one job's pack.
-func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo) Result {
+func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo, rules Rules) Result {
 	r := Result{Path: job.Path}
 	pk, err := load(job)
 	if err != nil {
@@ -184,7 +189,7 @@ func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo) 
 		return r
 	}
 	opt := job.Opt
-	opt.siblings = siblings
+	opt.siblings, opt.rules = siblings, rules
 	r.Diags, r.Err = RunCached(pk, opt)
 	return r
 }
