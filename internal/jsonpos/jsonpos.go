@@ -111,7 +111,9 @@ type Doc struct {
 	Src        []byte
 	Root       *Value
 	Duplicates []Duplicate
-	lines      []int // offsets at which each line starts
+	// lines gives the offsets at which each line starts, found on first
+	// use: most documents lint clean and are never asked for a position.
+	lines func() []int
 }
 
 // Options tunes Parse for callers with stricter needs than lint.
@@ -132,7 +134,7 @@ func ParseWith(src []byte, opt Options) (*Doc, error) {
 		return nil, err
 	}
 	if root, ok := scan(src, opt); ok {
-		return &Doc{Src: src, Root: root, lines: lineStarts(src)}, nil
+		return &Doc{Src: src, Root: root, lines: linesOf(src)}, nil
 	}
 	return parseTokens(src, opt)
 }
@@ -150,7 +152,7 @@ func parseTokens(src []byte, opt Options) (*Doc, error) {
 	if _, err := p.dec.Token(); err != io.EOF {
 		return nil, &Error{Kind: ErrSyntax, Offset: end, Msg: "unexpected data after the top-level value"}
 	}
-	return &Doc{Src: src, Root: root, Duplicates: p.dups, lines: lineStarts(src)}, nil
+	return &Doc{Src: src, Root: root, Duplicates: p.dups, lines: linesOf(src)}, nil
 }
 
 // CheckEncoding reports a BOM, a NUL byte or invalid UTF-8 in any text file

@@ -1,13 +1,26 @@
 package jsonpos
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // FuzzLineCol checks the offset → line:col mapping on arbitrary text: lines
-// and columns are 1-based and never decrease along the file.
+// start after every newline, lines and columns are 1-based and never
+// decrease along the file.
 func FuzzLineCol(f *testing.F) {
 	f.Add([]byte("a\nbé\r\n\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lines := lineStarts(src)
+		want := []int{0} // a line starts after every newline
+		for i, b := range src {
+			if b == '\n' {
+				want = append(want, i+1)
+			}
+		}
+		if !slices.Equal(lines, want) {
+			t.Fatalf("lineStarts = %v, want %v", lines, want)
+		}
 		prev := Position{1, 1}
 		for off := 0; off <= len(src); off++ {
 			p := LineCol(src, lines, off)

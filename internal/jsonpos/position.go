@@ -1,9 +1,11 @@
 package jsonpos
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -15,13 +17,21 @@ type Position struct {
 }
 
 func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
+}
+
+// linesOf finds src's line starts once, when first asked (safe for
+// concurrent use).
+func linesOf(src []byte) func() []int {
+	return sync.OnceValue(func() []int { return lineStarts(src) })
 }
 
 // LineCol maps a byte offset to its position. Offsets past the end map to
@@ -57,7 +67,7 @@ func Offset(src []byte, lines []int, pos Position) int {
 }
 
 // Position maps a byte offset in the document to its line and column.
-func (d *Doc) Position(off int) Position { return LineCol(d.Src, d.lines, off) }
+func (d *Doc) Position(off int) Position { return LineCol(d.Src, d.lines(), off) }
 
 // PositionOf maps a source offset of any file (not only a parsed document) to
 // its line and column.
