@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // stageCheckout writes a pull-request registry checkout whose index
@@ -35,15 +37,7 @@ func stageCheckout(t *testing.T, wop string) (dir string) {
  "runtime": {"language": "remote", "entry": "pack.json"},
  "agents": [{"agentId": "community.acme.demo.a", "persona": "A", "modelClass": "general", "systemPrompt": "Hi."}]}`,
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetree.Write(t, dir, files)
 	keygen := exec.Command(wop, "key", "generate", "--key-id", "acme-1", "-o", filepath.Join(dir, "keys"))
 	if out, err := keygen.CombinedOutput(); err != nil {
 		t.Fatalf("key generate: %v\n%s", err, out)
