@@ -50,20 +50,7 @@ func TestToV2(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, notes, err := ToV2([]byte(tt.src), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-			if len(notes) != len(tt.notes) {
-				t.Fatalf("notes %+v, want %d", notes, len(tt.notes))
-			}
-			for i, n := range notes {
-				if !strings.Contains(n.Message, tt.notes[i]) {
-					t.Errorf("note %d: %q, want it to say %q", i, n.Message, tt.notes[i])
-				}
-			}
+			checkMigrated(t, got, notes, err, tt.want, tt.notes)
 		})
 	}
 	if _, _, err := ToV2([]byte(`[1]`), Options{}); err == nil {
@@ -140,20 +127,27 @@ func TestToV2Pins(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, notes, err := ToV2([]byte(tt.src), Options{Catalog: tt.cat})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-			if len(notes) != len(tt.notes) {
-				t.Fatalf("notes %+v, want %d", notes, len(tt.notes))
-			}
-			for i, n := range notes {
-				if !strings.Contains(n.Message, tt.notes[i]) {
-					t.Errorf("note %d: %q, want it to say %q", i, n.Message, tt.notes[i])
-				}
-			}
+			checkMigrated(t, got, notes, err, tt.want, tt.notes)
 		})
+	}
+}
+
+// checkMigrated fails t unless ToV2 succeeded with want and notes saying,
+// in order, what wantNotes say.
+func checkMigrated(t *testing.T, got []byte, notes []Note, err error, want string, wantNotes []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if len(notes) != len(wantNotes) {
+		t.Fatalf("notes %+v, want %d", notes, len(wantNotes))
+	}
+	for i, n := range notes {
+		if !strings.Contains(n.Message, wantNotes[i]) {
+			t.Errorf("note %d: %q, want it to say %q", i, n.Message, wantNotes[i])
+		}
 	}
 }
