@@ -11,6 +11,7 @@
 # nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 packs=${1:-../shared/corpus/packs}
 [ -d "$packs" ] || packs=examples
 packs=$(realpath "$packs")
@@ -20,7 +21,6 @@ out=$PWD/bench/out/build
 rm -rf "$out" && mkdir -p "$out/base-src"
 export WOP_CACHE_DIR=off
 
-gobuild() { (cd "$1" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$2" ./cmd/wop); }
 git archive "$base" | tar -x -C "$out/base-src"
 gobuild "$out/base-src" "$out/wop-base"
 gobuild "$PWD" "$out/wop"
@@ -72,16 +72,9 @@ for f in "$out"/all-node/*.tgz; do
 done
 echo "tar identical to the reference builder's: $same archives, $differ differ"
 
-# A pack at the ceiling: 50 MB unpacked in 195 files of 256 KB (random
-# base64, so deflate has real work to do).
+# A pack at the ceiling (bench/lib.sh's bigpack).
 big=$out/private.bench.big
-mkdir -p "$big/prompts"
-cat > "$big/pack.json" <<JSON
-{"name":"private.bench.big","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
- "runtime":{"language":"remote","entry":"pack.json"},
- "agents":[{"agentId":"private.bench.big.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/p000.md"}]}
-JSON
-for i in $(seq -w 0 194); do head -c 189000 /dev/urandom | base64 -w 100 > "$big/prompts/p$i.md"; done
+bigpack "$big"
 for w in "$B" "$W"; do
   /usr/bin/time -f "$(basename "$w"): 50 MB pack, --no-lint: peak RSS %M KB, %e s wall, %U+%S s cpu" \
     "$w" pack build "$big" --no-lint --unsigned -o "$out/big-out" >/dev/null

@@ -7,6 +7,7 @@
 # shared machine disturbs far less than wall time; wall medians are shown too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 packs=${1:-../shared/corpus/packs}
 [ -d "$packs" ] || packs=examples
 packs=$(realpath "$packs")
@@ -17,7 +18,6 @@ out=$PWD/bench/out/targets
 rm -rf "$out" && mkdir -p "$out/base-src"
 export WOP_CACHE_DIR=off
 
-gobuild() { (cd "$1" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$2" ./cmd/wop); }
 git archive "$base" | tar -x -C "$out/base-src"
 gobuild "$out/base-src" "$out/wop-base"
 gobuild "$PWD" "$out/wop"
@@ -79,13 +79,7 @@ pair "build, all in one process: $base | wop" "$B pack build $packs/*/ --key $ke
 
 echo "== a pack at the registry ceiling (50 MB in 195 files of 256 KB)"
 big=$out/private.bench.big
-mkdir -p "$big/prompts"
-cat > "$big/pack.json" <<JSON
-{"name":"private.bench.big","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
- "runtime":{"language":"remote","entry":"pack.json"},
- "agents":[{"agentId":"private.bench.big.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/p000.md"}]}
-JSON
-for i in $(seq -w 0 194); do head -c 189000 /dev/urandom | base64 -w 100 > "$big/prompts/p$i.md"; done
+bigpack "$big"
 "$W" pack build "$big" --no-lint --key "$key" --key-id bench -o "$out/big-out" >/dev/null 2>&1
 tgz=$(ls "$out"/big-out/*.tgz)
 pair "lint 50 MB folder: $base | wop" "$B pack lint --no-cache $big" "$W pack lint --no-cache $big"
