@@ -107,8 +107,8 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return err
 	}
 	opt := breaking.Options{Accept: acceptList(cfg)}
+	loader := catalogLoader{ctx: ctx, env: o.env, open: map[string]*catalog.Catalog{}}
 	if o.catalog != "" {
-		loader := catalogLoader{ctx: ctx, env: o.env, open: map[string]*catalog.Catalog{}}
 		cat, err := loader.load(catalogSrc(o.env, o.catalog), "--catalog")
 		if err != nil {
 			return err
@@ -123,7 +123,8 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	if !o.info {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color,
+		Incomplete: loader.incomplete()}
 	if err := report.Print(o.env.Out, o.format, in); err != nil {
 		return err
 	}
@@ -137,6 +138,9 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 			fmt.Fprintf(o.env.ErrOut, " (%d accepted in .wop.yaml)", res.Accepted)
 		}
 		fmt.Fprintln(o.env.ErrOut)
+		if in.Incomplete != nil {
+			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
+		}
 	}
 	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
