@@ -176,6 +176,9 @@ func checkServed(served, signed []byte, got build.Integrity) error {
 	if want := doc.Root.Get("integrity").String(); want != "" && want != got.SRI {
 		return fmt.Errorf("version manifest says integrity %s, the archive is %s", want, got.SRI)
 	}
+	if err := checkServedShape(doc.Root); err != nil {
+		return err
+	}
 	for _, f := range registryFields {
 		doc.Root.Delete(f)
 	}
@@ -272,6 +275,9 @@ func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("version manifest: %w", err)
 	}
 	r := &Report{Name: doc.Root.Get("name").String(), Version: doc.Root.Get("version").String()}
+	if err := checkServedShape(doc.Root); err != nil {
+		r.add("version-manifest", err, "")
+	}
 	for _, f := range registryFields {
 		doc.Root.Delete(f)
 	}

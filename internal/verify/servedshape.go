@@ -1,0 +1,42 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
+)
+
+// v2VersionManifest is the schema a v2 registry's served <version>.json
+// follows (spec/v2 registry-version-manifest.schema.json).
+const v2VersionManifest = spec.Base + "registry-version-manifest.schema.json"
+
+// checkServedShape checks a served version manifest of a v2 pack against
+// the v2 registry-version-manifest schema: a v2 registry that serves a v1
+// signing block, a v1 tarball path or a range without a ceiling serves
+// something no v2 client can rely on, even when the signed fields match.
+// v1 has no such schema, so v1 manifests pass.
+func checkServedShape(served *jsonpos.Value) error {
+	if spec.TreeOf(served) != spec.V2 {
+		return nil
+	}
+	set, err := schema.Default()
+	if err != nil {
+		return err
+	}
+	problems, err := set.Validate(v2VersionManifest, served.Interface())
+	if err != nil || len(problems) == 0 {
+		return err
+	}
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		at := p.Pointer
+		if at == "" {
+			at = "(root)"
+		}
+		msgs[i] = at + ": " + p.Message
+	}
+	return fmt.Errorf("the served version manifest does not follow the v2 registry-version-manifest schema: %s", strings.Join(msgs, "; "))
+}
