@@ -75,7 +75,10 @@ func TestInterrupt(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Fatalf("exit: %v, want status 130", err)
 			}
-			if took > 200*time.Millisecond {
+			// At once for a person; loose enough for a loaded CI machine
+			// (200 ms failed about one run in 80 under the race detector),
+			// and still far below the seconds the build would run on.
+			if took > time.Second {
 				t.Errorf("took %v to exit after Ctrl-C", took)
 			}
 			// A second Ctrl-C kills at once, so only the first promises to
