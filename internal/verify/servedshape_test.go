@@ -19,7 +19,7 @@ const manifestV2 = `{"name":"community.acme.demo","version":"1.0.0","kind":"node
 
 // buildWith builds a pack from its manifest and returns the archive, the
 // version manifest build wrote (what a registry serves) and the key.
-func buildWith(t *testing.T, manifest string) (tgz, served []byte, f *fixture) {
+func buildWith(t testing.TB, manifest string) (tgz, served []byte, f *fixture) {
 	t.Helper()
 	f = &fixture{dir: t.TempDir()}
 	filetree.Write(t, f.dir, map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n"})
