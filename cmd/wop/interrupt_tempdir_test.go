@@ -175,3 +175,55 @@ func TestInterruptBreakingRemovesArchive(t *testing.T) {
 		t.Errorf("left behind in the temporary directory: %v", got)
 	}
 }
+
+// TestKilledStageCopyIsSwept: a stage killed with SIGKILL cannot remove
+// its wop-stage-* copy; the next stage, once the copy is older than an
+// hour, removes it, since no running wop holds its lock any more.
+func TestKilledStageCopyIsSwept(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock on Windows")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("stage runs the checkout's scripts with npm, which is not installed")
+	}
+	wop, err := exec.LookPath("wop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := stageCheckout(t, wop)
+	slow := `{"name": "test-registry", "private": true, "scripts": {"build:index": "sleep 3", "check": "true"}}`
+	fast := `{"name": "test-registry", "private": true, "scripts": {"build:index": "true", "check": "true"}}`
+	pkgJSON := filepath.Join(dir, "clone", "package.json")
+	os.WriteFile(pkgJSON, []byte(slow), 0o644)
+	tmp := t.TempDir()
+	stage := func() *exec.Cmd {
+		cmd := exec.Command(wop, "pack", "publish", "good", "--key", "keys/acme-1.pem", "--key-id", "acme-1", "-o", "out", "--stage", "clone")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "NO_COLOR=1", "WOP_CACHE_DIR=off", "TMPDIR="+tmp, "WOP_REGISTRY=http://127.0.0.1:1")
+		return cmd
+	}
+	killed := stage()
+	if err := killed.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var copies []string
+	for deadline := time.Now().Add(20 * time.Second); len(copies) == 0; time.Sleep(10 * time.Millisecond) {
+		copies = ls(tmp)
+		if time.Now().After(deadline) {
+			killed.Process.Kill()
+			t.Fatal("stage never made its copy")
+		}
+	}
+	killed.Process.Kill()
+	killed.Wait()
+	if got := ls(tmp); len(got) != 1 || !strings.HasPrefix(got[0], "wop-stage-") {
+		t.Fatalf("after kill -9 the temporary directory holds %v, want the copy", got)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(tmp, copies[0]), old, old)
+	os.WriteFile(pkgJSON, []byte(fast), 0o644)
+	out, _ := stage().CombinedOutput()
+	if got := ls(tmp); len(got) != 0 {
+		t.Errorf("the next stage left %v in the temporary directory; its output:\n%s", got, out)
+	}
+}

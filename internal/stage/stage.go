@@ -27,6 +27,7 @@ import (
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/scratch"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -101,11 +102,14 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	work, err := os.MkdirTemp("", "wop-stage-")
+	// A copy left by a killed wop is removed first (it is unlocked).
+	scratch.Sweep("wop-stage-")
+	tmp, err := scratch.Dir("wop-stage-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(work)
+	defer tmp.Remove()
+	work := tmp.Path
 	res := &Result{Status: Staged}
 	if res.Edits, err = stageTree(ctx, c, work, ch, o); err != nil {
 		return nil, err

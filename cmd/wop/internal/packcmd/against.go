@@ -12,6 +12,7 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/scratch"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -67,11 +68,11 @@ func gitRelease(ctx context.Context, rev, packDir string, lim tarball.Limits) (*
 	if _, err := git(ctx, packDir, "cat-file", "-e", tree+pack.ManifestName); err != nil {
 		return nil, noop, errNoPrevious
 	}
-	tmp, err := os.CreateTemp("", "wop-against-*.tgz")
+	held, tmp, err := againstTemp()
 	if err != nil {
 		return nil, noop, err
 	}
-	cleanup := func() { os.Remove(tmp.Name()) }
+	cleanup := func() { held.Remove() }
 	cmd := exec.CommandContext(ctx, "git", "archive", "--format=tar.gz", tree)
 	cmd.Dir = strings.TrimSpace(top) // git archive refuses some subdirectories (untracked cwd)
 	cmd.Stdout = tmp
@@ -92,6 +93,13 @@ func gitRelease(ctx context.Context, rev, packDir string, lim tarball.Limits) (*
 	}
 	pk.Display = "git:" + rev
 	return pk, cleanup, nil
+}
+
+// againstTemp makes the temporary file a previous release is exported to,
+// locked while this run uses it, after removing those a killed wop left.
+func againstTemp() (*scratch.Temp, *os.File, error) {
+	scratch.Sweep("wop-against-")
+	return scratch.File("wop-against-*.tgz")
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {

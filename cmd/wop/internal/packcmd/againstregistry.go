@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -207,11 +206,11 @@ func (v verifiedArchive) Get(ctx context.Context, ref string, _ registry.GetOpti
 // (a pack reads its archive lazily); the returned func removes the file.
 func loadTempArchive(tgz []byte, lim tarball.Limits) (*pack.Pack, func(), error) {
 	noop := func() {}
-	tmp, err := os.CreateTemp("", "wop-against-*.tgz")
+	held, tmp, err := againstTemp()
 	if err != nil {
 		return nil, noop, err
 	}
-	cleanup := func() { os.Remove(tmp.Name()) }
+	cleanup := func() { held.Remove() }
 	_, err = tmp.Write(tgz)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
