@@ -52,13 +52,13 @@ func stageCheckout(t *testing.T, wop string) (dir string) {
 	return dir
 }
 
-// TestInterruptStageRemovesCopy: Ctrl-C while the checkout's generator
-// runs stops it (and the child its shell started, which holds wop's output
-// pipe), and wop removes its wop-stage-* copy of the checkout from the
-// temporary directory before it exits 130.
-func TestInterruptStageRemovesCopy(t *testing.T) {
+// stageTest skips where a stage test cannot run (no signals or locks on
+// Windows, no npm to run the checkout's scripts) and returns wop and a
+// folder holding a checkout, a pack and its key (stageCheckout).
+func stageTest(t *testing.T) (wop, dir string) {
+	t.Helper()
 	if runtime.GOOS == "windows" {
-		t.Skip("no SIGINT on Windows")
+		t.Skip("no SIGINT or flock on Windows")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("stage runs the checkout's scripts with npm, which is not installed")
@@ -67,11 +67,25 @@ func TestInterruptStageRemovesCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := stageCheckout(t, wop)
-	tmp := t.TempDir()
+	return wop, stageCheckout(t, wop)
+}
+
+// stageCmd stages the pack into the checkout, with tmp as $TMPDIR.
+func stageCmd(wop, dir, tmp string) *exec.Cmd {
 	cmd := exec.Command(wop, "pack", "publish", "good", "--key", "keys/acme-1.pem", "--key-id", "acme-1", "-o", "out", "--stage", "clone")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "WOP_CACHE_DIR=off", "TMPDIR="+tmp, "WOP_REGISTRY=http://127.0.0.1:1")
+	return cmd
+}
+
+// TestInterruptStageRemovesCopy: Ctrl-C while the checkout's generator
+// runs stops it (and the child its shell started, which holds wop's output
+// pipe), and wop removes its wop-stage-* copy of the checkout from the
+// temporary directory before it exits 130.
+func TestInterruptStageRemovesCopy(t *testing.T) {
+	wop, dir := stageTest(t)
+	tmp := t.TempDir()
+	cmd := stageCmd(wop, dir, tmp)
 	// A file, not a buffer, so the test can read it while wop writes.
 	stderrPath := filepath.Join(t.TempDir(), "stderr")
 	stderrFile, err := os.Create(stderrPath)
@@ -180,29 +194,13 @@ func TestInterruptBreakingRemovesArchive(t *testing.T) {
 // its wop-stage-* copy; the next stage, once the copy is older than an
 // hour, removes it, since no running wop holds its lock any more.
 func TestKilledStageCopyIsSwept(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no flock on Windows")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("stage runs the checkout's scripts with npm, which is not installed")
-	}
-	wop, err := exec.LookPath("wop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := stageCheckout(t, wop)
+	wop, dir := stageTest(t)
 	slow := `{"name": "test-registry", "private": true, "scripts": {"build:index": "sleep 3", "check": "true"}}`
 	fast := `{"name": "test-registry", "private": true, "scripts": {"build:index": "true", "check": "true"}}`
 	pkgJSON := filepath.Join(dir, "clone", "package.json")
 	os.WriteFile(pkgJSON, []byte(slow), 0o644)
 	tmp := t.TempDir()
-	stage := func() *exec.Cmd {
-		cmd := exec.Command(wop, "pack", "publish", "good", "--key", "keys/acme-1.pem", "--key-id", "acme-1", "-o", "out", "--stage", "clone")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "NO_COLOR=1", "WOP_CACHE_DIR=off", "TMPDIR="+tmp, "WOP_REGISTRY=http://127.0.0.1:1")
-		return cmd
-	}
-	killed := stage()
+	killed := stageCmd(wop, dir, tmp)
 	if err := killed.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +220,7 @@ func TestKilledStageCopyIsSwept(t *testing.T) {
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(filepath.Join(tmp, copies[0]), old, old)
 	os.WriteFile(pkgJSON, []byte(fast), 0o644)
-	out, _ := stage().CombinedOutput()
+	out, _ := stageCmd(wop, dir, tmp).CombinedOutput()
 	if got := ls(tmp); len(got) != 0 {
 		t.Errorf("the next stage left %v in the temporary directory; its output:\n%s", got, out)
 	}

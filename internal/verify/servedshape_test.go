@@ -6,11 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
-	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 const manifestV2 = `{"name":"community.acme.demo","version":"1.0.0","kind":"node","engines":{"openwop":">=2.0.0 <3.0.0"},
@@ -18,28 +14,11 @@ const manifestV2 = `{"name":"community.acme.demo","version":"1.0.0","kind":"node
 "agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPromptRef":"prompts/a.md"}]}`
 
 // buildWith builds a pack from its manifest and returns the archive, the
-// version manifest build wrote (what a registry serves) and the key.
+// version manifest build wrote (what a registry serves) and the fixture.
 func buildWith(t testing.TB, manifest string) (tgz, served []byte, f *fixture) {
 	t.Helper()
-	f = &fixture{dir: t.TempDir()}
-	filetree.Write(t, f.dir, map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n"})
-	kp, _ := sign.Generate()
-	f.key, _ = sign.ParsePrivateKey(kp.PrivatePEM, "acme-1")
-	f.pub = f.key.Public()
-	pk, err := pack.Load(f.dir, tarball.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := build.NewPlan(pk, build.Signing{Key: f.key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.res, err = plan.Write(t.Context(), t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
-	tgz, _ = os.ReadFile(f.res.Archive)
-	served, _ = os.ReadFile(f.res.Manifest)
-	return tgz, served, f
+	f = newFixtureFrom(t, manifest, nil)
+	return f.tgz, f.served, f
 }
 
 // TestServedShapeV2: a v2 registry's <version>.json must follow the v2

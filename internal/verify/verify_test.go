@@ -47,7 +47,14 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // newFixtureWith builds the fixture pack with extra files added.
-func newFixtureWith(t *testing.T, extra map[string]string) *fixture {
+func newFixtureWith(t testing.TB, extra map[string]string) *fixture {
+	t.Helper()
+	return newFixtureFrom(t, manifest, extra)
+}
+
+// newFixtureFrom builds a pack of the manifest given, a prompt, a README
+// and extra files.
+func newFixtureFrom(t testing.TB, manifest string, extra map[string]string) *fixture {
 	t.Helper()
 	f := &fixture{dir: t.TempDir()}
 	files := map[string]string{"pack.json": manifest, "prompts/a.md": "Be brief.\n", "README.md": "# demo\n"}
