@@ -6,6 +6,7 @@ package schema
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"strings"
@@ -173,11 +174,66 @@ func decodeEmbedded(raw []byte) (any, error) {
 	return d.Root.Interface(), nil
 }
 
-// embeddedLoader serves the embedded schemas to the compiler by $id and
-// refuses every other URL.
+// embeddedLoader serves the embedded schemas to the compiler by $id, each
+// in the embedded dialect, and refuses every other URL.
 type embeddedLoader struct{ s *Set }
 
-func (l embeddedLoader) Load(url string) (any, error) { return l.s.doc(url) }
+func (l embeddedLoader) Load(url string) (any, error) {
+	if url == embeddedDialect {
+		return embeddedDialectDoc(), nil
+	}
+	d, err := l.s.doc(url)
+	if err != nil {
+		return nil, err
+	}
+	return inEmbeddedDialect(d), nil
+}
+
+// draft2020 is the $schema of every embedded schema as published.
+const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// embeddedDialect is the metaschema wop compiles its own schemas under: JSON
+// Schema 2020-12 with only the vocabularies wop's compiler reads. The
+// library checks every document it compiles against its metaschema, and
+// against the full 2020-12 one that check was about a fifth of a one-pack
+// lint. The embedded schemas are pinned bytes that
+// TestEmbeddedSchemasAreValid holds valid against the full metaschema, so
+// the run-time check is pure cost; the library has no switch to skip it, but
+// it checks a document only against the vocabularies its metaschema
+// declares. The three left out cannot change a compiled schema here:
+// meta-data is annotations only, formats are asserted whatever the
+// vocabulary (AssertFormat), and content keywords are asserted only with
+// AssertContent, which wop does not set. Pack schemas never see this
+// dialect: CompilePack checks them against the full metaschema.
+const embeddedDialect = "urn:wop:embedded-dialect:2020-12"
+
+// embeddedDialectDoc is the metaschema document of embeddedDialect.
+func embeddedDialectDoc() map[string]any {
+	const vocab = "https://json-schema.org/draft/2020-12/vocab/"
+	return map[string]any{
+		"$schema": draft2020,
+		"$id":     embeddedDialect,
+		"$vocabulary": map[string]any{
+			vocab + "core":        true,
+			vocab + "applicator":  true,
+			vocab + "unevaluated": true,
+			vocab + "validation":  true,
+		},
+	}
+}
+
+// inEmbeddedDialect returns the embedded schema d under embeddedDialect: a
+// shallow copy with another $schema (d itself is shared with CompilePack
+// and Document, which must see it as published).
+func inEmbeddedDialect(d any) any {
+	m, ok := d.(map[string]any)
+	if !ok || m["$schema"] != draft2020 {
+		return d
+	}
+	c := maps.Clone(m)
+	c["$schema"] = embeddedDialect
+	return c
+}
 
 // Default returns the process-wide Set, loaded on first use. The embedded
 // schemas are fixed at build time, so a load error is a bug in wop.

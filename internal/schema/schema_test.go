@@ -109,25 +109,86 @@ func TestModelClasses(t *testing.T) {
 // library does by default, each pattern compiled (and checked against the
 // "regex" format) up front: the embedded Set defers patterns to first use
 // (lazyPattern), which is safe only while every one of them is valid.
-func TestEmbeddedSchemasCompileEagerly(t *testing.T) {
+// TestEmbeddedSchemasAreValid compiles every embedded schema as published,
+// against the full 2020-12 metaschema and with every pattern compiled: wop
+// compiles them at run time in embeddedDialect, which checks less, and with
+// lazy patterns, which never fail at compile time.
+func TestEmbeddedSchemasAreValid(t *testing.T) {
 	s, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	c.UseLoader(embeddedLoader{s})
-	ids := []string{AgentFormatID}
-	for k := range kindFiles {
-		for _, tree := range []spec.Tree{spec.V1, spec.V2} {
-			id, _ := ForKind(tree, k)
-			ids = append(ids, id)
-		}
-	}
-	for _, id := range ids {
+	c.UseLoader(loaderFunc(s.doc))
+	for _, id := range embeddedIDs() {
 		if _, err := c.Compile(id); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
+	}
+}
+
+// TestEmbeddedDialectCompilesTheSame holds embeddedDialect to its promise:
+// every embedded schema compiles to the same schema in it as in full 2020-12.
+func TestEmbeddedDialectCompilesTheSame(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	published, trusted := jsonschema.NewCompiler(), jsonschema.NewCompiler()
+	published.UseLoader(loaderFunc(s.doc))
+	trusted.UseLoader(embeddedLoader{s})
+	// One Regexp per expression for both: the library keys patternProperties
+	// by Regexp, so DeepEqual compares them by identity.
+	patterns := map[string]jsonschema.Regexp{}
+	interned := func(expr string) (jsonschema.Regexp, error) {
+		if patterns[expr] == nil {
+			patterns[expr], _ = lazyPattern(expr)
+		}
+		return patterns[expr], nil
+	}
+	for _, c := range []*jsonschema.Compiler{published, trusted} {
+		c.AssertFormat()
+		c.UseRegexpEngine(interned)
+	}
+	for _, id := range embeddedIDs() {
+		want, err := published.Compile(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := trusted.Compile(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s compiles to another schema in embeddedDialect", id)
+		}
+	}
+}
+
+// TestEmbeddedDialectSkipsAnnotationChecks: a schema in embeddedDialect is
+// not checked against the vocabularies left out (a number as title would
+// fail the full metaschema), and still asserts what it says.
+func TestEmbeddedDialectSkipsAnnotationChecks(t *testing.T) {
+	const id = "https://openwop.dev/spec/v1/test.schema.json"
+	doc := map[string]any{"$schema": draft2020, "$id": id, "title": json.Number("5"), "type": "string", "format": "uri"}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(loaderFunc(func(url string) (any, error) {
+		if url == embeddedDialect {
+			return embeddedDialectDoc(), nil
+		}
+		return inEmbeddedDialect(doc), nil
+	}))
+	sch, err := c.Compile(id)
+	if err != nil {
+		t.Fatalf("compile in embeddedDialect: %v", err)
+	}
+	if sch.Validate(5) == nil || sch.Validate("not a uri") == nil || sch.Validate("https://x.test/") != nil {
+		t.Error("type or format not asserted in embeddedDialect")
+	}
+	if doc["$schema"] != draft2020 {
+		t.Error("inEmbeddedDialect changed the shared document")
 	}
 }
 
