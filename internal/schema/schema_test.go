@@ -8,6 +8,7 @@ import (
 	"path"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -21,6 +22,11 @@ func validate(t *testing.T, id, src string) []Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return validateIn(t, s, id, src)
+}
+
+func validateIn(t *testing.T, s *Set, id, src string) []Problem {
+	t.Helper()
 	d, err := jsonpos.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +143,7 @@ func TestEmbeddedDialectCompilesTheSame(t *testing.T) {
 	}
 	published, trusted := jsonschema.NewCompiler(), jsonschema.NewCompiler()
 	published.UseLoader(loaderFunc(s.doc))
-	trusted.UseLoader(embeddedLoader{s})
+	trusted.UseLoader(embeddedLoader{docs: s})
 	// One Regexp per expression for both: the library keys patternProperties
 	// by Regexp, so DeepEqual compares them by identity.
 	patterns := map[string]jsonschema.Regexp{}
@@ -338,5 +344,107 @@ func TestNotRequiredNamesTheProperty(t *testing.T) {
 	want := []Problem{{Pointer: "/runtime", Keyword: "not", Message: `property "mcpServer" is not allowed here`}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestAgentlessManifestSkipsAgentSchemas: validating a node manifest
+// without agents never loads the agent schemas; one with agents does.
+func TestAgentlessManifestSkipsAgentSchemas(t *testing.T) {
+	for _, tree := range []spec.Tree{spec.V1, spec.V2} {
+		node, _ := ForKind(tree, "node")
+		base := strings.TrimSuffix(node, "node-pack-manifest.schema.json")
+		agentSchemas := []string{base + "agent-manifest.schema.json", base + "prompt-ref.schema.json"}
+		s, err := Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded := func() (n int) {
+			s.docsMu.Lock()
+			defer s.docsMu.Unlock()
+			for _, id := range agentSchemas {
+				if _, ok := s.docs[id]; ok {
+					n++
+				}
+			}
+			return n
+		}
+		nodes := `{` + nodeHead + `"runtime":{"language":"javascript","entry":"index.mjs"},"nodes":[{"typeId":"community.acme.demo.x","version":"1.0.0","category":"data","role":"pure"}]}`
+		validateIn(t, s, node, nodes)
+		if n := loaded(); n != 0 {
+			t.Errorf("%s: a manifest without agents loaded %d agent schemas", tree, n)
+		}
+		agents := `{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"x"}]}`
+		validateIn(t, s, node, agents)
+		if n := loaded(); n != len(agentSchemas) {
+			t.Errorf("%s: a manifest with agents loaded %d of the %d agent schemas", tree, n, len(agentSchemas))
+		}
+	}
+}
+
+// TestWithoutAgentsValidatesTheSame: for manifests without agents, the
+// schema compiled without its agents subschema gives exactly the problems
+// of the published one.
+func TestWithoutAgentsValidatesTheSame(t *testing.T) {
+	manifests := []string{
+		`{` + nodeHead + `"runtime":{"language":"javascript","entry":"index.mjs"},"nodes":[{"typeId":"community.acme.demo.x","version":"1.0.0","category":"data","role":"pure"}]}`,
+		`{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"}}`,
+		`{` + nodeHead + `"runtime":{"language":"remote","entry":"pack.json"},"agent":[{"agentId":"x"}]}`,
+		`{` + nodeHead + `"runtime":{"language":"javascript","entry":"index.mjs"},"nodes":[{"typeId":"Bad","category":"flow"}],"signing":{"keyId":5}}`,
+		`{"name":"x","nodes":[],"agentz":1,"homepage":"not a uri","runtime":{"language":"cobol"}}`,
+		`[]`,
+	}
+	for _, tree := range []spec.Tree{spec.V1, spec.V2} {
+		node, _ := ForKind(tree, "node")
+		s, err := Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := newEmbedded(embeddedLoader{}) // no agentless variant
+		for _, m := range manifests {
+			if got, want := validateIn(t, s, node, m), validateIn(t, full, node, m); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s:\n got  %+v\n want %+v", tree, m, got, want)
+			}
+		}
+	}
+}
+
+// TestAgentsSubschemaOnlyByName holds what withoutAgents relies on: no
+// embedded schema refers to a node manifest schema as a whole or to its
+// agents subschema, so that subschema applies only to a root agents member.
+func TestAgentsSubschemaOnlyByName(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range embeddedIDs() {
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if ref, ok := v["$ref"].(string); ok {
+					target, frag, _ := strings.Cut(ref, "#")
+					if target == "" {
+						target = id
+					} else if !strings.Contains(target, "://") {
+						target = id[:strings.LastIndex(id, "/")+1] + strings.TrimPrefix(target, "./")
+					}
+					if isNodeManifest(target) && (frag == "" || strings.HasPrefix(frag, "/properties/agents")) {
+						t.Errorf("%s refers to %s#%s", id, target, frag)
+					}
+				}
+				for _, x := range v {
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		doc, err := s.doc(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk(doc)
 	}
 }
