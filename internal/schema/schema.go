@@ -315,10 +315,11 @@ func withoutAgents(d any) any {
 
 // compileFor compiles id for validating instance: for a manifest without
 // agents, a node manifest schema is compiled without the agent schemas
-// (withoutAgents). A run that meets both kinds of pack compiles that
+// (withoutAgents), unless the full one is compiled already. A run that
+// meets a node pack without agents before one with agents compiles that
 // schema twice, once each way; a one-pack run compiles it once.
 func (s *Set) compileFor(id string, instance any) (*jsonschema.Schema, error) {
-	if s.agentless != nil && isNodeManifest(id) {
+	if s.agentless != nil && isNodeManifest(id) && !s.isCompiled(id) {
 		if m, ok := instance.(map[string]any); ok {
 			if _, has := m["agents"]; !has {
 				return s.agentless.Compile(id)
@@ -326,6 +327,14 @@ func (s *Set) compileFor(id string, instance any) (*jsonschema.Schema, error) {
 		}
 	}
 	return s.Compile(id)
+}
+
+// isCompiled reports whether id is compiled already.
+func (s *Set) isCompiled(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.compiled[id]
+	return ok
 }
 
 // Validate validates a decoded instance (see jsonpos.Value.Interface) against

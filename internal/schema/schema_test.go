@@ -448,3 +448,19 @@ func TestAgentsSubschemaOnlyByName(t *testing.T) {
 		walk(doc)
 	}
 }
+
+// TestAgentlessReusesTheFullSchema: once the full node manifest schema is
+// compiled, a manifest without agents is validated by it, not compiled
+// again without agents.
+func TestAgentlessReusesTheFullSchema(t *testing.T) {
+	node, _ := ForKind(spec.V1, "node")
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateIn(t, s, node, `{`+nodeHead+`"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"x"}]}`)
+	validateIn(t, s, node, `{`+nodeHead+`"runtime":{"language":"remote","entry":"pack.json"}}`)
+	if s.agentless.isCompiled(node) {
+		t.Error("the node manifest schema was compiled again without agents")
+	}
+}
