@@ -1,29 +1,80 @@
 #!/usr/bin/env bash
-# Start-up cost of linking sigstore-go: wop as shipped (Sigstore in the
-# wop-sigstore helper) against a build that links the helper's package
-# directly. Needs hyperfine (Debian package).
+# Per-process cost of one pack: `wop pack build` (with and without lint),
+# `wop pack lint` and `wop --version`, for BASE's wop and this checkout's,
+# against the registry's builder (bench/build-node.mjs) and the floor: a Go
+# program that only imports santhosh-tekuri/jsonschema/v6, whose own init
+# (it compiles the metaschemas of five drafts) wop cannot avoid.
+# Usage: bench/startup.sh [PACK]   (env: ROUNDS=15, REPS=10, BASE=main)
+# Needs perf (Debian linux-perf) and node. Every round runs each command
+# REPS times under `perf stat` (CPU = task-clock, user+sys of every thread;
+# wall = elapsed), commands interleaved so a busy machine slows all alike;
+# the figures are medians over ROUNDS rounds of those means.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p bench/out/startup
-go build -trimpath -o bench/out/startup/wop ./cmd/wop
-# The same wop, with the Sigstore package linked in (as an unused import).
-cat > cmd/wop/zz_linked_sigstore.go <<'GO'
+. bench/lib.sh
+pack=$(realpath "${1:-examples/community.example.support-agents}")
+rounds=${ROUNDS:-15} reps=${REPS:-10} base=${BASE:-main}
+out=$PWD/bench/out/startup
+rm -rf "$out" && mkdir -p "$out/base-src" "$out/floor"
+export WOP_CACHE_DIR=off
+
+git archive "$base" | tar -x -C "$out/base-src"
+gobuild "$out/base-src" "$out/wop-base"
+gobuild "$PWD" "$out/wop"
+# The floor, built inside this module so it takes the same jsonschema.
+cat > "$out/floor/main.go" <<'GO'
 package main
 
-import _ "github.com/wop-cli/wop/internal/sign/sigstore"
-GO
-go build -trimpath -o bench/out/startup/wop-linked ./cmd/wop || true
-rm -f cmd/wop/zz_linked_sigstore.go
-pack=examples/community.example.support-agents
-WOP_CACHE_DIR=off hyperfine -N --warmup 10 --runs 100 \
-  "bench/out/startup/wop --version" "bench/out/startup/wop-linked --version" \
-  "bench/out/startup/wop pack lint --no-cache $pack" "bench/out/startup/wop-linked pack lint --no-cache $pack"
+import (
+	"fmt"
 
-# Package initialisation, summed over 20 runs of --version
-# (GODEBUG=inittrace=1): wop's own packages against its dependencies.
-# Everything of wop's own is deferred to first use (regex.Lazy, schemas
-# parsed on demand); what remains is the dependencies' own init.
-for _ in $(seq 20); do GODEBUG=inittrace=1 bench/out/startup/wop --version 2>&1 >/dev/null; done |
+	_ "github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func main() { fmt.Println("floor") }
+GO
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$out/floor-bin" ./bench/out/startup/floor
+rm -rf "$out/floor"
+"$out/wop" key generate --key-id bench -o "$out/key" >/dev/null
+
+# name=command pairs, run in this order every round.
+cmds=(
+  "node=node bench/build-node.mjs $pack $out/key/bench.pem bench $out/node-out"
+  "floor=$out/floor-bin"
+)
+for w in wop-base wop; do
+  W=$out/$w
+  cmds+=(
+    "$w build=$W pack build $pack --key $out/key/bench.pem --key-id bench -o $out/$w-out"
+    "$w build --no-lint=$W pack build --no-lint $pack --key $out/key/bench.pem --key-id bench -o $out/$w-out"
+    "$w lint=$W pack lint $pack"
+    "$w --version=$W --version"
+  )
+done
+
+# round: one perf stat of REPS runs per command; appends "name|cpu_ms|wall_ms|faults".
+for _ in $(seq "$rounds"); do
+  for c in "${cmds[@]}"; do
+    name=${c%%=*} cmd=${c#*=}
+    # shellcheck disable=SC2086 # cmd is a command line
+    perf stat -r "$reps" $cmd 2>&1 >/dev/null | awk -v n="$name" '
+      /task-clock/ { cpu = $1 } /page-faults/ { pf = $1 } /seconds time elapsed/ { wall = $1 * 1000 }
+      END { printf "%s|%.2f|%.2f|%d\n", n, cpu, wall, pf }' >> "$out/samples"
+  done
+done
+
+echo "per process, medians of $rounds rounds of $reps runs (pack: $(basename "$pack"))"
+printf '%-28s %9s %9s %7s %14s\n' command "cpu ms" "wall ms" faults "node/this wall"
+for c in "${cmds[@]}"; do
+  name=${c%%=*}
+  awk -F'|' -v n="$name" '$1 == n { cpu[++k] = $2; wall[k] = $3; pf[k] = $4 }
+    END { asort(cpu); asort(wall); asort(pf); m = int((k + 1) / 2); printf "%s|%.2f|%.2f|%d\n", n, cpu[m], wall[m], pf[m] }' "$out/samples"
+done | awk -F'|' '$1 == "node" { nw = $3 } { printf "%-28s %9.2f %9.2f %7d %13.1fx\n", $1, $2, $3, $4, nw / $3 }'
+
+# Package initialisation of this checkout's wop, summed over 20 runs of
+# --version (GODEBUG=inittrace=1): wop's own packages against its
+# dependencies. What remains is the dependencies' own init.
+for _ in $(seq 20); do GODEBUG=inittrace=1 "$out/wop" --version 2>&1 >/dev/null; done |
   awk '$1 == "init" { ms[$2] += $5 } END {
     for (p in ms) { if (p ~ /^github.com\/wop-cli\//) own += ms[p]; else deps += ms[p] }
     printf "package init per run: wop %.2f ms, dependencies %.2f ms; the largest:\n", own / 20, deps / 20
