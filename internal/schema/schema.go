@@ -219,15 +219,15 @@ func (l embeddedLoader) Load(url string) (any, error) {
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 
 // embeddedDialect is the metaschema wop compiles its own schemas under: JSON
-// Schema 2020-12 with only the vocabularies wop's schemas use. The
-// library checks every document it compiles against its metaschema, and
-// against the full 2020-12 one that check was half of compiling the
-// embedded schemas, some 2 ms of every one-pack lint or build. The embedded schemas are pinned bytes that
-// TestEmbeddedSchemasAreValid holds valid against the full metaschema, so
-// the run-time check is pure cost; the library has no switch to skip it, but
-// it checks a document only against the vocabularies its metaschema
-// declares. The four left out cannot change a compiled schema here:
-// meta-data is annotations only, formats are asserted whatever the
+// Schema 2020-12 with only the vocabularies wop's schemas use. The library
+// checks every document it compiles against its metaschema, and against the
+// full 2020-12 one that check was half of compiling the embedded schemas,
+// some 2 ms of every one-pack lint or build. The embedded schemas are pinned
+// bytes that TestEmbeddedSchemasAreValid holds valid against the full
+// metaschema, so the run-time check is pure cost; the library has no switch
+// to skip it, but it checks a document only against the vocabularies its
+// metaschema declares. The four left out cannot change a compiled schema
+// here: meta-data is annotations only, formats are asserted whatever the
 // vocabulary (AssertFormat), content keywords are asserted only with
 // AssertContent, which wop does not set, and no embedded schema uses
 // unevaluatedProperties or unevaluatedItems (if one did,
