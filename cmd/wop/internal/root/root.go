@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,7 +37,9 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
 	cmd.SetErr(env.ErrOut)
-	cmd.SetVersionTemplate(versionTemplate())
+	cmd.Flags().VarPF(&versionFlag{cmd: cmd}, "version", "v", "version for wop").NoOptDefVal = "true" // takes no value
+	// Completion offers nothing after cobra's own --version; so after this one.
+	_ = cmd.Flags().SetAnnotation("version", cobra.FlagSetByCobraAnnotation, []string{"true"})
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env), cli.NewExitCodesTopic())
 	cmd.AddCommand(cachecmd.NewCmd(env))
@@ -47,6 +50,29 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cli.GuardHelp(cmd)
 	return cmd
 }
+
+// versionFlag is --version, cobra's own but for one thing: setting it gives
+// the command its version template, whose spec sources are read from the
+// embedded PROVENANCE.json, so that no other command pays for reading it.
+type versionFlag struct {
+	cmd *cobra.Command
+	on  bool
+}
+
+func (f *versionFlag) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	f.on = on
+	if on {
+		f.cmd.SetVersionTemplate(versionTemplate())
+	}
+	return nil
+}
+
+func (f *versionFlag) String() string { return strconv.FormatBool(f.on) }
+func (f *versionFlag) Type() string   { return "bool" } // cobra reads it with GetBool
 
 // versionTemplate is what --version prints: wop's version, the spec
 // versions its embedded files are pinned to, and the commits they were

@@ -99,3 +99,22 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionReadOnlyForVersion: the version template, which reads the
+// embedded provenance, is built when --version is given, not for every
+// command; -v, --version and --version=false behave as cobra's flag.
+func TestVersionReadOnlyForVersion(t *testing.T) {
+	env := &cli.Env{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}, Version: "test"}
+	if tmpl := NewCmd(env).VersionTemplate(); strings.Contains(tmpl, "spec sources") {
+		t.Errorf("the version template was built before --version: %q", tmpl)
+	}
+	for _, args := range [][]string{{"--version"}, {"-v"}} {
+		code, out, _ := run(t, t.TempDir(), args...)
+		if code != cli.ExitOK || !strings.HasPrefix(out, "wop test\nspec: ") || !strings.Contains(out, "\nspec sources: openwop/") {
+			t.Errorf("%v: exit %d, printed %q", args, code, out)
+		}
+	}
+	if code, out, _ := run(t, t.TempDir(), "--version=false"); code != cli.ExitOK || strings.Contains(out, "spec sources") {
+		t.Errorf("--version=false: exit %d, printed %q", code, out)
+	}
+}
