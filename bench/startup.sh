@@ -3,7 +3,8 @@
 # `wop pack lint` and `wop --version`, for BASE's wop and this checkout's,
 # against the registry's builder (bench/build-node.mjs) and the floor: a Go
 # program that only imports santhosh-tekuri/jsonschema/v6, whose own init
-# (it compiles the metaschemas of five drafts) wop cannot avoid.
+# (it compiles the metaschemas of five drafts) wop cannot avoid; and
+# --version of this wop with sigstore-go linked in.
 # Usage: bench/startup.sh [PACK]   (env: ROUNDS=15, REPS=10, BASE=main)
 # Needs perf (Debian linux-perf) and node. Every round runs each command
 # REPS times under `perf stat` (CPU = task-clock, user+sys of every thread;
@@ -35,12 +36,18 @@ func main() { fmt.Println("floor") }
 GO
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$out/floor-bin" ./bench/out/startup/floor
 rm -rf "$out/floor"
-"$out/wop" key generate --key-id bench -o "$out/key" >/dev/null
+# This wop with sigstore-go linked in (an unused import): what start-up
+# would pay if Sigstore did not live in the wop-sigstore helper.
+echo 'package main; import _ "github.com/wop-cli/wop/internal/sign/sigstore"' > cmd/wop/zz_linked_sigstore.go
+gobuild "$PWD" "$out/wop-linked" || true
+rm -f cmd/wop/zz_linked_sigstore.go
+"$out/wop" key generate --key-id bench -o "$out/key" >/dev/null 2>&1
 
 # name=command pairs, run in this order every round.
 cmds=(
   "node=node bench/build-node.mjs $pack $out/key/bench.pem bench $out/node-out"
   "floor=$out/floor-bin"
+  "wop+sigstore --version=$out/wop-linked --version"
 )
 for w in wop-base wop; do
   W=$out/$w
@@ -63,13 +70,19 @@ for _ in $(seq "$rounds"); do
   done
 done
 
+# median NAME FIELD: the median of one field of NAME's samples.
+median() {
+  awk -F'|' -v n="$1" -v f="$2" '$1 == n { print $f }' "$out/samples" | sort -n |
+    awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
 echo "per process, medians of $rounds rounds of $reps runs (pack: $(basename "$pack"))"
-printf '%-28s %9s %9s %7s %14s\n' command "cpu ms" "wall ms" faults "node/this wall"
+printf '%-28s %9s %9s %7s %16s\n' command "cpu ms" "wall ms" faults "node/this wall"
+nodewall=$(median node 3)
 for c in "${cmds[@]}"; do
   name=${c%%=*}
-  awk -F'|' -v n="$name" '$1 == n { cpu[++k] = $2; wall[k] = $3; pf[k] = $4 }
-    END { asort(cpu); asort(wall); asort(pf); m = int((k + 1) / 2); printf "%s|%.2f|%.2f|%d\n", n, cpu[m], wall[m], pf[m] }' "$out/samples"
-done | awk -F'|' '$1 == "node" { nw = $3 } { printf "%-28s %9.2f %9.2f %7d %13.1fx\n", $1, $2, $3, $4, nw / $3 }'
+  printf '%-28s %9.2f %9.2f %7d %15.1fx\n' "$name" "$(median "$name" 2)" "$(median "$name" 3)" "$(median "$name" 4)" \
+    "$(awk -v a="$nodewall" -v b="$(median "$name" 3)" 'BEGIN { print a / b }')"
+done
 
 # Package initialisation of this checkout's wop, summed over 20 runs of
 # --version (GODEBUG=inittrace=1): wop's own packages against its
