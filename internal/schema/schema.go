@@ -339,7 +339,9 @@ func (s *Set) isCompiled(id string) bool {
 }
 
 // Validate validates a decoded instance (see jsonpos.Value.Interface) against
-// the schema id and returns one Problem per cause, sorted by pointer.
+// the schema id and returns one Problem per cause, sorted by pointer. A
+// node manifest without agents is validated without compiling the agent
+// schemas (compileFor), with the same problems.
 func (s *Set) Validate(id string, instance any) ([]Problem, error) {
 	sch, err := s.compileFor(id, instance)
 	if err != nil {
