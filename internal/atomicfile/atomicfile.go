@@ -6,6 +6,7 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -78,10 +79,15 @@ func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (strin
 	return f.Name(), nil
 }
 
+// writeBuffer is the size of the buffer between fill and the temporary
+// file. Writers such as compress/flate write a few hundred bytes at a time;
+// unbuffered, each would be a write(2).
+const writeBuffer = 64 << 10
+
 // createTemp writes a temporary file beside path (named so a later run can
-// tell when it is stale: see RemoveStaleTemps) with what fill writes and
-// mode perm, and returns it open and not yet synced; on error nothing is
-// left.
+// tell when it is stale: see RemoveStaleTemps) with what fill writes
+// (buffered) and mode perm, and returns it open and not yet synced; on error
+// nothing is left.
 func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *os.File, err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPattern(path, time.Now()))
 	if err != nil {
@@ -93,7 +99,11 @@ func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *o
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err = fill(tmp); err != nil {
+	bw := bufio.NewWriterSize(tmp, writeBuffer)
+	if err = fill(bw); err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err = tmp.Chmod(perm); err != nil {

@@ -2,8 +2,10 @@ package atomicfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,50 @@ func TestNonRegularTargetIsRefused(t *testing.T) {
 	}
 	if err := Write(manifest, []byte("x"), 0o644); err != nil {
 		t.Errorf("a regular file: %v", err)
+	}
+}
+
+// writeCalls is how many write system calls this process has made (Linux).
+func writeCalls(t *testing.T) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		t.Skip("no /proc/self/io here")
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "syscw: "); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Skip("no syscw in /proc/self/io")
+	return 0
+}
+
+// TestWritesAreBuffered: a writer that writes a few hundred bytes at a
+// time (as compress/flate does) costs a write(2) per buffer, not per call.
+func TestWritesAreBuffered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.tgz")
+	chunk := make([]byte, 240)
+	before := writeCalls(t)
+	err := WriteFrom(path, 0o644, func(w io.Writer) error {
+		for range 1000 {
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := writeCalls(t) - before; got > 20 {
+		t.Errorf("%d write calls for 240 KB in 240-byte writes, want a few", got)
+	}
+	if info, err := os.Stat(path); err != nil || info.Size() != 240000 {
+		t.Errorf("wrote %v, %v; want 240000 bytes", info, err)
 	}
 }
