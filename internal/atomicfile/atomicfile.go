@@ -46,11 +46,20 @@ var ErrNotRegular = errors.New("not a regular file")
 // renaming over a directory, FIFO, device or symbolic link would replace
 // that thing itself (/dev/stdout, a link to a pack's manifest) with a file.
 func checkReplaceable(path string) error {
+	_, err := replaceable(path)
+	return err
+}
+
+// replaceable is checkReplaceable, also saying whether path exists.
+func replaceable(path string) (exists bool, err error) {
 	info, err := os.Lstat(path)
-	if err != nil || info.Mode().IsRegular() {
-		return nil // absent (or unreadable: the write itself will say why)
+	if err != nil {
+		return false, nil // absent (or unreadable: the write itself will say why)
 	}
-	return &fs.PathError{Op: "replace", Path: path, Err: fmt.Errorf("%w (%s); wop only replaces regular files", ErrNotRegular, safefile.Kind(info.Mode()))}
+	if info.Mode().IsRegular() {
+		return true, nil
+	}
+	return true, &fs.PathError{Op: "replace", Path: path, Err: fmt.Errorf("%w (%s); wop only replaces regular files", ErrNotRegular, safefile.Kind(info.Mode()))}
 }
 
 // Write creates or replaces path with data.

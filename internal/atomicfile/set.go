@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 )
 
@@ -16,7 +15,7 @@ import (
 //
 //  1. every new file is written to a temporary name (Add);
 //  2. the new files are synced to disk, all at once (Commit): one wait for
-//     the set, not one per file;
+//     the set, not one per file (a Batch syncs many sets in one wave);
 //  3. the old set's files are removed, first to last, and the folder synced;
 //  4. the new files are renamed into place, first to last, and the folder
 //     synced.
@@ -65,61 +64,13 @@ func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
 }
 
 // Commit removes the old set's files (every name in old, whether or not the
-// new set has it), then renames the new files into place.
+// new set has it), then renames the new files into place: a Batch of one.
 func (s *Set) Commit(old []string) error {
-	if err := s.syncAll(); err != nil {
-		s.Abort()
-		return err
-	}
-	now := time.Now()
-	for _, p := range s.pending {
-		if err := checkDeadline(p.tmp, now); err != nil {
-			s.Abort()
-			return err
-		}
-	}
-	for _, name := range old {
-		if err := checkReplaceable(filepath.Join(s.dir, name)); err != nil {
-			s.Abort()
-			return err
-		}
-	}
-	for _, p := range s.pending {
-		if err := checkReplaceable(p.final); err != nil {
-			s.Abort()
-			return err
-		}
-	}
-	removed := false
-	for _, name := range old {
-		err := os.Remove(filepath.Join(s.dir, name))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			s.Abort()
-			return err
-		}
-		if err == nil {
-			removed = true
-			s.hook(name)
-		}
-	}
-	// The removals must reach the disk before any rename: a crash must not
-	// keep a new archive and lose the removal of an old signature.
-	if removed {
-		if err := syncDir(s.dir); err != nil {
-			s.Abort()
-			return err
-		}
-	}
-	for i, p := range s.pending {
-		if err := os.Rename(p.tmp, p.final); err != nil {
-			s.pending = s.pending[i:]
-			s.Abort()
-			return err
-		}
-		s.hook(filepath.Base(p.final))
-	}
-	s.pending = nil
-	return syncDir(s.dir)
+	var b Batch
+	var err error
+	b.Add(s, old, func(e error) { err = e })
+	b.Commit()
+	return err
 }
 
 // Abort removes the temporary files not yet published. It is safe to call
@@ -134,23 +85,58 @@ func (s *Set) Abort() {
 	s.pending = nil
 }
 
-// syncAll syncs and closes every file Add wrote, concurrently: the file
-// system can then make them durable in one journal commit, where syncing
-// each as it is written waits for one commit per file.
-func (s *Set) syncAll() error {
-	errs := make([]error, len(s.pending))
-	var wg sync.WaitGroup
-	for i, p := range s.pending {
-		if p.file == nil {
-			continue
+// prepare checks, once the set is synced, that it may be published: no
+// temporary file is past its deadline and no name it replaces or removes is
+// anything but a regular file. It returns the old names present, the only
+// ones to remove.
+func (s *Set) prepare(old []string, now time.Time) (present []string, err error) {
+	for _, p := range s.pending {
+		if err := checkDeadline(p.tmp, now); err != nil {
+			return nil, err
 		}
-		wg.Go(func() { errs[i] = syncClose(p.file, p.final) })
 	}
-	wg.Wait()
-	for i := range s.pending {
-		s.pending[i].file = nil // closed, whether or not the sync succeeded
+	for _, name := range old {
+		ok, err := replaceable(filepath.Join(s.dir, name))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			present = append(present, name)
+		}
 	}
-	return errors.Join(errs...)
+	for _, p := range s.pending {
+		if _, err := replaceable(p.final); err != nil {
+			return nil, err
+		}
+	}
+	return present, nil
+}
+
+// removeOld removes the old set's files, first to last.
+func (s *Set) removeOld(present []string) error {
+	for _, name := range present {
+		err := os.Remove(filepath.Join(s.dir, name))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		s.hook(name)
+	}
+	return nil
+}
+
+// rename moves the new files into place, first to last; on failure the
+// rest are removed.
+func (s *Set) rename() error {
+	for i, p := range s.pending {
+		if err := os.Rename(p.tmp, p.final); err != nil {
+			s.pending = s.pending[i:]
+			s.Abort()
+			return err
+		}
+		s.hook(filepath.Base(p.final))
+	}
+	s.pending = nil
+	return nil
 }
 
 func (s *Set) hook(name string) {

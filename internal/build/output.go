@@ -32,13 +32,61 @@ var outputSuffixes = []string{".tgz", ".sig", ".sigstore.json", ".json", ".integ
 // leaves the previous build's files or this one's, never a mix. Cancelling ctx stops
 // the write and removes the temporary files.
 func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
+	st, err := p.Stage(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var b atomicfile.Batch
+	st.Publish(&b, func(e error) { err = e })
+	b.Commit()
+	if err != nil {
+		return nil, err
+	}
+	return st.Result, nil
+}
+
+// Staged is a build written to temporary names in its output folder, not
+// yet published: a many-pack build stages every pack, then publishes them
+// in one atomicfile.Batch (one sync wave, one folder sync per step, for all
+// of them).
+type Staged struct {
+	// Result is what the build wrote, true once it is published.
+	Result *Result
+	set    *atomicfile.Set
+	base   string
+}
+
+// Stage is Write's first half: every file of the set written to a
+// temporary name. Publish or Abort the result.
+func (p *Plan) Stage(ctx context.Context, dir string) (*Staged, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	base := p.BaseName()
 	set := atomicfile.NewSet(dir)
 	set.Hook = p.hook
-	defer set.Abort()
+	res, err := p.stage(ctx, dir, set)
+	if err != nil {
+		set.Abort()
+		return nil, err
+	}
+	return &Staged{Result: res, set: set, base: p.BaseName()}, nil
+}
+
+// Publish queues the staged set in b, replacing a previous build of the
+// same name and version (OldSet); done gets the outcome when b commits.
+func (s *Staged) Publish(b *atomicfile.Batch, done func(error)) {
+	b.Add(s.set, OldSet(s.base), done)
+}
+
+// Abort removes the staged files.
+func (s *Staged) Abort() { s.set.Abort() }
+
+// BaseName is "<name>-<version>", the stem of every file staged.
+func (s *Staged) BaseName() string { return s.base }
+
+// stage writes every file of the set to a temporary name.
+func (p *Plan) stage(ctx context.Context, dir string, set *atomicfile.Set) (*Result, error) {
+	base := p.BaseName()
 	res := &Result{}
 	var sum []byte
 	err := set.Add(base+".tgz", 0o644, func(w io.Writer) error {
@@ -78,9 +126,6 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 		*f.path = filepath.Join(dir, base+f.suffix)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := set.Commit(OldSet(base)); err != nil {
 		return nil, err
 	}
 	res.Archive = filepath.Join(dir, base+".tgz")

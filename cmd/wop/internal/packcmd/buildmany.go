@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -21,18 +23,28 @@ type packBuild struct {
 	log      *outputLog
 	keys     keyFlags
 	settings *packSettings
-	plan     *build.Plan
+	base     string        // <name>-<version>, once planned
+	plan     *build.Plan   // kept for --list only
+	staged   *build.Staged // written to temporary names, not yet published
 	err      error
 }
 
+// publishChunk is how many packs are staged before their sets are
+// published together: each staged pack holds its files open until the
+// batch syncs them, and a run of thousands of packs must not run out of
+// file descriptors.
+const publishChunk = 256
+
 // buildMany builds every directory of o.dirs in one process: the key is
-// read, and each configuration loaded, once; packs are linted and planned
-// concurrently (at most GOMAXPROCS at a time), then written concurrently,
-// sharing deflate state.
+// read, and each configuration loaded, once; packs are linted, planned and
+// written to temporary names concurrently (at most GOMAXPROCS at a time,
+// sharing deflate state), then published together in one atomicfile.Batch:
+// one sync wave and one folder sync per step for all of them, where a pack
+// at a time would wait for the disk several times each.
 // What each pack prints comes out whole and in argument order, whatever
 // order they finish in. A pack that fails leaves its own outputs as they
 // were and does not stop the others; two packs with the same name and
-// version are refused before anything is written.
+// version are refused before anything is published.
 func buildMany(ctx context.Context, o *buildOptions) error {
 	base, err := buildLintOpts(o.env, &o.keys)
 	if err != nil {
@@ -48,13 +60,16 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 	}
 	gate := gateFor(o.noLint, false)
 	compressors := new(tarball.Compressors)
-	forEachPack(packs, func(p *packBuild) {
-		if p.plan, p.err = preparePack(ctx, p.env, p.dir, p.settings, gate, &p.keys); p.err == nil {
-			p.plan.Compressors = compressors
+	first := map[string]string{}
+	for chunk := range slices.Chunk(packs, publishChunk) {
+		forEachPack(chunk, func(p *packBuild) { p.prepare(ctx, o, gate, compressors) })
+		refuseSameOutputs(chunk, first)
+		if o.list {
+			forEachPack(chunk, func(p *packBuild) { p.err = printPlan(p.env, p.plan) })
+			continue
 		}
-	})
-	refuseSameOutputs(packs)
-	forEachPack(packs, func(p *packBuild) { p.err = emit(ctx, p.env, o, p.plan) })
+		publishStaged(ctx, chunk)
+	}
 	failed := false
 	for _, p := range packs {
 		p.log.replay(o.env.Out, o.env.ErrOut)
@@ -71,6 +86,44 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// prepare lints and plans the pack, then (unless --list) writes it to
+// temporary names in the output folder.
+func (p *packBuild) prepare(ctx context.Context, o *buildOptions, gate lintGateMode, compressors *tarball.Compressors) {
+	plan, err := preparePack(ctx, p.env, p.dir, p.settings, gate, &p.keys)
+	if err != nil {
+		p.err = err
+		return
+	}
+	p.base = plan.BaseName()
+	if o.list {
+		p.plan = plan
+		return
+	}
+	plan.Compressors = compressors
+	p.staged, p.err = plan.Stage(ctx, p.env.Abs(o.outDir))
+}
+
+// publishStaged publishes every staged pack in one batch and says what each
+// wrote; after Ctrl-C it publishes nothing.
+func publishStaged(ctx context.Context, packs []*packBuild) {
+	var b atomicfile.Batch
+	for _, p := range packs {
+		if p.err == nil {
+			p.staged.Publish(&b, func(err error) { p.err = err })
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		b.Abort(err)
+		return
+	}
+	b.Commit()
+	for _, p := range packs {
+		if p.err == nil {
+			p.err = printResult(p.env, p.staged.Result)
+		}
+	}
 }
 
 // forEachPack runs fn on every pack that has not failed yet, at most
@@ -92,21 +145,22 @@ func forEachPack(packs []*packBuild, fn func(*packBuild)) {
 }
 
 // refuseSameOutputs fails every pack whose archive has the name of an
-// earlier pack's: both would write the same files, and two sets replacing
-// each other at once could leave one's archive beside the other's
-// signature.
-func refuseSameOutputs(packs []*packBuild) {
-	first := map[string]string{}
+// earlier pack's (first holds the names of earlier chunks), removing what
+// it staged: both would write the same files, and two sets replacing each
+// other at once could leave one's archive beside the other's signature.
+func refuseSameOutputs(packs []*packBuild, first map[string]string) {
 	for _, p := range packs {
 		if p.err != nil {
 			continue
 		}
-		name := p.plan.BaseName()
-		if dir, dup := first[name]; dup {
-			p.err = fmt.Errorf("%s has the name and version of %s (%s); not building it twice", p.dir, dir, name)
+		if dir, dup := first[p.base]; dup {
+			p.err = fmt.Errorf("%s has the name and version of %s (%s); not building it twice", p.dir, dir, p.base)
+			if p.staged != nil {
+				p.staged.Abort()
+			}
 			continue
 		}
-		first[name] = p.dir
+		first[p.base] = p.dir
 	}
 }
 

@@ -62,6 +62,9 @@ func runManyBuild(t *testing.T, root string, dirs []string, procs int) buildRun 
 	run := buildRun{out: out.String(), errOut: errOut.String(), files: map[string]string{}, err: err}
 	entries, _ := os.ReadDir(filepath.Join(root, outDir))
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(root, outDir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -112,5 +115,52 @@ func TestBuildManyIgnoresGOMAXPROCS(t *testing.T) {
 	}
 	if want := "wop: p5: lint found 1 error; not building\n"; !strings.HasSuffix(one.errOut, want) {
 		t.Errorf("stderr ends %q, want %q", one.errOut, want)
+	}
+}
+
+// TestBuildManyFailureLeavesNoTornSet: ten packs are rebuilt changed into
+// the folder of their first build; the seventh cannot be published (a
+// folder sits where its version manifest goes). It alone fails, keeping
+// its previous archive and sidecar; the other nine are the new build's,
+// whole; no temporary file is left.
+func TestBuildManyFailureLeavesNoTornSet(t *testing.T) {
+	root := t.TempDir()
+	dirs := writeManyPacks(t, root, 10, -1)
+	first := runManyBuild(t, root, dirs, 2)
+	if first.err != nil {
+		t.Fatal(first.err, first.errOut)
+	}
+	for i := range 10 {
+		if err := os.WriteFile(filepath.Join(root, dirs[i], "prompts", "a.md"), []byte("Changed.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocked := filepath.Join(root, "out2", "private.acme.p6-1.0.6.json")
+	if err := os.Remove(blocked); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(blocked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	second := runManyBuild(t, root, dirs, 2)
+	if !errors.Is(second.err, cli.ErrFindings) || !strings.Contains(second.errOut, "wop: p6: ") {
+		t.Fatalf("err %v, stderr %q; want p6 to fail alone", second.err, second.errOut)
+	}
+	if strings.Count(second.errOut, "wop: ") != 1 {
+		t.Errorf("stderr %q: more than p6 failed", second.errOut)
+	}
+	for i := range 10 {
+		base := fmt.Sprintf("private.acme.p%d-1.0.%d", i, i)
+		for _, ext := range []string{".tgz", ".integrity"} {
+			changed := second.files[base+ext] != first.files[base+ext]
+			if changed != (i != 6) {
+				t.Errorf("%s: changed %v", base+ext, changed)
+			}
+		}
+	}
+	for name := range second.files {
+		if strings.HasPrefix(name, ".") {
+			t.Errorf("temporary file %s left", name)
+		}
 	}
 }

@@ -1,0 +1,141 @@
+package atomicfile
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// Batch publishes many Sets (a many-pack build's outputs) with the
+// guarantees of each Set's Commit, paying for durability once for all of
+// them rather than once per set:
+//
+//  1. every file of every set is synced in one concurrent wave, so the file
+//     system can make them durable in a few journal commits;
+//  2. each set's old files are removed, then each folder that lost one is
+//     synced once;
+//  3. each set's new files are renamed into place, then each folder synced
+//     once.
+//
+// Each set stays whole on its own: a set that fails at any step is aborted
+// (its old files stay, or, past step 2, it is left with files missing,
+// never mixed) and the others go on. The zero value is an empty batch.
+type Batch struct {
+	sets []batched
+}
+
+type batched struct {
+	set     *Set
+	old     []string
+	done    func(error)
+	present []string // the old names found, to remove
+	err     error
+}
+
+// syncers bounds the files synced at once: each sync holds a thread.
+const syncers = 32
+
+// Add queues s, replacing the old set old (as Set.Commit takes it); done is
+// called with the set's outcome when the batch commits or aborts.
+func (b *Batch) Add(s *Set, old []string, done func(error)) {
+	b.sets = append(b.sets, batched{set: s, old: old, done: done})
+}
+
+// Commit publishes every queued set and reports each one's outcome to its
+// done function. The batch is empty afterwards.
+func (b *Batch) Commit() {
+	b.syncAll()
+	now := time.Now()
+	b.step(func(e *batched) error {
+		var err error
+		e.present, err = e.set.prepare(e.old, now)
+		return err
+	})
+	removedIn := b.step(func(e *batched) error { return e.set.removeOld(e.present) }, func(e *batched) bool { return len(e.present) > 0 })
+	// The removals must reach the disk before any rename: a crash must not
+	// keep a new archive and lose the removal of an old signature.
+	for dir := range removedIn {
+		_ = syncDir(dir)
+	}
+	for dir := range b.step(func(e *batched) error { return e.set.rename() }) {
+		_ = syncDir(dir)
+	}
+	for _, e := range b.sets {
+		if e.done != nil {
+			e.done(e.err)
+		}
+	}
+	b.sets = nil
+}
+
+// Abort removes every queued set's temporary files, reporting err to each.
+func (b *Batch) Abort(err error) {
+	for _, e := range b.sets {
+		e.set.Abort()
+		if e.done != nil {
+			e.done(err)
+		}
+	}
+	b.sets = nil
+}
+
+// step runs fn on every set that has not failed and (when given) that
+// counts, aborting a set fn fails; it returns the folders of the sets fn
+// ran on.
+func (b *Batch) step(fn func(*batched) error, counts ...func(*batched) bool) map[string]bool {
+	dirs := map[string]bool{}
+	for i := range b.sets {
+		e := &b.sets[i]
+		if e.err != nil || len(counts) > 0 && !counts[0](e) {
+			continue
+		}
+		dirs[e.set.dir] = true
+		if e.err = fn(e); e.err != nil {
+			e.set.Abort()
+		}
+	}
+	return dirs
+}
+
+// syncAll syncs and closes every file the sets' Add wrote, concurrently:
+// the file system can then make them durable in one journal commit, where
+// syncing each as it is written waits for one commit per file. A set with
+// a file that fails to sync is aborted.
+func (b *Batch) syncAll() {
+	type job struct {
+		set  int
+		file int
+	}
+	jobs := make(chan job)
+	errs := make([][]error, len(b.sets))
+	for i, e := range b.sets {
+		errs[i] = make([]error, len(e.set.pending))
+	}
+	var wg sync.WaitGroup
+	for range syncers {
+		wg.Go(func() {
+			for j := range jobs {
+				p := b.sets[j.set].set.pending[j.file]
+				errs[j.set][j.file] = syncClose(p.file, p.final)
+			}
+		})
+	}
+	for i, e := range b.sets {
+		for k, p := range e.set.pending {
+			if p.file != nil {
+				jobs <- job{i, k}
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	for i := range b.sets {
+		e := &b.sets[i]
+		for k := range e.set.pending {
+			e.set.pending[k].file = nil // closed, whether or not the sync succeeded
+		}
+		if e.err = errors.Join(errs[i]...); e.err != nil {
+			e.set.Abort()
+		}
+	}
+}
