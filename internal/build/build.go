@@ -66,6 +66,7 @@ type Source struct {
 	Name, Version string
 	root          *jsonpos.Value
 	files         []tarball.File // without the entries the build writes itself
+	pack          *pack.Pack
 }
 
 // NewSource parses a pack's manifest and plans its file set: a source
@@ -80,7 +81,7 @@ func NewSource(pk *pack.Pack) (*Source, error) {
 		return nil, fmt.Errorf("pack.json: %w", err)
 	}
 	root := doc.Root
-	s := &Source{Name: root.Get("name").String(), Version: root.Get("version").String(), root: root}
+	s := &Source{Name: root.Get("name").String(), Version: root.Get("version").String(), root: root, pack: pk}
 	if s.Name == "" || s.Version == "" {
 		return nil, errors.New("pack.json: name and version are required to name the archive")
 	}
@@ -100,7 +101,15 @@ func (s *Source) CheckSecrets(allowed []string) error {
 	if err != nil {
 		return err
 	}
-	return checkSecrets(append(slices.Clone(s.files), memFile(pack.ManifestName, manifest)), allowed)
+	// Pack files are read through the pack (pack.Pack.Keep: the archive
+	// then bundles the bytes checked here without reading them again).
+	read := func(f tarball.File) ([]byte, error) {
+		if f.Name == pack.ManifestName {
+			return manifest, nil
+		}
+		return s.pack.ReadFile(f.Name)
+	}
+	return checkSecrets(append(slices.Clone(s.files), memFile(pack.ManifestName, manifest)), allowed, read)
 }
 
 // SignSpec is the signing spec spec resolves to for this pack (auto picks

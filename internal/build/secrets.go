@@ -35,10 +35,11 @@ func (e *SecretsError) Hint() string {
 // CheckSecrets reads every file the archive would hold and refuses the
 // plan if one is a secret (pack.SecretKind), unless allowed names it.
 func (p *Plan) CheckSecrets(allowed []string) error {
-	return checkSecrets(p.Files, allowed)
+	return checkSecrets(p.Files, allowed, func(f tarball.File) ([]byte, error) { return readAll(f.Open, f.Size) })
 }
 
-func checkSecrets(files []tarball.File, allowed []string) error {
+// checkSecrets checks files, reading each with read.
+func checkSecrets(files []tarball.File, allowed []string, read func(tarball.File) ([]byte, error)) error {
 	var found []Secret
 	for _, f := range files {
 		if slices.Contains(allowed, f.Name) {
@@ -49,7 +50,7 @@ func checkSecrets(files []tarball.File, allowed []string) error {
 			kind = "an unsafe path (a backslash or colon: other tools read it as a folder or drive)"
 		}
 		if kind == "" {
-			data, err := readAll(f.Open, f.Size)
+			data, err := read(f)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}

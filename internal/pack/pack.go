@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -54,6 +55,12 @@ type Pack struct {
 	// another archive swapped in under the name.
 	archivePath string
 	archiveID   safefile.Identity
+	// kept holds the files ReadFile read, while keepLeft (set by Keep)
+	// allows: a build's lint, secret check and archive then read each
+	// file from disk once.
+	mu       sync.Mutex
+	kept     map[string][]byte
+	keepLeft int64
 }
 
 // ErrNoManifest means a directory holds no pack.json.
@@ -192,18 +199,58 @@ func (pk *Pack) Lookup(name string) (File, bool) {
 	return pk.Files[i], true
 }
 
-// ReadFile returns a file's bytes. Files over the per-file ceiling (the
-// manifest's own ceiling for pack.json) are refused with *FileTooLargeError
-// before any byte is read.
+// Keep makes a directory pack keep the bytes of the files ReadFile reads,
+// up to budget bytes in all, for later ReadFile and Open calls: the steps
+// of a build (lint, the secret check, the archive) read each file once.
+// Past the budget files are read again when asked again, so a pack at the
+// registry's size ceiling is still streamed. The bytes are the file as
+// first read: the build bundles exactly what lint and the secret check saw.
+func (pk *Pack) Keep(budget int64) {
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	if pk.Archive == nil {
+		pk.keepLeft = budget
+		pk.kept = map[string][]byte{}
+	}
+}
+
+// ReadFile returns a file's bytes, which the caller must not modify. Files
+// over the per-file ceiling (the manifest's own ceiling for pack.json) are
+// refused with *FileTooLargeError before any byte is read.
 func (pk *Pack) ReadFile(name string) ([]byte, error) {
-	return pk.ReadFileReusing(name, nil)
+	if data, ok := pk.keptFile(name); ok {
+		return data, nil
+	}
+	data, err := pk.ReadFileReusing(name, nil)
+	if err == nil {
+		pk.keep(name, data)
+	}
+	return data, err
+}
+
+func (pk *Pack) keptFile(name string) ([]byte, bool) {
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	data, ok := pk.kept[name]
+	return data, ok
+}
+
+func (pk *Pack) keep(name string, data []byte) {
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	if pk.kept != nil && int64(len(data)) <= pk.keepLeft {
+		pk.kept[name] = data
+		pk.keepLeft -= int64(len(data))
+	}
 }
 
 // ReadFileReusing is ReadFile reading a directory's file into buf's storage
 // when it is large enough (allocating otherwise): a caller looking at every
 // file of a large pack in turn makes no garbage per file. The result may
 // alias buf, so it is only valid until buf is used again; an archive's
-// entry is returned as held, without a copy.
+// entry is returned as held, without a copy. It reads a directory's file
+// from disk even when Keep kept it (a kept file must never become a
+// caller's buffer).
 func (pk *Pack) ReadFileReusing(name string, buf []byte) ([]byte, error) {
 	f, ok := pk.Lookup(name)
 	if !ok {
@@ -236,11 +283,15 @@ func (pk *Pack) ReadFileReusing(name string, buf []byte) ([]byte, error) {
 }
 
 // Open opens a source file for streaming (a build copies it into the
-// archive), with the checks ReadFile makes. Directory packs only.
+// archive), with the checks ReadFile makes; a file Keep kept is not read
+// again. Directory packs only.
 func (pk *Pack) Open(name string) (io.ReadCloser, error) {
 	f, ok := pk.Lookup(name)
 	if !ok || pk.Archive != nil {
 		return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
+	}
+	if data, ok := pk.keptFile(name); ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	max := pk.limits.MaxEntry
 	if name == ManifestName {

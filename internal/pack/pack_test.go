@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,52 @@ func TestReadFileReusing(t *testing.T) {
 	var tooLarge *FileTooLargeError
 	if _, err := pk.ReadFileReusing("big.md", buf); !errors.As(err, &tooLarge) {
 		t.Errorf("file over the ceiling: %v, want FileTooLargeError", err)
+	}
+}
+
+// TestKeepReadsOnce: once Keep is on, a file ReadFile read is served to
+// ReadFile and Open again without touching the disk (here: after it was
+// deleted), while a file past the budget is read again; without Keep every
+// read goes to the disk.
+func TestKeepReadsOnce(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		dir := t.TempDir()
+		files := map[string]string{"pack.json": "{}", "prompts/a.md": "small", "prompts/b.md": strings.Repeat("b", 100)}
+		for name, data := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pk, err := Load(dir, tarball.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keep {
+			pk.Keep(50) // room for a.md, not b.md
+		}
+		for _, name := range []string{"prompts/a.md", "prompts/b.md"} {
+			if _, err := pk.ReadFile(name); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(dir, filepath.FromSlash(name)))
+		}
+		data, err := pk.ReadFile("prompts/a.md")
+		if keep && (err != nil || string(data) != "small") || !keep && err == nil {
+			t.Errorf("keep %v: ReadFile after the file went: %q %v", keep, data, err)
+		}
+		r, err := pk.Open("prompts/a.md")
+		if keep != (err == nil) {
+			t.Errorf("keep %v: Open after the file went: %v", keep, err)
+		} else if err == nil {
+			got, _ := io.ReadAll(r)
+			if string(got) != "small" {
+				t.Errorf("Open read %q", got)
+			}
+		}
+		if _, err := pk.ReadFile("prompts/b.md"); err == nil {
+			t.Errorf("keep %v: b.md, past the budget, was kept", keep)
+		}
 	}
 }

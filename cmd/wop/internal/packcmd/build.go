@@ -118,6 +118,11 @@ func buildLintOpts(env *cli.Env, keys *keyFlags) (lint.Options, error) {
 	return opt, nil
 }
 
+// keepBudget is how many bytes of a pack's files a build keeps after lint
+// reads them, for the secret check and the archive (pack.Pack.Keep): real
+// packs fit whole; at most GOMAXPROCS packs are being built at once.
+const keepBudget = 8 << 20
+
 // preparePack is prepareBuild once the pack's settings are known. keys is
 // modified (the configuration's key id): give each pack its own copy.
 func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSettings, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
@@ -128,6 +133,7 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSe
 	if pk.Archive != nil {
 		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
 	}
+	pk.Keep(keepBudget)
 	keys.configKeyID = settings.keyID
 	if gate != gateOff {
 		if err := lintGate(env, pk, gate.options(settings.opt)); err != nil {
