@@ -1,14 +1,18 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -52,84 +56,152 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 type Staged struct {
 	// Result is what the build wrote, true once it is published.
 	Result *Result
-	set    *atomicfile.Set
+	set    *atomicfile.Set // nil when the folder holds this very set already
 	base   string
 }
 
+// memArchive bounds the compressed archive Stage holds in memory to compare
+// with the one in the output folder; a larger one streams to its temporary
+// file (and is always written).
+const memArchive = 8 << 20
+
 // Stage is Write's first half: every file of the set written to a
-// temporary name. Publish or Abort the result.
+// temporary name. Publish or Abort the result. When the output folder
+// already holds exactly this set (a rebuild of an unchanged pack: builds
+// are reproducible), nothing is written and publishing it changes nothing.
 func (p *Plan) Stage(ctx context.Context, dir string) (*Staged, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	st := &Staged{Result: &Result{}, base: p.BaseName()}
 	set := atomicfile.NewSet(dir)
 	set.Hook = p.hook
-	res, err := p.stage(ctx, dir, set)
-	if err != nil {
+	if err := p.stage(ctx, dir, st, set); err != nil {
 		set.Abort()
 		return nil, err
 	}
-	return &Staged{Result: res, set: set, base: p.BaseName()}, nil
+	return st, nil
 }
 
 // Publish queues the staged set in b, replacing a previous build of the
 // same name and version (OldSet); done gets the outcome when b commits.
 func (s *Staged) Publish(b *atomicfile.Batch, done func(error)) {
+	if s.set == nil {
+		done(nil)
+		return
+	}
 	b.Add(s.set, OldSet(s.base), done)
 }
 
 // Abort removes the staged files.
-func (s *Staged) Abort() { s.set.Abort() }
+func (s *Staged) Abort() {
+	if s.set != nil {
+		s.set.Abort()
+	}
+}
 
 // BaseName is "<name>-<version>", the stem of every file staged.
 func (s *Staged) BaseName() string { return s.base }
 
-// stage writes every file of the set to a temporary name.
-func (p *Plan) stage(ctx context.Context, dir string, set *atomicfile.Set) (*Result, error) {
-	base := p.BaseName()
-	res := &Result{}
-	var sum []byte
-	err := set.Add(base+".tgz", 0o644, func(w io.Writer) error {
+// output is one file of a build's set.
+type output struct {
+	suffix string
+	data   []byte
+	path   *string // the Result field naming it
+}
+
+// stage writes every file of the set to a temporary name in set, unless
+// dir holds the same set already (then st.set stays nil).
+func (p *Plan) stage(ctx context.Context, dir string, st *Staged, set *atomicfile.Set) error {
+	res := st.Result
+	archive, sum, err := p.render(ctx, set, st.base+".tgz")
+	if err != nil {
+		return err
+	}
+	res.Integrity = IntegrityOf(sum)
+	served, err := versionManifest(p.served, res.Integrity.SRI)
+	if err != nil {
+		return err
+	}
+	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
+	outs := []output{
+		{".tgz", archive, &res.Archive},
+		{".sig", p.Signature, &res.Signature},
+		{".sigstore.json", p.Bundle, &res.Bundle},
+		{".json", served, &res.Manifest},
+		{".integrity", []byte(sidecar), &res.Sidecar},
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	same := archive != nil && unchanged(dir, st.base, outs)
+	for _, o := range outs {
+		if o.data == nil {
+			continue
+		}
+		if !same {
+			if err := set.AddBytes(st.base+o.suffix, o.data, 0o644); err != nil {
+				return err
+			}
+		}
+		*o.path = filepath.Join(dir, st.base+o.suffix)
+	}
+	res.Archive = filepath.Join(dir, st.base+".tgz")
+	if !same {
+		st.set = set
+	}
+	return nil
+}
+
+// render compresses the archive into memory and returns it with its
+// SHA-256, or, past memArchive, streams it into set as name and returns
+// only the sum.
+func (p *Plan) render(ctx context.Context, set *atomicfile.Set, name string) (archive, sum []byte, err error) {
+	fill := func(w io.Writer) error {
 		h := sha256.New()
 		if err := p.compressors().Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
 			return err
 		}
 		sum = h.Sum(nil)
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	res.Integrity = IntegrityOf(sum)
-	served, err := versionManifest(p.served, res.Integrity.SRI)
-	if err != nil {
-		return nil, err
+	if p.tarSize() > memArchive {
+		return nil, sum, set.Add(name, 0o644, fill)
 	}
-	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
-	files := []struct {
-		suffix string
-		data   []byte
-		path   *string
-	}{
-		{".sig", p.Signature, &res.Signature},
-		{".sigstore.json", p.Bundle, &res.Bundle},
-		{".json", served, &res.Manifest},
-		{".integrity", []byte(sidecar), &res.Sidecar},
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return nil, nil, err
 	}
-	for _, f := range files {
-		if f.data == nil {
+	return buf.Bytes(), sum, nil
+}
+
+// tarSize bounds the compressed archive: the tar it deflates.
+func (p *Plan) tarSize() int64 {
+	var n int64
+	for _, f := range p.Files {
+		n += 512 + f.Size
+	}
+	return n
+}
+
+// unchanged says whether dir holds exactly outs as base's set: each file
+// present a regular file with the same bytes, and no other file of a set
+// (an old signature beside an unsigned build) present.
+func unchanged(dir, base string, outs []output) bool {
+	for _, o := range outs {
+		path := filepath.Join(dir, base+o.suffix)
+		if o.data == nil {
+			if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
 			continue
 		}
-		if err := set.AddBytes(base+f.suffix, f.data, 0o644); err != nil {
-			return nil, err
+		got, err := safefile.Read(path, safefile.Options{Max: int64(len(o.data))})
+		if err != nil || !bytes.Equal(got, o.data) {
+			return false
 		}
-		*f.path = filepath.Join(dir, base+f.suffix)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res.Archive = filepath.Join(dir, base+".tgz")
-	return res, nil
+	return true
 }
 
 // withContext makes every file's reads fail once ctx is cancelled, so a

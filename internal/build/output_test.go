@@ -192,3 +192,73 @@ func TestWriteStopsWhenCancelled(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// TestRebuildUnchangedLeavesFiles: rebuilding an unchanged pack over its
+// own output leaves every file as it is (same inode: nothing written, and
+// no temporary file), while a folder that differs in any way (an archive
+// changed in place, a stale signature beside an unsigned build) gets the
+// new set whole.
+func TestRebuildUnchangedLeavesFiles(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src, names(), time.Now())
+	out := t.TempDir()
+	build := func() *Result {
+		t.Helper()
+		res, err := planOf(t, src, Signing{}).Write(t.Context(), out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := build()
+	stat := func(p string) os.FileInfo {
+		t.Helper()
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info
+	}
+	first := map[string]os.FileInfo{}
+	for _, p := range []string{res.Archive, res.Manifest, res.Sidecar} {
+		first[p] = stat(p)
+	}
+	want := snapshot(t, out)
+	build()
+	for p, info := range first {
+		if !os.SameFile(info, stat(p)) {
+			t.Errorf("%s was rewritten", filepath.Base(p))
+		}
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 3 {
+		t.Errorf("folder holds %d entries, want the 3 files", len(entries))
+	}
+
+	tgz, _ := os.ReadFile(res.Archive)
+	tgz[len(tgz)/2] ^= 0xff
+	if err := os.WriteFile(res.Archive, tgz, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build()
+	if os.SameFile(first[res.Archive], stat(res.Archive)) {
+		t.Error("an archive changed in place was left")
+	}
+	sig := filepath.Join(out, strings.TrimSuffix(filepath.Base(res.Archive), ".tgz")+".sig")
+	if err := os.WriteFile(sig, []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build()
+	if _, err := os.Stat(sig); err == nil {
+		t.Error("a stale signature was left beside an unsigned build")
+	}
+	if got := snapshot(t, out); len(got) != len(want) {
+		t.Errorf("folder %d files, want %d", len(got), len(want))
+	} else {
+		for name, data := range want {
+			if got[name] != data {
+				t.Errorf("%s differs from the first build", name)
+			}
+		}
+	}
+}
