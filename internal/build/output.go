@@ -60,15 +60,14 @@ type Staged struct {
 	base   string
 }
 
-// memArchive bounds the compressed archive Stage holds in memory to compare
-// with the one in the output folder; a larger one streams to its temporary
-// file (and is always written).
+// memArchive bounds the archive in the output folder that Stage reads to
+// see whether it is this build's already.
 const memArchive = 8 << 20
 
 // Stage is Write's first half: every file of the set written to a
 // temporary name. Publish or Abort the result. When the output folder
-// already holds exactly this set (a rebuild of an unchanged pack: builds
-// are reproducible), nothing is written and publishing it changes nothing.
+// already holds this build (a rebuild of an unchanged pack: see reuse),
+// nothing is written and publishing it changes nothing.
 func (p *Plan) Stage(ctx context.Context, dir string) (*Staged, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -111,85 +110,90 @@ type output struct {
 }
 
 // stage writes every file of the set to a temporary name in set, unless
-// dir holds the same set already (then st.set stays nil).
+// dir holds this build already (then st.set stays nil).
 func (p *Plan) stage(ctx context.Context, dir string, st *Staged, set *atomicfile.Set) error {
-	res := st.Result
-	archive, sum, err := p.render(ctx, set, st.base+".tgz")
-	if err != nil {
-		return err
+	if p.reuse(ctx, dir, st) {
+		return nil
 	}
-	res.Integrity = IntegrityOf(sum)
-	served, err := versionManifest(p.served, res.Integrity.SRI)
-	if err != nil {
-		return err
-	}
-	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
-	outs := []output{
-		{".tgz", archive, &res.Archive},
-		{".sig", p.Signature, &res.Signature},
-		{".sigstore.json", p.Bundle, &res.Bundle},
-		{".json", served, &res.Manifest},
-		{".integrity", []byte(sidecar), &res.Sidecar},
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	same := archive != nil && unchanged(dir, st.base, outs)
-	for _, o := range outs {
-		if o.data == nil {
-			continue
-		}
-		if !same {
-			if err := set.AddBytes(st.base+o.suffix, o.data, 0o644); err != nil {
-				return err
-			}
-		}
-		*o.path = filepath.Join(dir, st.base+o.suffix)
-	}
-	res.Archive = filepath.Join(dir, st.base+".tgz")
-	if !same {
-		st.set = set
-	}
-	return nil
-}
-
-// render compresses the archive into memory and returns it with its
-// SHA-256, or, past memArchive, streams it into set as name and returns
-// only the sum.
-func (p *Plan) render(ctx context.Context, set *atomicfile.Set, name string) (archive, sum []byte, err error) {
-	fill := func(w io.Writer) error {
+	var sum []byte
+	err := set.Add(st.base+".tgz", 0o644, func(w io.Writer) error {
 		h := sha256.New()
 		if err := p.compressors().Write(io.MultiWriter(ctxWriter{ctx, w}, h), withContext(ctx, p.Files)); err != nil {
 			return err
 		}
 		sum = h.Sum(nil)
 		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if p.tarSize() > memArchive {
-		return nil, sum, set.Add(name, 0o644, fill)
+	outs, err := p.sidecars(dir, st, sum)
+	if err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	if err := fill(&buf); err != nil {
-		return nil, nil, err
-	}
-	return buf.Bytes(), sum, nil
-}
-
-// tarSize bounds the compressed archive: the tar it deflates.
-func (p *Plan) tarSize() int64 {
-	var n int64
-	for _, f := range p.Files {
-		n += 512 + f.Size
-	}
-	return n
-}
-
-// unchanged says whether dir holds exactly outs as base's set: each file
-// present a regular file with the same bytes, and no other file of a set
-// (an old signature beside an unsigned build) present.
-func unchanged(dir, base string, outs []output) bool {
 	for _, o := range outs {
-		path := filepath.Join(dir, base+o.suffix)
+		if o.data == nil {
+			continue
+		}
+		if err := set.AddBytes(st.base+o.suffix, o.data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st.set = set
+	return nil
+}
+
+// sidecars fills st.Result for the archive whose SHA-256 is sum and
+// returns the files written beside it (data nil: not part of this set).
+func (p *Plan) sidecars(dir string, st *Staged, sum []byte) ([]output, error) {
+	res := st.Result
+	res.Integrity = IntegrityOf(sum)
+	served, err := versionManifest(p.served, res.Integrity.SRI)
+	if err != nil {
+		return nil, err
+	}
+	sidecar := fmt.Sprintf("%s\n%s\n", res.Integrity.SRI, res.Integrity.Hex)
+	outs := []output{
+		{".sig", p.Signature, &res.Signature},
+		{".sigstore.json", p.Bundle, &res.Bundle},
+		{".json", served, &res.Manifest},
+		{".integrity", []byte(sidecar), &res.Sidecar},
+	}
+	res.Archive = filepath.Join(dir, st.base+".tgz")
+	for _, o := range outs {
+		if o.data != nil {
+			*o.path = filepath.Join(dir, st.base+o.suffix)
+		}
+	}
+	return outs, nil
+}
+
+// reuse says whether dir holds this build already, filling st.Result if
+// so: an archive (a regular file of at most memArchive bytes) in wop's gzip
+// framing whose tar is exactly this build's (tarball.SameArchive: it is
+// inflated, not compressed again), and beside it exactly the sidecars this
+// build writes for that archive, no other file of a set (an old signature
+// beside an unsigned build) present. Builds are reproducible, so rebuilding
+// an unchanged pack over its own output then writes, syncs and renames
+// nothing.
+func (p *Plan) reuse(ctx context.Context, dir string, st *Staged) bool {
+	archive, err := safefile.Read(filepath.Join(dir, st.base+".tgz"), safefile.Options{Max: memArchive})
+	if err != nil {
+		return false
+	}
+	if same, err := tarball.SameArchive(archive, withContext(ctx, p.Files)); err != nil || !same {
+		return false
+	}
+	sum := sha256.Sum256(archive)
+	outs, err := p.sidecars(dir, st, sum[:])
+	if err != nil {
+		return false
+	}
+	for _, o := range outs {
+		path := filepath.Join(dir, st.base+o.suffix)
 		if o.data == nil {
 			if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 				return false
@@ -201,7 +205,7 @@ func unchanged(dir, base string, outs []output) bool {
 			return false
 		}
 	}
-	return true
+	return ctx.Err() == nil
 }
 
 // withContext makes every file's reads fail once ctx is cancelled, so a

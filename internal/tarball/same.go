@@ -1,0 +1,64 @@
+package tarball
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"errors"
+	"hash"
+	"hash/crc32"
+	"io"
+)
+
+// SameArchive reports whether archive is a gzip member in wop's framing
+// (gzipHeader, one member, nothing after it) whose tar is exactly what
+// WriteTar writes for files: a build can then keep an archive it already
+// wrote without compressing again. It inflates archive no further than the
+// tar it compares with, so a hostile archive costs no more than a true
+// one. Files are opened as WriteTar opens them; an error reading one is
+// returned.
+func SameArchive(archive []byte, files []File) (bool, error) {
+	n := len(archive)
+	if n < len(gzipHeader)+8 || !bytes.Equal(archive[:len(gzipHeader)], gzipHeader[:]) {
+		return false, nil
+	}
+	body := bytes.NewReader(archive[len(gzipHeader) : n-8])
+	c := &comparer{r: flate.NewReader(body), crc: crc32.NewIEEE()}
+	if err := WriteTar(c, files); err != nil {
+		if errors.Is(err, errDiffers) {
+			return false, nil
+		}
+		return false, err
+	}
+	// The deflate stream ends where the tar does, and the trailer is its.
+	if k, _ := c.r.Read(make([]byte, 1)); k != 0 || body.Len() != 0 {
+		return false, nil
+	}
+	trailer := archive[n-8:]
+	return binary.LittleEndian.Uint32(trailer[:4]) == c.crc.Sum32() &&
+		binary.LittleEndian.Uint32(trailer[4:]) == uint32(c.size), nil
+}
+
+var errDiffers = errors.New("archive differs")
+
+// comparer is a writer that checks what is written against what r
+// inflates to, failing with errDiffers at the first difference.
+type comparer struct {
+	r    io.Reader
+	buf  []byte
+	crc  hash.Hash32
+	size int64
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	if cap(c.buf) < len(p) {
+		c.buf = make([]byte, len(p))
+	}
+	got := c.buf[:len(p)]
+	if _, err := io.ReadFull(c.r, got); err != nil || !bytes.Equal(got, p) {
+		return 0, errDiffers
+	}
+	c.crc.Write(p)
+	c.size += int64(len(p))
+	return len(p), nil
+}
