@@ -46,18 +46,28 @@ func (b *Batch) Add(s *Set, old []string, done func(error)) {
 func (b *Batch) Commit() {
 	b.syncAll()
 	now := time.Now()
-	b.step(func(e *batched) error {
-		var err error
+	b.each(func(e *batched) (err error) {
 		e.present, err = e.set.prepare(e.old, now)
 		return err
 	})
-	removedIn := b.step(func(e *batched) error { return e.set.removeOld(e.present) }, func(e *batched) bool { return len(e.present) > 0 })
+	removedIn := map[string]bool{}
+	b.each(func(e *batched) error {
+		if len(e.present) > 0 {
+			removedIn[e.set.dir] = true
+		}
+		return e.set.removeOld(e.present)
+	})
 	// The removals must reach the disk before any rename: a crash must not
 	// keep a new archive and lose the removal of an old signature.
 	for dir := range removedIn {
 		_ = syncDir(dir)
 	}
-	for dir := range b.step(func(e *batched) error { return e.set.rename() }) {
+	renamedIn := map[string]bool{}
+	b.each(func(e *batched) error {
+		renamedIn[e.set.dir] = true
+		return e.set.rename()
+	})
+	for dir := range renamedIn {
 		_ = syncDir(dir)
 	}
 	for _, e := range b.sets {
@@ -79,22 +89,17 @@ func (b *Batch) Abort(err error) {
 	b.sets = nil
 }
 
-// step runs fn on every set that has not failed and (when given) that
-// counts, aborting a set fn fails; it returns the folders of the sets fn
-// ran on.
-func (b *Batch) step(fn func(*batched) error, counts ...func(*batched) bool) map[string]bool {
-	dirs := map[string]bool{}
+// each runs fn on every set that has not failed, aborting a set fn fails.
+func (b *Batch) each(fn func(*batched) error) {
 	for i := range b.sets {
 		e := &b.sets[i]
-		if e.err != nil || len(counts) > 0 && !counts[0](e) {
+		if e.err != nil {
 			continue
 		}
-		dirs[e.set.dir] = true
 		if e.err = fn(e); e.err != nil {
 			e.set.Abort()
 		}
 	}
-	return dirs
 }
 
 // syncAll syncs and closes every file the sets' Add wrote, concurrently:

@@ -60,10 +60,6 @@ type Staged struct {
 	base   string
 }
 
-// memArchive bounds the archive in the output folder that Stage reads to
-// see whether it is this build's already.
-const memArchive = 8 << 20
-
 // Stage is Write's first half: every file of the set written to a
 // temporary name. Publish or Abort the result. When the output folder
 // already holds this build (a rebuild of an unchanged pack: see reuse),
@@ -170,6 +166,10 @@ func (p *Plan) sidecars(dir string, st *Staged, sum []byte) ([]output, error) {
 	}
 	return outs, nil
 }
+
+// memArchive bounds the archive in the output folder that Stage reads to
+// see whether it is this build's already.
+const memArchive = 8 << 20
 
 // reuse says whether dir holds this build already, filling st.Result if
 // so: an archive (a regular file of at most memArchive bytes) in wop's gzip

@@ -30,8 +30,9 @@ func SameArchive(archive []byte, files []File) (bool, error) {
 		}
 		return false, err
 	}
-	// The deflate stream ends where the tar does, and the trailer is its.
-	if k, _ := c.r.Read(make([]byte, 1)); k != 0 || body.Len() != 0 {
+	// The deflate stream ends (its final block, not merely the input)
+	// where the tar does, and the trailer is its.
+	if k, err := io.ReadFull(c.r, make([]byte, 1)); k != 0 || err != io.EOF || body.Len() != 0 {
 		return false, nil
 	}
 	trailer := archive[n-8:]

@@ -26,6 +26,12 @@ func archiveOf(t testing.TB, files []File) []byte {
 // level9 frames the same tar deflated at another level: another deflate
 // stream for the same tar, as an older wop might have written.
 func level9(t testing.TB, files []File) []byte {
+	return framed(t, files, true)
+}
+
+// framed frames files' tar deflated at level 9 in gzipHeader and its
+// trailer; without end, the deflate stream lacks its final block.
+func framed(t testing.TB, files []File, end bool) []byte {
 	t.Helper()
 	var tar bytes.Buffer
 	if err := WriteTar(&tar, files); err != nil {
@@ -35,7 +41,11 @@ func level9(t testing.TB, files []File) []byte {
 	b.Write(gzipHeader[:])
 	fw, _ := flate.NewWriter(&b, flate.BestCompression)
 	fw.Write(tar.Bytes())
-	fw.Close()
+	if end {
+		fw.Close()
+	} else {
+		fw.Flush()
+	}
 	b.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(tar.Bytes())))
 	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(tar.Len())))
 	return b.Bytes()
@@ -65,6 +75,7 @@ func TestSameArchive(t *testing.T) {
 		{"a wrong CRC", edit(func(b []byte) []byte { b[len(b)-8] ^= 1; return b }), false},
 		{"a wrong length", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), false},
 		{"truncated", good[:len(good)-9], false},
+		{"a deflate stream without its final block", framed(t, sameFiles(), false), false},
 		{"a corrupt deflate stream", edit(func(b []byte) []byte { b[20] ^= 0xff; return b }), false},
 		{"empty", nil, false},
 	} {
