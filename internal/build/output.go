@@ -173,7 +173,7 @@ const memArchive = 8 << 20
 
 // reuse says whether dir holds this build already, filling st.Result if
 // so: an archive (a regular file of at most memArchive bytes) in wop's gzip
-// framing whose tar is exactly this build's (tarball.SameArchive: it is
+// framing whose tar is exactly this build's (tarball.Compressors.SameArchive: it is
 // inflated, not compressed again), and beside it exactly the sidecars this
 // build writes for that archive, no other file of a set (an old signature
 // beside an unsigned build) present. Builds are reproducible, so rebuilding
@@ -184,7 +184,7 @@ func (p *Plan) reuse(ctx context.Context, dir string, st *Staged) bool {
 	if err != nil {
 		return false
 	}
-	if same, err := tarball.SameArchive(archive, withContext(ctx, p.Files)); err != nil || !same {
+	if same, err := p.compressors().SameArchive(archive, withContext(ctx, p.Files)); err != nil || !same {
 		return false
 	}
 	sum := sha256.Sum256(archive)

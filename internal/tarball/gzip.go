@@ -34,12 +34,14 @@ type gzipWriter struct {
 	size uint32 // ISIZE: the length modulo 2^32
 }
 
-// Compressors lends deflate state to archives written one after another: a
-// compressor holds about a megabyte of tables, which a many-pack build would
-// otherwise allocate (and the collector reclaim) once per archive. Reset
-// state deflates exactly as new state does. The zero value is ready to use
-// and safe for concurrent use.
-type Compressors struct{ pool sync.Pool }
+// Compressors lends deflate state to archives written one after another,
+// and inflate state to archives compared one after another (SameArchive):
+// a compressor holds about a megabyte of tables, a decompressor tens of
+// kilobytes, which a many-pack build would otherwise allocate (and the
+// collector reclaim) once per archive. Reset state deflates and inflates
+// exactly as new state does. The zero value is ready to use and safe for
+// concurrent use.
+type Compressors struct{ pool, inflate sync.Pool }
 
 // Write is the package's Write, with deflate state from c.
 func (c *Compressors) Write(w io.Writer, files []File) error {

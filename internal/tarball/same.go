@@ -10,21 +10,28 @@ import (
 	"io"
 )
 
-// SameArchive reports whether archive is a gzip member in wop's framing
+// SameArchive (with inflate state from c: see Compressors) reports whether archive is a gzip member in wop's framing
 // (gzipHeader, one member, nothing after it) whose tar is exactly what
 // WriteTar writes for files: a build can then keep an archive it already
 // wrote without compressing again. It inflates archive no further than the
 // tar it compares with, so a hostile archive costs no more than a true
 // one. Files are opened as WriteTar opens them; an error reading one is
 // returned.
-func SameArchive(archive []byte, files []File) (bool, error) {
+func (c *Compressors) SameArchive(archive []byte, files []File) (bool, error) {
 	n := len(archive)
 	if n < len(gzipHeader)+8 || !bytes.Equal(archive[:len(gzipHeader)], gzipHeader[:]) {
 		return false, nil
 	}
 	body := bytes.NewReader(archive[len(gzipHeader) : n-8])
-	c := &comparer{r: flate.NewReader(body), crc: crc32.NewIEEE()}
-	if err := WriteTar(c, files); err != nil {
+	fr, _ := c.inflate.Get().(io.ReadCloser)
+	if fr == nil {
+		fr = flate.NewReader(body)
+	} else if err := fr.(flate.Resetter).Reset(body, nil); err != nil {
+		return false, err
+	}
+	defer c.inflate.Put(fr)
+	cmp := &comparer{r: fr, crc: crc32.NewIEEE()}
+	if err := WriteTar(cmp, files); err != nil {
 		if errors.Is(err, errDiffers) {
 			return false, nil
 		}
@@ -32,12 +39,12 @@ func SameArchive(archive []byte, files []File) (bool, error) {
 	}
 	// The deflate stream ends (its final block, not merely the input)
 	// where the tar does, and the trailer is its.
-	if k, err := io.ReadFull(c.r, make([]byte, 1)); k != 0 || err != io.EOF || body.Len() != 0 {
+	if k, err := io.ReadFull(fr, cmp.buf[:1]); k != 0 || err != io.EOF || body.Len() != 0 {
 		return false, nil
 	}
 	trailer := archive[n-8:]
-	return binary.LittleEndian.Uint32(trailer[:4]) == c.crc.Sum32() &&
-		binary.LittleEndian.Uint32(trailer[4:]) == uint32(c.size), nil
+	return binary.LittleEndian.Uint32(trailer[:4]) == cmp.crc.Sum32() &&
+		binary.LittleEndian.Uint32(trailer[4:]) == uint32(cmp.size), nil
 }
 
 var errDiffers = errors.New("archive differs")
@@ -46,18 +53,18 @@ var errDiffers = errors.New("archive differs")
 // inflates to, failing with errDiffers at the first difference.
 type comparer struct {
 	r    io.Reader
-	buf  []byte
+	buf  [32 << 10]byte
 	crc  hash.Hash32
 	size int64
 }
 
 func (c *comparer) Write(p []byte) (int, error) {
-	if cap(c.buf) < len(p) {
-		c.buf = make([]byte, len(p))
-	}
-	got := c.buf[:len(p)]
-	if _, err := io.ReadFull(c.r, got); err != nil || !bytes.Equal(got, p) {
-		return 0, errDiffers
+	for rest := p; len(rest) > 0; {
+		got := c.buf[:min(len(rest), len(c.buf))]
+		if _, err := io.ReadFull(c.r, got); err != nil || !bytes.Equal(got, rest[:len(got)]) {
+			return 0, errDiffers
+		}
+		rest = rest[len(got):]
 	}
 	c.crc.Write(p)
 	c.size += int64(len(p))

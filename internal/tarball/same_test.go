@@ -79,7 +79,7 @@ func TestSameArchive(t *testing.T) {
 		{"a corrupt deflate stream", edit(func(b []byte) []byte { b[20] ^= 0xff; return b }), false},
 		{"empty", nil, false},
 	} {
-		got, err := SameArchive(c.archive, sameFiles())
+		got, err := new(Compressors).SameArchive(c.archive, sameFiles())
 		if err != nil || got != c.want {
 			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
 		}
@@ -98,8 +98,9 @@ func FuzzSameArchive(f *testing.F) {
 	f.Add(good[:len(good)-3])
 	var tar bytes.Buffer
 	WriteTar(&tar, files)
+	var c Compressors
 	f.Fuzz(func(t *testing.T, archive []byte) {
-		same, err := SameArchive(archive, files)
+		same, err := c.SameArchive(archive, files)
 		if err != nil {
 			t.Fatalf("error on an archive: %v", err)
 		}
