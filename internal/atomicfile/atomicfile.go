@@ -18,9 +18,14 @@ import (
 	"github.com/wop-cli/wop/internal/safefile"
 )
 
-// WriteFrom creates or replaces path with what fill writes, with mode perm.
-// On any error the temporary file is removed and path is untouched.
+// WriteFrom creates or replaces path with what fill writes (buffered), with
+// mode perm. On any error the temporary file is removed and path is
+// untouched.
 func WriteFrom(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	return writeFile(path, perm, buffered(fill))
+}
+
+func writeFile(path string, perm os.FileMode, fill func(io.Writer) error) error {
 	if err := checkReplaceable(path); err != nil {
 		return err
 	}
@@ -64,7 +69,7 @@ func replaceable(path string) (exists bool, err error) {
 
 // Write creates or replaces path with data.
 func Write(path string, data []byte, perm os.FileMode) error {
-	return WriteFrom(path, perm, bytesFill(data))
+	return writeFile(path, perm, bytesFill(data))
 }
 
 func bytesFill(data []byte) func(io.Writer) error {
@@ -88,15 +93,26 @@ func writeTemp(path string, perm os.FileMode, fill func(io.Writer) error) (strin
 	return f.Name(), nil
 }
 
-// writeBuffer is the size of the buffer between fill and the temporary
-// file. Writers such as compress/flate write a few hundred bytes at a time;
-// unbuffered, each would be a write(2).
+// writeBuffer is the size of the buffer between a streaming fill and the
+// temporary file. Writers such as compress/flate write a few hundred bytes
+// at a time; unbuffered, each would be a write(2).
 const writeBuffer = 64 << 10
 
+// buffered is fill writing through a writeBuffer-byte buffer.
+func buffered(fill func(io.Writer) error) func(io.Writer) error {
+	return func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, writeBuffer)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+}
+
 // createTemp writes a temporary file beside path (named so a later run can
-// tell when it is stale: see RemoveStaleTemps) with what fill writes
-// (buffered) and mode perm, and returns it open and not yet synced; on error
-// nothing is left.
+// tell when it is stale: see RemoveStaleTemps) with what fill writes and
+// mode perm, and returns it open and not yet synced; on error nothing is
+// left.
 func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *os.File, err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPattern(path, time.Now()))
 	if err != nil {
@@ -108,11 +124,7 @@ func createTemp(path string, perm os.FileMode, fill func(io.Writer) error) (f *o
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(tmp, writeBuffer)
-	if err = fill(bw); err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
+	if err = fill(tmp); err != nil {
 		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err = tmp.Chmod(perm); err != nil {

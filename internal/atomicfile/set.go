@@ -40,9 +40,14 @@ type pending struct {
 // NewSet starts a set of files in dir.
 func NewSet(dir string) *Set { return &Set{dir: dir} }
 
-// Add writes one file of the set to a temporary name. name is relative to
-// the set's folder. Files are published in the order added.
+// Add writes one file of the set, what fill writes (buffered), to a
+// temporary name. name is relative to the set's folder. Files are published
+// in the order added.
 func (s *Set) Add(name string, perm os.FileMode, fill func(io.Writer) error) error {
+	return s.add(name, perm, buffered(fill))
+}
+
+func (s *Set) add(name string, perm os.FileMode, fill func(io.Writer) error) error {
 	final := filepath.Join(s.dir, name)
 	f, err := createTemp(final, perm, fill)
 	if err != nil {
@@ -60,7 +65,7 @@ func (s *Set) Adopt(path, name string) {
 
 // AddBytes adds a file holding data.
 func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
-	return s.Add(name, perm, bytesFill(data))
+	return s.add(name, perm, bytesFill(data))
 }
 
 // Commit removes the old set's files (every name in old, whether or not the

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 )
@@ -46,6 +47,7 @@ func pointerOrRoot(p string) string {
 // Marshal returns the canonical form of v.
 func Marshal(v *jsonpos.Value) ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(max(v.End-v.Start, 0)) // a parsed value's source length: about its size
 	if err := write(&b, v); err != nil {
 		return nil, err
 	}
@@ -100,7 +102,22 @@ func write(b *bytes.Buffer, v *jsonpos.Value) error {
 // default sort does. It differs from byte order only when a character above
 // U+FFFF meets one in U+E000..U+FFFF.
 func CompareUTF16(a, b string) int {
+	if belowE000(a) && belowE000(b) {
+		return strings.Compare(a, b) // the common case, without allocating
+	}
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+// belowE000 says whether s is valid UTF-8 holding no character from U+E000
+// up (no byte from 0xEE, the lead byte of U+E000, up): for such strings
+// byte order is UTF-16 order.
+func belowE000(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xee {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 // writeString escapes exactly what JSON.stringify escapes.
@@ -191,6 +208,7 @@ func abs(x int) int {
 // manifests in this form.
 func Indent(v *jsonpos.Value) ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(max(v.End-v.Start, 0)) // a parsed value's source length: about its size
 	if err := indent(&b, v, "\n"); err != nil {
 		return nil, err
 	}

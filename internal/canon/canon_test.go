@@ -2,7 +2,9 @@ package canon
 
 import (
 	"errors"
+	"slices"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 )
@@ -94,4 +96,18 @@ func TestIndentMatchesJSONStringify(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// FuzzCompareUTF16 holds CompareUTF16's byte-order shortcut to the order
+// of UTF-16 code units, whatever the strings.
+func FuzzCompareUTF16(f *testing.F) {
+	for _, pair := range [][2]string{{"a", "b"}, {"\uffff", "\U00010000"}, {"\ue000", "\U0001f600"}, {"z", "\ud7ff"}, {"\xff", "a"}, {"", "é"}} {
+		f.Add(pair[0], pair[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+		if got := CompareUTF16(a, b); got != want {
+			t.Fatalf("CompareUTF16(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
 }

@@ -23,14 +23,14 @@ func (c *Compressors) SameArchive(archive []byte, files []File) (bool, error) {
 		return false, nil
 	}
 	body := bytes.NewReader(archive[len(gzipHeader) : n-8])
-	fr, _ := c.inflate.Get().(io.ReadCloser)
-	if fr == nil {
-		fr = flate.NewReader(body)
-	} else if err := fr.(flate.Resetter).Reset(body, nil); err != nil {
+	cmp, _ := c.inflate.Get().(*comparer)
+	if cmp == nil {
+		cmp = &comparer{r: flate.NewReader(body)}
+	} else if err := cmp.r.(flate.Resetter).Reset(body, nil); err != nil {
 		return false, err
 	}
-	defer c.inflate.Put(fr)
-	cmp := &comparer{r: fr, crc: crc32.NewIEEE()}
+	defer c.inflate.Put(cmp)
+	cmp.crc, cmp.size = crc32.NewIEEE(), 0
 	if err := WriteTar(cmp, files); err != nil {
 		if errors.Is(err, errDiffers) {
 			return false, nil
@@ -39,7 +39,7 @@ func (c *Compressors) SameArchive(archive []byte, files []File) (bool, error) {
 	}
 	// The deflate stream ends (its final block, not merely the input)
 	// where the tar does, and the trailer is its.
-	if k, err := io.ReadFull(fr, cmp.buf[:1]); k != 0 || err != io.EOF || body.Len() != 0 {
+	if k, err := io.ReadFull(cmp.r, cmp.buf[:1]); k != 0 || err != io.EOF || body.Len() != 0 {
 		return false, nil
 	}
 	trailer := archive[n-8:]
@@ -50,7 +50,8 @@ func (c *Compressors) SameArchive(archive []byte, files []File) (bool, error) {
 var errDiffers = errors.New("archive differs")
 
 // comparer is a writer that checks what is written against what r
-// inflates to, failing with errDiffers at the first difference.
+// inflates to, failing with errDiffers at the first difference. It is the
+// inflate state Compressors lends: the decompressor and a buffer.
 type comparer struct {
 	r    io.Reader
 	buf  [32 << 10]byte

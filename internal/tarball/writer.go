@@ -65,16 +65,25 @@ func WriteTar(w io.Writer, files []File) error {
 			return fmt.Errorf("%s: two entries with one name", files[i].Name)
 		}
 	}
+	// One copy buffer for every entry, no larger than the largest.
+	var largest int64 = 1
 	for _, f := range files {
-		if err := writeEntry(w, f); err != nil {
+		largest = max(largest, f.Size)
+	}
+	buf := make([]byte, min(largest, 32<<10))
+	for _, f := range files {
+		if err := writeEntry(w, f, buf); err != nil {
 			return err
 		}
 	}
-	_, err := w.Write(make([]byte, 2*block))
+	_, err := w.Write(zeros[:])
 	return err
 }
 
-func writeEntry(w io.Writer, f File) error {
+// zeros pads an entry to a block and ends the archive (two blocks).
+var zeros [2 * block]byte
+
+func writeEntry(w io.Writer, f File, buf []byte) error {
 	h, err := Header(f.Name, f.Size)
 	if err != nil {
 		return err
@@ -89,18 +98,18 @@ func writeEntry(w io.Writer, f File) error {
 	defer r.Close()
 	// Copy exactly Size bytes: a file that grew or shrank since it was
 	// listed would corrupt the archive's framing.
-	n, err := io.Copy(w, io.LimitReader(r, f.Size))
+	n, err := io.CopyBuffer(w, io.LimitReader(r, f.Size), buf)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
 	if n != f.Size {
 		return fmt.Errorf("%s: changed while building (%d bytes, expected %d)", f.Name, n, f.Size)
 	}
-	if extra, _ := r.Read(make([]byte, 1)); extra > 0 {
+	if extra, _ := r.Read(buf[:1]); extra > 0 {
 		return fmt.Errorf("%s: changed while building (grew past %d bytes)", f.Name, f.Size)
 	}
 	if pad := (block - f.Size%block) % block; pad > 0 {
-		_, err = w.Write(make([]byte, pad))
+		_, err = w.Write(zeros[:pad])
 	}
 	return err
 }
