@@ -40,9 +40,8 @@ type Plan struct {
 	Manifest      []byte // canonical pack.json, as it goes in the archive
 	Signature     []byte // raw 64 bytes, nil when unsigned or Sigstore-signed
 	Bundle        []byte // Sigstore bundle JSON, nil unless Sigstore-signed
-	Served        []byte // the signed manifest, 2-space indented: <name>-<version>.json
 	Files         []tarball.File
-	served        *jsonpos.Value // Served, parsed: the version manifest adds integrity to it
+	served        *jsonpos.Value // the signed manifest: the version manifest adds integrity to it
 	// Compressors, when set, lends deflate state shared with other builds
 	// (a many-pack build); nil uses fresh state. The bytes are the same.
 	Compressors *tarball.Compressors
@@ -131,10 +130,6 @@ func NewPlan(pk *pack.Pack, s Signing) (*Plan, error) {
 func (src *Source) Plan(s Signing) (*Plan, error) {
 	p := &Plan{Name: src.Name, Version: src.Version}
 	if err := p.sign(src.root, s); err != nil {
-		return nil, err
-	}
-	var err error
-	if p.Served, err = canon.Indent(src.root); err != nil {
 		return nil, err
 	}
 	p.served = src.root
