@@ -2,9 +2,12 @@ package packcmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -12,6 +15,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -23,6 +27,7 @@ type packBuild struct {
 	log      *outputLog
 	keys     keyFlags
 	settings *packSettings
+	weight   int64         // the size of its pack.json: about how long it takes
 	base     string        // <name>-<version>, once planned
 	plan     *build.Plan   // kept for --list only
 	staged   *build.Staged // written to temporary names, not yet published
@@ -56,13 +61,16 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 		p := &packBuild{dir: dir, log: &outputLog{}, keys: o.keys}
 		p.env = p.log.env(o.env)
 		p.settings, p.err = settingsFor(p.env, "", o.env.Abs(dir), base, seen)
+		if info, err := os.Stat(filepath.Join(o.env.Abs(dir), pack.ManifestName)); err == nil {
+			p.weight = info.Size()
+		}
 		packs[i] = p
 	}
 	gate := gateFor(o.noLint, false)
 	compressors := new(tarball.Compressors)
 	first := map[string]string{}
 	for chunk := range slices.Chunk(packs, publishChunk) {
-		forEachPack(chunk, func(p *packBuild) { p.prepare(ctx, o, gate, compressors) })
+		forEachPack(heaviestFirst(chunk), func(p *packBuild) { p.prepare(ctx, o, gate, compressors) })
 		refuseSameOutputs(chunk, first)
 		if o.list {
 			forEachPack(chunk, func(p *packBuild) { p.err = printPlan(p.env, p.plan) })
@@ -124,6 +132,16 @@ func publishStaged(ctx context.Context, packs []*packBuild) {
 			p.err = printResult(p.env, p.staged.Result)
 		}
 	}
+}
+
+// heaviestFirst is packs in the order to build them: the longest first
+// (by their manifest's size, which linting and planning a pack mostly
+// scale with), so the run does not end with one CPU busy on a large pack
+// and the others idle. Output keeps argument order whatever this order.
+func heaviestFirst(packs []*packBuild) []*packBuild {
+	order := slices.Clone(packs)
+	slices.SortStableFunc(order, func(a, b *packBuild) int { return cmp.Compare(b.weight, a.weight) })
+	return order
 }
 
 // forEachPack runs fn on every pack that has not failed yet, at most

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,50 @@ func TestBuildManyFailureLeavesNoTornSet(t *testing.T) {
 		if strings.HasPrefix(name, ".") {
 			t.Errorf("temporary file %s left", name)
 		}
+	}
+}
+
+// TestBuildManyStartsWithTheLargest: heaviestFirst orders packs largest
+// manifest first, whatever the argument order, while what a build of them
+// prints stays in argument order.
+func TestBuildManyStartsWithTheLargest(t *testing.T) {
+	root := t.TempDir()
+	dirs := writeManyPacks(t, root, 3, -1)
+	// p1 gets the largest manifest, p0 the next: order p1, p0, p2.
+	for i, pad := range map[int]int{0: 200, 1: 400} {
+		p := filepath.Join(root, dirs[i], "pack.json")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		padded := strings.Replace(string(data), `"runtime"`, `"description":"`+strings.Repeat("x", pad)+`","runtime"`, 1)
+		if err := os.WriteFile(p, []byte(padded), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	env := &cli.Env{Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" }, WorkDir: root}
+	o := &buildOptions{env: env, outDir: "out", dirs: dirs}
+	o.keys.spec, o.keys.unsigned = "auto", true
+	var packs []*packBuild
+	for _, d := range dirs {
+		info, err := os.Stat(filepath.Join(root, d, "pack.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		packs = append(packs, &packBuild{dir: d, weight: info.Size()})
+	}
+	var order []string
+	for _, p := range heaviestFirst(packs) {
+		order = append(order, p.dir)
+	}
+	if want := []string{"p1", "p0", "p2"}; !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+	if err := runBuild(context.Background(), o); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if a, b, c := strings.Index(out.String(), "p0-"), strings.Index(out.String(), "p1-"), strings.Index(out.String(), "p2-"); !(a < b && b < c) {
+		t.Errorf("output out of argument order:\n%s", out.String())
 	}
 }
