@@ -25,6 +25,10 @@ type keyFlags struct {
 	// keyPEM is the --key file, read once by preload for every pack a
 	// command builds (nil until then, and with --sigstore).
 	keyPEM []byte
+	// parsedKey is keyPEM parsed by preload (nil if it does not parse:
+	// signing then says why, per pack); each pack copies it under its own
+	// key id rather than parsing the PEM again.
+	parsedKey *sign.PrivateKey
 	// allowSecrets names files the secrets gate lets through: the one,
 	// deliberate, per-file override (the commands that sign are the ones
 	// that build, so the flag lives with the signing flags).
@@ -79,6 +83,12 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 		if s.KeyID == "" {
 			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
 		}
+		if k.parsedKey != nil {
+			key := *k.parsedKey
+			key.KeyID = s.KeyID
+			s.Key = &key
+			break
+		}
 		pemBytes, err := k.privateKeyPEM(env)
 		if err != nil {
 			return s, err
@@ -114,6 +124,7 @@ func (k *keyFlags) preload(env *cli.Env) error {
 		return err
 	}
 	k.keyPEM = data
+	k.parsedKey, _ = sign.ParsePrivateKey(data, "")
 	return nil
 }
 
