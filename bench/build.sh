@@ -8,7 +8,8 @@
 # builder (bench/build-node.mjs, --all for one process) and against BASE.
 # The wop rows lint first (build's default) with no lint cache; the
 # --no-lint rows show the build's own work (the reference builder lints
-# nothing).
+# nothing). Each command writes into the same folder on every run, except
+# the "empty folder" row, which starts from none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -56,6 +57,15 @@ pair "one process: node --all | wop" "node bench/build-node.mjs --all $packs $ke
   "$W pack build $packs/*/ $K -o $out/all-wop"
 pair "one process: $base | wop" "$B pack build $packs/*/ $K -o $out/all-base" \
   "$W pack build $packs/*/ $K -o $out/all-wop"
+# The rows above rebuild into the folder of the run before, as a developer
+# does (wop then finds its outputs unchanged and writes nothing); a CI job
+# starts from an empty folder (each side also pays for emptying it here).
+pair "one process, empty folder: node | wop" \
+  "rm -rf $out/empty-node && node bench/build-node.mjs --all $packs $key bench $out/empty-node" \
+  "rm -rf $out/empty-wop && $W pack build $packs/*/ $K -o $out/empty-wop"
+pair "one process, empty folder: $base | wop" \
+  "rm -rf $out/empty-base && $B pack build $packs/*/ $K -o $out/empty-base" \
+  "rm -rf $out/empty-wop && $W pack build $packs/*/ $K -o $out/empty-wop"
 pair "a process per pack, --no-lint: node | wop" "$(loop "node bench/build-node.mjs \$p $key bench $out/each-node")" \
   "$(loop "$W pack build \$p --no-lint $K -o $out/each-wop-nl")"
 pair "one process, --no-lint: node --all | wop" "node bench/build-node.mjs --all $packs $key bench $out/all-node" \
