@@ -70,10 +70,10 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 	compressors := new(tarball.Compressors)
 	first := map[string]string{}
 	for chunk := range slices.Chunk(packs, publishChunk) {
-		forEachPack(heaviestFirst(chunk), func(p *packBuild) { p.prepare(ctx, o, gate, compressors) })
+		forEachPack(ctx, heaviestFirst(chunk), func(p *packBuild) { p.prepare(ctx, o, gate, compressors) })
 		refuseSameOutputs(chunk, first)
 		if o.list {
-			forEachPack(chunk, func(p *packBuild) { p.err = printPlan(p.env, p.plan) })
+			forEachPack(ctx, chunk, func(p *packBuild) { p.err = printPlan(p.env, p.plan) })
 			continue
 		}
 		publishStaged(ctx, chunk)
@@ -145,12 +145,16 @@ func heaviestFirst(packs []*packBuild) []*packBuild {
 }
 
 // forEachPack runs fn on every pack that has not failed yet, at most
-// GOMAXPROCS at a time, and waits for all.
-func forEachPack(packs []*packBuild, fn func(*packBuild)) {
+// GOMAXPROCS at a time, and waits for all. Once ctx is cancelled (Ctrl-C)
+// it starts no more: the packs left fail with ctx's error.
+func forEachPack(ctx context.Context, packs []*packBuild, fn func(*packBuild)) {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for _, p := range packs {
 		if p.err != nil {
+			continue
+		}
+		if p.err = ctx.Err(); p.err != nil {
 			continue
 		}
 		sem <- struct{}{}

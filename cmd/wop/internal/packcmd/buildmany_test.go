@@ -210,3 +210,26 @@ func TestBuildManyStartsWithTheLargest(t *testing.T) {
 		t.Errorf("output out of argument order:\n%s", out.String())
 	}
 }
+
+// TestBuildManyStopsWhenCancelled: after Ctrl-C a many-pack build starts
+// no more packs (none is linted: the bad one's findings are not printed),
+// writes nothing and says only that it was interrupted.
+func TestBuildManyStopsWhenCancelled(t *testing.T) {
+	root := t.TempDir()
+	dirs := writeManyPacks(t, root, 4, 2)
+	var out, errOut bytes.Buffer
+	env := &cli.Env{Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" }, WorkDir: root}
+	o := &buildOptions{env: env, outDir: "out", dirs: dirs}
+	o.keys.spec, o.keys.unsigned = "auto", true
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := runBuild(ctx, o); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want context.Canceled", err)
+	}
+	if out.Len() > 0 || errOut.Len() > 0 {
+		t.Errorf("printed %q %q", out.String(), errOut.String())
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "out")); len(entries) > 0 {
+		t.Errorf("wrote %d files", len(entries))
+	}
+}
