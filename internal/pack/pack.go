@@ -346,9 +346,9 @@ func (pk *Pack) Limits() tarball.Limits { return pk.limits }
 
 // Each calls fn with the contents of every regular file want accepts, in
 // name order for a directory and archive order for an archive. A
-// directory's files are read one at a time and none is held (an archive's
-// are in memory since its load): the way to look at every file of a large
-// pack.
+// directory's files are read one at a time and none is held beyond what
+// Keep allows (an archive's are in memory since its load): the way to look
+// at every file of a large pack.
 func (pk *Pack) Each(want func(name string) bool, fn func(name string, data []byte) error) error {
 	if pk.Archive == nil {
 		for _, f := range pk.Files {
