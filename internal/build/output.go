@@ -95,9 +95,6 @@ func (s *Staged) Abort() {
 	}
 }
 
-// BaseName is "<name>-<version>", the stem of every file staged.
-func (s *Staged) BaseName() string { return s.base }
-
 // output is one file of a build's set.
 type output struct {
 	suffix string
