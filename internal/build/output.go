@@ -170,18 +170,29 @@ const memArchive = 8 << 20
 
 // reuse says whether dir holds this build already, filling st.Result if
 // so: an archive (a regular file of at most memArchive bytes) in wop's gzip
-// framing whose tar is exactly this build's (tarball.Compressors.SameArchive: it is
-// inflated, not compressed again), and beside it exactly the sidecars this
-// build writes for that archive, no other file of a set (an old signature
-// beside an unsigned build) present. Builds are reproducible, so rebuilding
-// an unchanged pack over its own output then writes, syncs and renames
-// nothing.
+// framing whose bytes are exactly this build's (a tar that differs is
+// found by inflating, tarball.Compressors.SameArchive, which is cheaper
+// than compressing; an equal tar is then compressed and compared byte for
+// byte), and beside it exactly the sidecars this build writes, no other
+// file of a set (an old signature beside an unsigned build) present.
+// Builds are reproducible, so rebuilding an unchanged pack over its own
+// output then writes, syncs and renames nothing, and what the folder holds
+// is what a build into an empty folder writes.
 func (p *Plan) reuse(ctx context.Context, dir string, st *Staged) bool {
 	archive, err := safefile.Read(filepath.Join(dir, st.base+".tgz"), safefile.Options{Max: memArchive})
 	if err != nil {
 		return false
 	}
 	if same, err := p.compressors().SameArchive(archive, withContext(ctx, p.Files)); err != nil || !same {
+		return false
+	}
+	// The same tar is not yet the same archive: one compressed by another
+	// wop (another Go release) holds other deflate bytes, and a build
+	// writes exactly what this wop makes, whatever the folder held. So
+	// the tar, known equal, is compressed once more and held to archive
+	// byte for byte.
+	rest := &sameBytes{want: archive}
+	if err := p.compressors().Write(rest, withContext(ctx, p.Files)); err != nil || len(rest.want) != 0 {
 		return false
 	}
 	sum := sha256.Sum256(archive)
@@ -203,6 +214,20 @@ func (p *Plan) reuse(ctx context.Context, dir string, st *Staged) bool {
 		}
 	}
 	return ctx.Err() == nil
+}
+
+// sameBytes is a writer that holds what is written to want, failing at
+// the first byte that differs or runs past it; want is what is left.
+type sameBytes struct{ want []byte }
+
+var errNotSame = errors.New("not the same bytes")
+
+func (w *sameBytes) Write(p []byte) (int, error) {
+	if len(p) > len(w.want) || !bytes.Equal(p, w.want[:len(p)]) {
+		return 0, errNotSame
+	}
+	w.want = w.want[len(p):]
+	return len(p), nil
 }
 
 // withContext makes every file's reads fail once ctx is cancelled, so a

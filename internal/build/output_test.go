@@ -2,7 +2,11 @@ package build
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -259,6 +263,67 @@ func TestRebuildUnchangedLeavesFiles(t *testing.T) {
 			if got[name] != data {
 				t.Errorf("%s differs from the first build", name)
 			}
+		}
+	}
+}
+
+// TestRebuildRewritesOtherDeflateBytes: an archive in the output folder
+// with this build's tar, in wop's gzip framing, but compressed otherwise
+// (as another Go release's deflate would) is not this build: a rebuild
+// writes this wop's bytes, so the folder holds what a build into an empty
+// folder holds.
+func TestRebuildRewritesOtherDeflateBytes(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src, names(), time.Now())
+	out, fresh := t.TempDir(), t.TempDir()
+	plan := planOf(t, src, Signing{})
+	res, err := plan.Write(t.Context(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tar, body bytes.Buffer
+	if err := tarball.WriteTar(&tar, plan.Files); err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := flate.NewWriter(&body, flate.BestSpeed)
+	fw.Write(tar.Bytes())
+	fw.Close()
+	other := append([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 0xff}, body.Bytes()...)
+	other = binary.LittleEndian.AppendUint32(other, crc32.ChecksumIEEE(tar.Bytes()))
+	other = binary.LittleEndian.AppendUint32(other, uint32(tar.Len()))
+	if ours, _ := os.ReadFile(res.Archive); bytes.Equal(ours, other) {
+		t.Fatal("level 1 gave this build's bytes: the test proves nothing")
+	}
+	// The whole set as that other wop wrote it: its archive, and the
+	// sidecars naming that archive's hash.
+	if err := os.WriteFile(res.Archive, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(other)
+	outs, err := plan.sidecars(out, &Staged{Result: &Result{}, base: plan.BaseName()}, sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		if o.data != nil {
+			if err := os.WriteFile(filepath.Join(out, plan.BaseName()+o.suffix), o.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := planOf(t, src, Signing{}).Write(t.Context(), out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planOf(t, src, Signing{}).Write(t.Context(), fresh); err != nil {
+		t.Fatal(err)
+	}
+	got, want := snapshot(t, out), snapshot(t, fresh)
+	if len(got) != len(want) {
+		t.Fatalf("%d files, want %d", len(got), len(want))
+	}
+	for name, data := range want {
+		if got[name] != data {
+			t.Errorf("%s differs from a build into an empty folder", name)
 		}
 	}
 }
