@@ -8,13 +8,13 @@
 # builder (bench/build-node.mjs, --all for one process) and against BASE.
 # The wop rows lint first (build's default) with no lint cache; the
 # --no-lint rows show the build's own work (the reference builder lints
-# nothing). Each command writes into the same folder on every run, except
-# the "empty folder" row, which starts from none.
+# nothing). Every row starts from an empty output folder (the CI case),
+# except the two "rebuild" rows (a developer's loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 packs=${1:-../shared/corpus/packs}
-[ -d "$packs" ] || packs=examples
+[ -d "$packs" ] || { echo "no $packs: benchmarking the examples (pass a folder of packs)" >&2; packs=examples; }
 packs=$(realpath "$packs")
 runs=${RUNS:-9}
 base=${BASE:-main}
@@ -46,32 +46,29 @@ pair() {
 }
 
 n=$(ls -d "$packs"/*/ | wc -l)
-loop() { echo "for p in $packs/*/; do $1; done"; }
 K="--key $key --key-id bench"
+# each CMD OUT: CMD (with $p for the pack) for every pack, one process
+# each, into OUT emptied first. all CMD OUT: CMD once, into OUT emptied
+# first. The target rows start from an empty folder, as a CI job does
+# (each side pays for emptying its folder); the rebuild rows write into
+# the folder of the run before, as a developer rebuilds (wop then finds
+# its outputs unchanged and writes nothing; the Node builder rewrites).
+each() { echo "rm -rf $2 && for p in $packs/*/; do $1 $2; done"; }
+all() { echo "rm -rf $2 && $1 $2"; }
+nodeEach="node bench/build-node.mjs \$p $key bench"
+nodeAll="node bench/build-node.mjs --all $packs $key bench"
 echo "$n packs; columns: first command | second command | ratio first/second"
-pair "a process per pack: node | wop" "$(loop "node bench/build-node.mjs \$p $key bench $out/each-node")" \
-  "$(loop "$W pack build \$p $K -o $out/each-wop")"
-pair "a process per pack: $base | wop" "$(loop "$B pack build \$p $K -o $out/each-base")" \
-  "$(loop "$W pack build \$p $K -o $out/each-wop")"
-pair "one process: node --all | wop" "node bench/build-node.mjs --all $packs $key bench $out/all-node" \
-  "$W pack build $packs/*/ $K -o $out/all-wop"
-pair "one process: $base | wop" "$B pack build $packs/*/ $K -o $out/all-base" \
-  "$W pack build $packs/*/ $K -o $out/all-wop"
-# The rows above rebuild into the folder of the run before, as a developer
-# does (wop then finds its outputs unchanged and writes nothing); a CI job
-# starts from an empty folder (each side also pays for emptying it here).
-pair "one process, empty folder: node | wop" \
-  "rm -rf $out/empty-node && node bench/build-node.mjs --all $packs $key bench $out/empty-node" \
-  "rm -rf $out/empty-wop && $W pack build $packs/*/ $K -o $out/empty-wop"
-pair "one process, empty folder: $base | wop" \
-  "rm -rf $out/empty-base && $B pack build $packs/*/ $K -o $out/empty-base" \
-  "rm -rf $out/empty-wop && $W pack build $packs/*/ $K -o $out/empty-wop"
-pair "a process per pack, --no-lint: node | wop" "$(loop "node bench/build-node.mjs \$p $key bench $out/each-node")" \
-  "$(loop "$W pack build \$p --no-lint $K -o $out/each-wop-nl")"
-pair "one process, --no-lint: node --all | wop" "node bench/build-node.mjs --all $packs $key bench $out/all-node" \
-  "$W pack build $packs/*/ --no-lint $K -o $out/all-wop-nl"
-pair "one process, --no-lint: $base | wop" "$B pack build $packs/*/ --no-lint $K -o $out/all-base-nl" \
-  "$W pack build $packs/*/ --no-lint $K -o $out/all-wop-nl"
+pair "a process per pack: node | wop" "$(each "$nodeEach" $out/each-node)" "$(each "$W pack build \$p $K -o" $out/each-wop)"
+pair "a process per pack: $base | wop" "$(each "$B pack build \$p $K -o" $out/each-base)" "$(each "$W pack build \$p $K -o" $out/each-wop)"
+pair "one process: node --all | wop" "$(all "$nodeAll" $out/all-node)" "$(all "$W pack build $packs/*/ $K -o" $out/all-wop)"
+pair "one process: $base | wop" "$(all "$B pack build $packs/*/ $K -o" $out/all-base)" "$(all "$W pack build $packs/*/ $K -o" $out/all-wop)"
+pair "a process per pack, --no-lint: node | wop" "$(each "$nodeEach" $out/each-node)" "$(each "$W pack build \$p --no-lint $K -o" $out/each-wop-nl)"
+pair "one process, --no-lint: node --all | wop" "$(all "$nodeAll" $out/all-node)" "$(all "$W pack build $packs/*/ --no-lint $K -o" $out/all-wop-nl)"
+pair "one process, --no-lint: $base | wop" "$(all "$B pack build $packs/*/ --no-lint $K -o" $out/all-base-nl)" \
+  "$(all "$W pack build $packs/*/ --no-lint $K -o" $out/all-wop-nl)"
+pair "rebuild, a process per pack: node | wop" "for p in $packs/*/; do $nodeEach $out/re-node; done" \
+  "for p in $packs/*/; do $W pack build \$p $K -o $out/re-wop; done"
+pair "rebuild, one process: node --all | wop" "$nodeAll $out/re-node" "$W pack build $packs/*/ $K -o $out/re-wop"
 
 # The tar inside every archive must be the reference builder's, byte for byte.
 same=0 differ=0
