@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -19,7 +20,10 @@ import (
 //
 // Each set stays whole on its own: a set that fails at any step is aborted
 // (its old files stay, or, past step 2, it is left with files missing,
-// never mixed) and the others go on. The zero value is an empty batch.
+// never mixed) and the others go on. Cancelling the context (Ctrl-C)
+// before step 2 publishes nothing and removes every temporary file; from
+// step 2 on the batch runs to its end, which takes moments, not a sync
+// wave. The zero value is an empty batch.
 type Batch struct {
 	sets []batched
 }
@@ -42,9 +46,17 @@ func (b *Batch) Add(s *Set, old []string, done func(error)) {
 }
 
 // Commit publishes every queued set and reports each one's outcome to its
-// done function. The batch is empty afterwards.
-func (b *Batch) Commit() {
-	b.syncAll()
+// done function. The batch is empty afterwards. Once ctx is cancelled the
+// sync wave starts no more syncs and, if no old file was removed yet,
+// every set is aborted with ctx's error: a wave of large files can outlast
+// the grace a Ctrl-C allows, and the process must not be ended between
+// removing the old sets and renaming the new ones in.
+func (b *Batch) Commit(ctx context.Context) {
+	b.syncAll(ctx)
+	if err := ctx.Err(); err != nil {
+		b.Abort(err)
+		return
+	}
 	now := time.Now()
 	b.each(func(e *batched) (err error) {
 		e.present, err = e.set.prepare(e.old, now)
@@ -105,8 +117,9 @@ func (b *Batch) each(fn func(*batched) error) {
 // syncAll syncs and closes every file the sets' Add wrote, concurrently:
 // the file system can then make them durable in one journal commit, where
 // syncing each as it is written waits for one commit per file. A set with
-// a file that fails to sync is aborted.
-func (b *Batch) syncAll() {
+// a file that fails to sync is aborted. Once ctx is cancelled, the files
+// not yet synced are closed unsynced: the batch is about to be aborted.
+func (b *Batch) syncAll(ctx context.Context) {
 	type job struct {
 		set  int
 		file int
@@ -121,6 +134,11 @@ func (b *Batch) syncAll() {
 		wg.Go(func() {
 			for j := range jobs {
 				p := b.sets[j.set].set.pending[j.file]
+				if err := ctx.Err(); err != nil {
+					p.file.Close()
+					errs[j.set][j.file] = err
+					continue
+				}
 				errs[j.set][j.file] = syncClose(p.file, p.final)
 			}
 		})

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -39,7 +40,7 @@ func TestBatchFailureLeavesOtherSets(t *testing.T) {
 		}
 		b.Add(s, old, func(err error) { errs[i] = err })
 	}
-	b.Commit()
+	b.Commit(t.Context())
 	for i, err := range errs {
 		want := "new"
 		if i == 6 {
@@ -88,7 +89,7 @@ func TestBatchRemovesAllBeforeRenaming(t *testing.T) {
 			}
 		})
 	}
-	b.Commit()
+	b.Commit(t.Context())
 	want := []string{"a.sig", "a.tgz", "b.tgz", "a.tgz", "a.sig", "b.tgz", "b.sig"}
 	if !slices.Equal(steps, want) {
 		t.Errorf("steps %v, want %v", steps, want)
@@ -114,5 +115,38 @@ func TestBatchAbort(t *testing.T) {
 	}
 	if n := names(t, dir); !slices.Equal(n, []string{"a.tgz"}) {
 		t.Errorf("folder %v", n)
+	}
+}
+
+// TestBatchCommitCancelled: a batch committed after Ctrl-C (its context
+// cancelled before the old sets are removed) publishes nothing, removes
+// every temporary file and reports the context's error to each set; the
+// process must not be left to end between removals and renames.
+func TestBatchCommitCancelled(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.tgz"), []byte("old"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.sig"), []byte("old"), 0o644)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var b Batch
+	var got []error
+	for _, base := range []string{"a", "b"} {
+		s := NewSet(dir)
+		s.Hook = func(name string) { t.Errorf("%s changed after Ctrl-C", name) }
+		s.AddBytes(base+".tgz", []byte("new"), 0o644)
+		s.AddBytes(base+".sig", []byte("new"), 0o644)
+		b.Add(s, []string{base + ".sig", base + ".tgz"}, func(err error) { got = append(got, err) })
+	}
+	b.Commit(ctx)
+	if len(got) != 2 || !errors.Is(got[0], context.Canceled) || !errors.Is(got[1], context.Canceled) {
+		t.Errorf("outcomes %v, want context.Canceled twice", got)
+	}
+	if n := names(t, dir); !slices.Equal(n, []string{"a.sig", "a.tgz"}) {
+		t.Errorf("folder %v, want the old set alone", n)
+	}
+	for _, n := range []string{"a.tgz", "a.sig"} {
+		if data, _ := os.ReadFile(filepath.Join(dir, n)); string(data) != "old" {
+			t.Errorf("%s: %q, want the old file", n, data)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -69,12 +70,13 @@ func (s *Set) AddBytes(name string, data []byte, perm os.FileMode) error {
 }
 
 // Commit removes the old set's files (every name in old, whether or not the
-// new set has it), then renames the new files into place: a Batch of one.
+// new set has it), then renames the new files into place: a Batch of one,
+// never cancelled.
 func (s *Set) Commit(old []string) error {
 	var b Batch
 	var err error
 	b.Add(s, old, func(e error) { err = e })
-	b.Commit()
+	b.Commit(context.Background())
 	return err
 }
 

@@ -42,7 +42,7 @@ func (p *Plan) Write(ctx context.Context, dir string) (*Result, error) {
 	}
 	var b atomicfile.Batch
 	st.Publish(&b, func(e error) { err = e })
-	b.Commit()
+	b.Commit(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -114,7 +114,8 @@ func (p *packBuild) prepare(ctx context.Context, o *buildOptions, gate lintGateM
 }
 
 // publishStaged publishes every staged pack in one batch and says what each
-// wrote; after Ctrl-C it publishes nothing.
+// wrote; after Ctrl-C (up to the removal of the old sets, see
+// atomicfile.Batch) it publishes nothing.
 func publishStaged(ctx context.Context, packs []*packBuild) {
 	var b atomicfile.Batch
 	for _, p := range packs {
@@ -122,11 +123,7 @@ func publishStaged(ctx context.Context, packs []*packBuild) {
 			p.staged.Publish(&b, func(err error) { p.err = err })
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		b.Abort(err)
-		return
-	}
-	b.Commit()
+	b.Commit(ctx)
 	for _, p := range packs {
 		if p.err == nil {
 			p.err = printResult(p.env, p.staged.Result)
