@@ -19,9 +19,18 @@ func lock(f *os.File, wait bool) error {
 }
 
 // openNoFollow opens path for locking, refusing a symbolic link put in
-// its place since it was listed.
+// its place since it was listed, and anything but a folder or regular file
+// (without blocking: a FIFO swapped in must not hang the sweep).
 func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !(info.IsDir() || info.Mode().IsRegular()) {
+		f.Close()
+		return nil, fs.ErrInvalid
+	}
+	return f, nil
 }
 
 func ownedByMe(info fs.FileInfo) bool {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -141,5 +142,20 @@ func TestRemove(t *testing.T) {
 		if err := x.Remove(); err != nil {
 			t.Errorf("second Remove: %v", err)
 		}
+	}
+}
+
+// TestSweepSkipsFIFO: a FIFO under the prefix (as if swapped in after the
+// listing) neither hangs the sweep nor is removed.
+func TestSweepSkipsFIFO(t *testing.T) {
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "wop-stage-fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	aged(t, fifo)
+	sweepOne(fifo)
+	if !exists(fifo) {
+		t.Error("a FIFO was removed")
 	}
 }

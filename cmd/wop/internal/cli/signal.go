@@ -17,6 +17,32 @@ var ErrInterrupted = errors.New("interrupted")
 // Ctrl-C always ends wop within 200 ms.
 const interruptGrace = 100 * time.Millisecond
 
+// echoWindow is how soon after the first signal a second one counts as
+// the same request: `timeout -s INT` and some CI runners signal the
+// process and then its process group, so one Ctrl-C arrives twice within
+// microseconds, and a person cannot press it twice that fast.
+const echoWindow = 20 * time.Millisecond
+
+// secondSignal waits, after the first signal at first, for a second one
+// (ignoring an echo of the first) or for the grace to end: true means exit
+// now, false that the command finished first (done).
+func secondSignal(sigs <-chan os.Signal, done <-chan struct{}, first time.Time) bool {
+	grace := time.NewTimer(interruptGrace)
+	defer grace.Stop()
+	for {
+		select {
+		case <-sigs:
+			if time.Since(first) >= echoWindow {
+				return true
+			}
+		case <-grace.C:
+			return true
+		case <-done:
+			return false
+		}
+	}
+}
+
 // SignalContext returns a context cancelled (with cause ErrInterrupted) by
 // the first SIGINT or SIGTERM. Commands see it and stop, removing what
 // they wrote; if one has not returned after interruptGrace, or a second
@@ -34,13 +60,9 @@ func SignalContext(parent context.Context, exit func(int)) (ctx context.Context,
 			return
 		}
 		cancel(ErrInterrupted)
-		select {
-		case <-sigs:
-		case <-time.After(interruptGrace):
-		case <-done:
-			return
+		if secondSignal(sigs, done, time.Now()) {
+			exit(ExitInterrupted)
 		}
-		exit(ExitInterrupted)
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
