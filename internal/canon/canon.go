@@ -160,7 +160,7 @@ func writeString(b *bytes.Buffer, s string) {
 func Number(lit string) (string, error) {
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", fmt.Errorf("number %s is not a finite IEEE 754 double", lit)
+		return "", fmt.Errorf("number %s is not a finite IEEE 754 double", jsonpos.NumberForMessage(lit))
 	}
 	if f == 0 {
 		return "0", nil

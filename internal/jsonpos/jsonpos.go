@@ -368,7 +368,17 @@ func numberError(n string, start int) error {
 	if safe {
 		return nil
 	}
-	return &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("number %s is an integer beyond ±(2^53-1), which JavaScript cannot represent exactly", n)}
+	return &Error{Kind: ErrNumber, Offset: start, Msg: fmt.Sprintf("number %s is an integer beyond ±(2^53-1), which JavaScript cannot represent exactly", NumberForMessage(n))}
+}
+
+// NumberForMessage shortens a number literal for an error message: a
+// hostile document's 500,000-digit number must not become a 500 KB line.
+func NumberForMessage(lit string) string {
+	const keep = 24
+	if len(lit) <= keep+8 { // number literals are ASCII
+		return lit
+	}
+	return fmt.Sprintf("%s... (%d characters)", lit[:keep], len(lit))
 }
 
 // EscapeToken escapes a member name for use in a JSON pointer (RFC 6901).

@@ -3,6 +3,7 @@ package jsonpos
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -56,6 +57,19 @@ func TestSafeIntegers(t *testing.T) {
 	}
 	if _, err := ParseWith([]byte(`[9007199254740991, 1e300, 1.5]`), Options{SafeIntegers: true}); err != nil {
 		t.Errorf("safe numbers refused: %v", err)
+	}
+}
+
+// TestHugeNumberMessage: a number of 500,000 digits is named by its start
+// and length, not echoed whole.
+func TestHugeNumberMessage(t *testing.T) {
+	huge := strings.Repeat("9", 500000)
+	_, err := ParseWith([]byte(`{"n": `+huge+`}`), Options{SafeIntegers: true})
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "999... (500000 characters)") {
+		t.Errorf("error of %d bytes: %.200v", len(fmt.Sprint(err)), err)
+	}
+	if got := NumberForMessage("12345"); got != "12345" {
+		t.Errorf("a short literal became %q", got)
 	}
 }
 

@@ -67,3 +67,22 @@ func TestServedShapeV2(t *testing.T) {
 		t.Errorf("v1 served manifest: %v %+v", err, r)
 	}
 }
+
+// TestServedNotAnObject: a served manifest that is valid JSON but not an
+// object is named as such, not as a manifest differing in every member.
+func TestServedNotAnObject(t *testing.T) {
+	f := newFixture(t)
+	sig, _ := os.ReadFile(f.res.Signature)
+	for _, served := range []string{`[1, 2]`, `"x"`, `null`} {
+		r, err := Archive(bytes.NewReader(f.tgz), Options{Key: f.pub, VersionManifest: []byte(served), Limits: tarball.DefaultLimits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := failed(r, "version-manifest"); !strings.Contains(msg, "not a JSON object") {
+			t.Errorf("%s: %q", served, msg)
+		}
+		if _, err := ServedManifest([]byte(served), sig, Options{Key: f.pub}); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
+			t.Errorf("%s served alone: %v", served, err)
+		}
+	}
+}

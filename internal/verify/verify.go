@@ -169,9 +169,9 @@ var registryFields = []string{"integrity", "publishedAt", "tarballUrl", "signatu
 // checkServed compares a served <version>.json with the signed pack.json:
 // without the registry's own fields it must canonicalise to the same bytes.
 func checkServed(served, signed []byte, got build.Integrity) error {
-	doc, err := canon.Parse(served)
+	doc, err := parseServed(served)
 	if err != nil {
-		return fmt.Errorf("version manifest: %w", err)
+		return err
 	}
 	if want := doc.Root.Get("integrity").String(); want != "" && want != got.SRI {
 		return fmt.Errorf("version manifest says integrity %s, the archive is %s", want, got.SRI)
@@ -191,6 +191,18 @@ func checkServed(served, signed []byte, got build.Integrity) error {
 	}
 	signedDoc, _ := canon.Parse(signed)
 	return fmt.Errorf("the served manifest differs from the signed pack.json in %s: it was edited after signing", strings.Join(diffFields(doc.Root, signedDoc.Root), ", "))
+}
+
+// parseServed parses a served version manifest, which must be an object.
+func parseServed(served []byte) (*jsonpos.Doc, error) {
+	doc, err := canon.Parse(served)
+	if err != nil {
+		return nil, fmt.Errorf("version manifest: %w", err)
+	}
+	if doc.Root.Kind != jsonpos.Object {
+		return nil, errors.New("version manifest: not a JSON object (a registry serves a version's manifest as one)")
+	}
+	return doc, nil
 }
 
 // diffFields names the top-level members whose canonical values differ.
@@ -270,9 +282,9 @@ func (r *Report) checkSignature(a *tarball.Archive, doc *jsonpos.Doc, manifest [
 // without the registry's own fields it must canonicalise to bytes that the
 // detached signature sig verifies.
 func ServedManifest(served, sig []byte, opt Options) (*Report, error) {
-	doc, err := canon.Parse(served)
+	doc, err := parseServed(served)
 	if err != nil {
-		return nil, fmt.Errorf("version manifest: %w", err)
+		return nil, err
 	}
 	r := &Report{Name: doc.Root.Get("name").String(), Version: doc.Root.Get("version").String()}
 	if err := checkServedShape(doc.Root); err != nil {
