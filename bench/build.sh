@@ -19,12 +19,9 @@ packs=$(realpath "$packs")
 runs=${RUNS:-9}
 base=${BASE:-main}
 out=$PWD/bench/out/build
-rm -rf "$out" && mkdir -p "$out/base-src"
 export WOP_CACHE_DIR=off
 
-git archive "$base" | tar -x -C "$out/base-src"
-gobuild "$out/base-src" "$out/wop-base"
-gobuild "$PWD" "$out/wop"
+buildpair "$out" "$base"
 W=$out/wop B=$out/wop-base
 "$W" key generate --key-id bench -o "$out/key" >/dev/null 2>&1
 key=$out/key/bench.pem

@@ -16,12 +16,10 @@ cd "$(dirname "$0")/.."
 pack=$(realpath "${1:-examples/community.example.support-agents}")
 rounds=${ROUNDS:-15} reps=${REPS:-10} base=${BASE:-main}
 out=$PWD/bench/out/startup
-rm -rf "$out" && mkdir -p "$out/base-src" "$out/floor"
 export WOP_CACHE_DIR=off
 
-git archive "$base" | tar -x -C "$out/base-src"
-gobuild "$out/base-src" "$out/wop-base"
-gobuild "$PWD" "$out/wop"
+buildpair "$out" "$base"
+mkdir -p "$out/floor"
 # The floor, built inside this module so it takes the same jsonschema.
 cat > "$out/floor/main.go" <<'GO'
 package main

@@ -15,12 +15,9 @@ runs=${RUNS:-9}
 base=${BASE:-main}
 spec=internal/schema/spec/v1
 out=$PWD/bench/out/targets
-rm -rf "$out" && mkdir -p "$out/base-src"
 export WOP_CACHE_DIR=off
 
-git archive "$base" | tar -x -C "$out/base-src"
-gobuild "$out/base-src" "$out/wop-base"
-gobuild "$PWD" "$out/wop"
+buildpair "$out" "$base"
 (cd bench && [ -d node_modules/ajv ] || npm install --silent --no-audit --no-fund >/dev/null)
 
 # sample REPS CMD: CMD run REPS times in one timed shell (the timer's
