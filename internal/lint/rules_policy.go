@@ -88,7 +88,9 @@ func checkChainSideEffectUngated(p *Pass) {
 			parents[e.toNode] = append(parents[e.toNode], e.fromNode)
 		}
 		for _, n := range d.nodes {
-			if !sideEffectful(p, n) || gatedBefore(p, d, parents, n.id) {
+			// A gate that also has effects (it posts the approval request)
+			// is the approval: it needs no gate before itself.
+			if !sideEffectful(p, n) || isGate(p, &n) || gatedBefore(p, d, parents, n.id) {
 				continue
 			}
 			p.Reportf(n.ptr, "node %q (%s) has effects outside the run and no approval gate before it: add an approval gate upstream", n.id, n.typeID)
