@@ -164,6 +164,7 @@ func impureConfigDefault(p *Pass, ref string) (prop, def string) {
 }
 
 func checkPureHostSurface(p *Pass) {
+	var x *executor // read when a pure node needs it
 	eachNode(p, func(ptr string, n *jsonpos.Value) {
 		if n.Get("role").String() != "pure" {
 			return
@@ -173,6 +174,12 @@ func checkPureHostSurface(p *Pass) {
 				p.Reportf(ptr+"/"+f, "role \"pure\" but the node declares %s: it calls a host surface (a provider, a service, a secret), whose answer is not a function of the input; use role \"side-effect\"", f)
 				return
 			}
+		}
+		if x == nil {
+			x = packExecutor(p)
+		}
+		if used := x.surfaces(n.Get("typeId").String()); len(used) > 0 {
+			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", p.Root().Get("runtime").Get("entry").String(), strings.Join(used, ", ctx."))
 		}
 	})
 }
