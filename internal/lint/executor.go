@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,8 @@ var (
 	jsArrowIdent = regex.Lazy(`^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>`)
 	jsFuncParams = regex.Lazy(`^(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*)?\(`)
 	jsMethod     = regex.Lazy(`(?:^|[{,;\s])(?:async\s+)?(?:execute|run|handler|invoke)\s*(?::\s*(?:async\s+)?(?:function\s*[\w$]*\s*)?)?\(`)
+	jsFuncForm   = regex.Lazy(`(?:^|[^\w$.])function\s*\*?\s*[\w$]*\s*\(`)
+	jsCallHead   = regex.Lazy(`^\s*([A-Za-z_$][\w$]*)\s*\(`)
 	jsMethodRef  = regex.Lazy(`(?:^|[{,;\s])(?:execute|run|handler|invoke)\s*:\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*(?:=>)?`)
 )
 
@@ -99,7 +102,11 @@ func parseExecutor(src string) *executor {
 		if end < 0 {
 			continue
 		}
-		x.add(src[m[2]:m[3]], jsDef{params: src[open+1 : closeParen], code: src[m[0] : end+1]})
+		start := m[0]
+		if !isIdentByte(src[start]) {
+			start++ // the character before the declaration
+		}
+		x.add(src[m[2]:m[3]], jsDef{params: src[open+1 : closeParen], code: src[start : end+1]})
 	}
 	for _, m := range jsConstDecl().FindAllStringSubmatchIndex(src, -1) {
 		end := exprEnd(src, m[1])
@@ -187,8 +194,8 @@ func enclosingObject(src string, at int, member string) string {
 }
 
 // surfaces returns the host surfaces the implementation of typeID reaches,
-// sorted; nil when the executor has no such implementation or it reaches
-// none.
+// sorted (empty when the executor has no such implementation or it reaches
+// none).
 func (x *executor) surfaces(typeID string) []string {
 	impl := x.implementation(typeID)
 	if impl == "" {
@@ -212,10 +219,15 @@ func (x *executor) implSurfaces(code string, found, seen map[string]bool) {
 	if ps := funcParams(code); ps != "" {
 		aliases = appendParam(aliases, found, ps, 0)
 	}
-	for _, m := range jsMethod().FindAllStringIndex(code, -1) {
-		if end := matchBracket(code, m[1]-1); end > 0 {
-			aliases = appendParam(aliases, found, code[m[1]:end], 0)
+	for _, re := range []*regexp.Regexp{jsMethod(), jsFuncForm()} {
+		for _, m := range re.FindAllStringIndex(code, -1) {
+			if end := matchBracket(code, m[1]-1); end > 0 {
+				aliases = appendParam(aliases, found, code[m[1]:end], 0)
+			}
 		}
+	}
+	if m := jsCallHead().FindStringSubmatch(code); m != nil {
+		x.defSurfaces(m[1], -1, found, seen) // 'typeId': makeNode('kind'), a factory
 	}
 	for _, m := range jsMethodRef().FindAllStringSubmatch(code, -1) {
 		x.defSurfaces(m[1], -1, found, seen)

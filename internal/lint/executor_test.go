@@ -103,3 +103,33 @@ func FuzzExecutor(f *testing.F) {
 		_ = x.toleratesMissing(typeID, "messages")
 	})
 }
+
+func TestExecutorSurfacesRegistryShapes(t *testing.T) {
+	// Named exports mapped by typeId, a helper that reads ctx?.http, and a
+	// factory whose returned function takes ctx.
+	src := `function pickHostFetch(ctx) {
+  const hf = ctx?.http?.safeFetch;
+  return typeof hf === 'function' ? hf : null;
+}
+export async function openapiCall(ctx) {
+  const doc = ctx.inputs.openapi;
+  return bareFetch(doc.url, {}, pickHostFetch(ctx));
+}
+function makeGrpc(kind) {
+  return async function (ctx) {
+    return ctx.storage.kv[kind]({});
+  };
+}
+export const grpcUnary = makeGrpc('unary');
+export const nodes = {
+  'acme.openapi': openapiCall,
+  'acme.grpc': grpcUnary,
+};`
+	x := parseExecutor(src)
+	if got := x.surfaces("acme.openapi"); !slices.Equal(got, []string{"http"}) {
+		t.Errorf("openapi surfaces = %q, want [http]", got)
+	}
+	if got := x.surfaces("acme.grpc"); !slices.Equal(got, []string{"storage"}) {
+		t.Errorf("factory-made node surfaces = %q, want [storage]", got)
+	}
+}
