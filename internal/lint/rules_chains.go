@@ -472,3 +472,37 @@ func checkChainNodeUnreachable(p *Pass) {
 		}
 	}
 }
+
+// checkChainNodeTitleForeign reports a node title that is another chain's
+// label and not its own chain's: the trace of a scripted edit that copied
+// one chain's notify node into another, so its notifications announce the
+// wrong workflow. Titles are the "title" members of a node's inputs and
+// config.
+func checkChainNodeTitleForeign(p *Pass) {
+	labels := map[string]string{} // label -> chainId
+	eachObject(p.Root().Get("chains"), "/chains", func(_ string, c *jsonpos.Value) {
+		if l := strings.TrimSpace(c.Get("label").String()); l != "" {
+			if _, dup := labels[l]; !dup {
+				labels[l] = c.Get("chainId").String()
+			}
+		}
+	})
+	if len(labels) < 2 {
+		return
+	}
+	eachObject(p.Root().Get("chains"), "/chains", func(ptr string, c *jsonpos.Value) {
+		own := strings.TrimSpace(c.Get("label").String())
+		eachObject(c.Get("dag").Get("nodes"), ptr+"/dag/nodes", func(np string, n *jsonpos.Value) {
+			for _, member := range []string{"inputs", "config"} {
+				title := n.Get(member).Get("title")
+				if title == nil || title.Kind != jsonpos.String {
+					continue
+				}
+				t := strings.TrimSpace(title.Str)
+				if other, ok := labels[t]; ok && t != own {
+					p.Reportf(np+"/"+member+"/title", "node %q carries the title %q, the label of chain %q, not of its own chain %q (%q): a copy left by an edit, so what the node shows names the wrong workflow; give it this chain's title", n.Get("id").String(), t, other, c.Get("chainId").String(), own)
+				}
+			}
+		})
+	})
+}

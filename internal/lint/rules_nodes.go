@@ -240,3 +240,47 @@ func checkDuplicateSecretID(p *Pass) {
 		})
 	})
 }
+
+// checkNodeInputRequiredFilled reports, once on the node's own pack, an
+// input schema that requires what the node fills itself: chains that rely
+// on the fallback work (hosts do not validate inputs) but look broken to
+// everything that reads the schema, so chain-input-unbound skips such an
+// input rather than report it on every chain.
+func checkNodeInputRequiredFilled(p *Pass) {
+	var x *executor // read when a schema requires something
+	eachNode(p, func(_ string, n *jsonpos.Value) {
+		ref := n.Get("inputSchemaRef").String()
+		if ref == "" {
+			return
+		}
+		doc, _, err := p.JSON(ref)
+		if err != nil {
+			return // ref-missing, json-invalid
+		}
+		req, props := doc.Root.Get("required"), doc.Root.Get("properties")
+		if req == nil || req.Kind != jsonpos.Array {
+			return
+		}
+		typeID := n.Get("typeId").String()
+		for i, r := range req.Items {
+			if r.Kind != jsonpos.String {
+				continue
+			}
+			var how string
+			if prop := props.Get(r.Str); prop != nil {
+				how = fillsItself(prop.Interface())
+			}
+			if how == "" {
+				if x == nil {
+					x = packExecutor(p)
+				}
+				if h := x.toleratesMissing(typeID, r.Str); h != "" {
+					how = "its executor " + h
+				}
+			}
+			if how != "" {
+				p.ReportAt(ref, doc, fmt.Sprintf("/required/%d", i), false, fmt.Sprintf("%s requires input %q, yet %s: the node fills it itself. Hosts do not validate inputs, so chains that leave it out run, but lint and every host that validates call them broken: drop %q from required", typeID, r.Str, how, r.Str))
+			}
+		}
+	})
+}
