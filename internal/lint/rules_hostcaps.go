@@ -56,7 +56,7 @@ func checkPeerDepCapabilityUnprovided(p *Pass) {
 		if opt := p.Root().Get("peerDependenciesMeta").Get(m.Name).Get("optional"); opt != nil && opt.Kind == jsonpos.Bool && opt.Bool {
 			continue // degrades instead of refusing the install (RFC 0072)
 		}
-		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (the reference host openwop-app provides %s), so every host refuses to register the pack (pack_peer_dependency_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta", m.Name, strings.Join(hostNamespace(known), ", "))
+		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (the reference host openwop-app provides %s), and a host that lacks it refuses to register the pack (pack_peer_dependency_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta", m.Name, strings.Join(hostNamespace(known), ", "))
 	}
 }
 
