@@ -33,9 +33,24 @@ var hostSurfaces = []string{
 }
 
 // executor is a JavaScript entry's source with its top-level definitions.
+// budget bounds the bytes its scans may read in all: crafted sources
+// (thousands of brackets that never close) would otherwise cost time
+// quadratic in their size; once spent, scans stop and claim nothing more.
 type executor struct {
-	src  string
-	defs map[string]jsDef
+	src    string
+	defs   map[string]jsDef
+	budget int
+}
+
+// scanBudget is what one executor's scans may read: many times any real
+// entry, a fraction of a second of work.
+const scanBudget = 32 << 20
+
+// spend takes n bytes of scanning from the budget and reports whether any
+// was left.
+func (x *executor) spend(n int) bool {
+	x.budget -= n
+	return x.budget > 0
 }
 
 // jsDef is a top-level function or const: its parameter list (the text
@@ -84,13 +99,13 @@ func packExecutor(p *Pass) *executor {
 
 // parseExecutor finds src's top-level function and const definitions.
 func parseExecutor(src string) *executor {
-	x := &executor{src: src, defs: map[string]jsDef{}}
+	x := &executor{src: src, defs: map[string]jsDef{}, budget: scanBudget}
 	if src == "" {
 		return x
 	}
 	for _, m := range jsFuncDecl().FindAllStringSubmatchIndex(src, -1) {
 		open := m[1] - 1
-		closeParen := matchBracket(src, open)
+		closeParen := x.matchBracket(src, open)
 		if closeParen < 0 {
 			continue
 		}
@@ -98,7 +113,7 @@ func parseExecutor(src string) *executor {
 		if body >= len(src) || src[body] != '{' {
 			continue
 		}
-		end := matchBracket(src, body)
+		end := x.matchBracket(src, body)
 		if end < 0 {
 			continue
 		}
@@ -109,9 +124,9 @@ func parseExecutor(src string) *executor {
 		x.add(src[m[2]:m[3]], jsDef{params: src[open+1 : closeParen], code: src[start : end+1]})
 	}
 	for _, m := range jsConstDecl().FindAllStringSubmatchIndex(src, -1) {
-		end := exprEnd(src, m[1])
+		end := x.exprEnd(src, m[1])
 		value := src[m[1]:end]
-		x.add(src[m[2]:m[3]], jsDef{params: funcParams(value), code: value})
+		x.add(src[m[2]:m[3]], jsDef{params: x.funcParams(value), code: value})
 	}
 	return x
 }
@@ -126,13 +141,13 @@ func (x *executor) add(name string, d jsDef) {
 
 // funcParams returns the parameter list of a function value, or "" when
 // value is no function.
-func funcParams(value string) string {
+func (x *executor) funcParams(value string) string {
 	value = strings.TrimSpace(value)
 	if m := jsArrowIdent().FindStringSubmatch(value); m != nil {
 		return m[1]
 	}
 	if loc := jsFuncParams().FindStringIndex(value); loc != nil {
-		if end := matchBracket(value, loc[1]-1); end > 0 {
+		if end := x.matchBracket(value, loc[1]-1); end > 0 {
 			rest := strings.TrimSpace(value[end+1:])
 			if strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, "{") {
 				return value[loc[1]:end]
@@ -145,7 +160,7 @@ func funcParams(value string) string {
 // implementation returns the text that implements typeID in the nodes map
 // ("'<typeId>': value" or an object with typeId: '<typeId>'), or "".
 func (x *executor) implementation(typeID string) string {
-	if x.src == "" || typeID == "" {
+	if x.src == "" || typeID == "" || !x.spend(len(x.src)) {
 		return ""
 	}
 	for _, q := range []string{`'`, `"`, "`"} {
@@ -158,9 +173,9 @@ func (x *executor) implementation(typeID string) string {
 			at := skipSpace(x.src, from+i+len(key))
 			from += i + len(key)
 			if at < len(x.src) && x.src[at] == ':' {
-				return x.src[at+1 : exprEnd(x.src, at+1)]
+				return x.src[at+1 : x.exprEnd(x.src, at+1)]
 			}
-			if obj := enclosingObject(x.src, from-len(key), "typeId"); obj != "" {
+			if obj := x.enclosingObject(x.src, from-len(key), "typeId"); obj != "" {
 				return obj
 			}
 		}
@@ -170,7 +185,7 @@ func (x *executor) implementation(typeID string) string {
 
 // enclosingObject returns the innermost {...} around position at when the
 // text just before at is `member:` (an array entry { typeId: 'x', ... }).
-func enclosingObject(src string, at int, member string) string {
+func (x *executor) enclosingObject(src string, at int, member string) string {
 	before := strings.TrimRight(src[:at], " \t\r\n")
 	if !strings.HasSuffix(before, ":") || !strings.HasSuffix(strings.TrimRight(before[:len(before)-1], " \t\r\n"), member) {
 		return ""
@@ -182,7 +197,7 @@ func enclosingObject(src string, at int, member string) string {
 			depth++
 		case '{':
 			if depth == 0 {
-				if end := matchBracket(src, i); end > at {
+				if end := x.matchBracket(src, i); end > at {
 					return src[i : end+1]
 				}
 				return ""
@@ -216,13 +231,13 @@ func (x *executor) surfaces(typeID string) []string {
 // calling (execute: runIt) is an implementation too.
 func (x *executor) implSurfaces(code string, found, seen map[string]bool) {
 	aliases := []string{"ctx"}
-	if ps := funcParams(code); ps != "" {
-		aliases = appendParam(aliases, found, ps, 0)
+	if ps := x.funcParams(code); ps != "" {
+		aliases = x.appendParam(aliases, found, ps, 0)
 	}
 	for _, re := range []*regexp.Regexp{jsMethod(), jsFuncForm()} {
 		for _, m := range re.FindAllStringIndex(code, -1) {
-			if end := matchBracket(code, m[1]-1); end > 0 {
-				aliases = appendParam(aliases, found, code[m[1]:end], 0)
+			if end := x.matchBracket(code, m[1]-1); end > 0 {
+				aliases = x.appendParam(aliases, found, code[m[1]:end], 0)
 			}
 		}
 	}
@@ -251,7 +266,7 @@ func (x *executor) defSurfaces(name string, arg int, found, seen map[string]bool
 		x.implSurfaces(d.code, found, seen)
 		return
 	}
-	aliases := appendParam(nil, found, d.params, arg)
+	aliases := x.appendParam(nil, found, d.params, arg)
 	if len(aliases) > 0 {
 		x.codeSurfaces(d.code, aliases, found, seen)
 	}
@@ -259,14 +274,14 @@ func (x *executor) defSurfaces(name string, arg int, found, seen map[string]bool
 
 // appendParam adds parameter i of a parameter list to aliases; a
 // destructured parameter ({ db, inputs }) names its surfaces outright.
-func appendParam(aliases []string, found map[string]bool, params string, i int) []string {
-	ps := splitTopLevel(params)
+func (x *executor) appendParam(aliases []string, found map[string]bool, params string, i int) []string {
+	ps := x.splitTopLevel(params)
 	if i >= len(ps) {
 		return aliases
 	}
 	p := strings.TrimSpace(ps[i])
 	if strings.HasPrefix(p, "{") {
-		destructured(p, found)
+		x.destructured(p, found)
 		return aliases
 	}
 	if name, _, _ := strings.Cut(p, "="); jsIdent().MatchString(strings.TrimSpace(name)) {
@@ -276,9 +291,9 @@ func appendParam(aliases []string, found map[string]bool, params string, i int) 
 }
 
 // destructured records the surfaces a pattern { a, b: c, ...rest } takes.
-func destructured(pattern string, found map[string]bool) {
+func (x *executor) destructured(pattern string, found map[string]bool) {
 	pattern = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(pattern), "{"), "}")
-	for _, part := range splitTopLevel(pattern) {
+	for _, part := range x.splitTopLevel(pattern) {
 		key, _, _ := strings.Cut(part, ":")
 		key, _, _ = strings.Cut(key, "=")
 		if key = strings.TrimSpace(key); slices.Contains(hostSurfaces, key) {
@@ -290,6 +305,9 @@ func destructured(pattern string, found map[string]bool) {
 // codeSurfaces finds uses of ctx (under any of its alias names) in code:
 // alias.surface, const { surface } = alias, and helper(alias) calls.
 func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[string]bool) {
+	if !x.spend(len(code)) {
+		return
+	}
 	for i := 0; i < len(code); {
 		if j := skipLiteral(code, i); j > i {
 			i = j
@@ -313,7 +331,7 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 				found[s] = true
 			}
 			if open := lastDestructure(code[:start]); open >= 0 {
-				destructured(code[open:start], found)
+				x.destructured(code[open:start], found)
 			}
 			continue
 		}
@@ -324,11 +342,11 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 		if at >= len(code) || code[at] != '(' {
 			continue
 		}
-		closeParen := matchBracket(code, at)
+		closeParen := x.matchBracket(code, at)
 		if closeParen < 0 {
 			continue
 		}
-		for n, arg := range splitTopLevel(code[at+1 : closeParen]) {
+		for n, arg := range x.splitTopLevel(code[at+1 : closeParen]) {
 			if slices.Contains(aliases, strings.TrimSpace(arg)) {
 				x.defSurfaces(word, n, found, seen)
 			}
@@ -391,7 +409,7 @@ func (x *executor) reachable(typeID string) []string {
 	}
 	out := []string{impl}
 	seen := map[string]bool{}
-	for i := 0; i < len(out) && len(out) < 256; i++ {
+	for i := 0; i < len(out) && len(out) < 256 && x.spend(len(out[i])); i++ {
 		for _, w := range jsIdent().FindAllString(out[i], -1) {
 			if d, ok := x.defs[w]; ok && !seen[w] {
 				seen[w] = true
@@ -408,14 +426,17 @@ func (x *executor) reachable(typeID string) []string {
 // presence (Array.isArray(x.name), typeof x.name, if (!x.name)).
 func (x *executor) toleratesMissing(typeID, name string) string {
 	for _, code := range x.reachable(typeID) {
-		if how := missingHandled(code, name); how != "" {
+		if how := x.missingHandled(code, name); how != "" {
 			return how
 		}
 	}
 	return ""
 }
 
-func missingHandled(code, name string) string {
+func (x *executor) missingHandled(code, name string) string {
+	if name == "" || !x.spend(len(code)) {
+		return ""
+	}
 	for i := 0; ; {
 		j := strings.Index(code[i:], name)
 		if j < 0 {
@@ -428,7 +449,7 @@ func missingHandled(code, name string) string {
 		}
 		after := strings.TrimLeft(code[end:], " \t")
 		if !strings.HasSuffix(code[:start], ".") {
-			if strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") && !strings.HasPrefix(after, "=>") && insideDestructure(code, start) {
+			if strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") && !strings.HasPrefix(after, "=>") && x.insideDestructure(code, start) {
 				return "gives " + name + " a default where it destructures its input"
 			}
 			continue
@@ -456,7 +477,7 @@ func memberChainStart(code string, i int) int {
 
 // insideDestructure reports whether position at lies in a { ... } that is
 // followed by `= something` (a destructuring pattern with defaults).
-func insideDestructure(code string, at int) bool {
+func (x *executor) insideDestructure(code string, at int) bool {
 	depth := 0
 	for i := at - 1; i >= 0; i-- {
 		switch code[i] {
@@ -467,7 +488,7 @@ func insideDestructure(code string, at int) bool {
 				depth--
 				continue
 			}
-			end := matchBracket(code, i)
+			end := x.matchBracket(code, i)
 			if end < 0 {
 				return false
 			}
@@ -491,10 +512,14 @@ func skipSpace(s string, i int) int {
 
 // matchBracket returns the index of the bracket closing the one at open
 // ('(', '[' or '{'), skipping strings, template literals and comments; -1
-// when it is not closed.
-func matchBracket(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
+// when it is not closed or the scan budget is spent.
+func (x *executor) matchBracket(s string, open int) int {
+	if x.budget <= 0 {
+		return -1
+	}
+	depth, i := 0, open
+	defer func() { x.spend(i - open + 1) }()
+	for ; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '(', '[', '{':
 			depth++
@@ -515,10 +540,15 @@ func matchBracket(s string, open int) int {
 	return -1
 }
 
-// exprEnd returns where the expression starting at i ends: at a top-level
-// ',' or ';', or a bracket that closes an enclosing one.
-func exprEnd(s string, i int) int {
-	depth := 0
+// exprEnd returns where the expression starting at start ends: at a
+// top-level ',' or ';', or a bracket that closes an enclosing one (the end
+// of s when the scan budget is spent).
+func (x *executor) exprEnd(s string, start int) int {
+	if x.budget <= 0 {
+		return len(s)
+	}
+	depth, i := 0, start
+	defer func() { x.spend(i - start + 1) }()
 	for ; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '(', '[', '{':
@@ -575,10 +605,10 @@ func skipLiteral(s string, i int) int {
 }
 
 // splitTopLevel splits a list at its top-level commas.
-func splitTopLevel(list string) []string {
+func (x *executor) splitTopLevel(list string) []string {
 	var out []string
 	for start := 0; ; {
-		end := exprEnd(list, start)
+		end := x.exprEnd(list, start)
 		out = append(out, list[start:end])
 		if end >= len(list) || list[end] != ',' {
 			return out

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestExecutorSurfaces(t *testing.T) {
@@ -131,5 +132,25 @@ export const nodes = {
 	}
 	if got := x.surfaces("acme.grpc"); !slices.Equal(got, []string{"storage"}) {
 		t.Errorf("factory-made node surfaces = %q, want [storage]", got)
+	}
+}
+
+// TestExecutorBounded: sources built to make a scanner quadratic (brackets
+// that never close, a call per line) are read in bounded time.
+func TestExecutorBounded(t *testing.T) {
+	srcs := []string{
+		strings.Repeat("function a(", 200000),
+		strings.Repeat("const a = (", 200000),
+		"function h(c) { return c.db; }\nexport const nodes = { 'x': { execute(ctx) {\n" + strings.Repeat("h(ctx, h(ctx));\n", 100000) + "} } };",
+		strings.Repeat("'x': ", 200000),
+	}
+	for i, src := range srcs {
+		start := time.Now()
+		x := parseExecutor(src)
+		_ = x.surfaces("x")
+		_ = x.toleratesMissing("x", "messages")
+		if d := time.Since(start); d > 30*time.Second { // quadratic would take hours; generous for a loaded machine
+			t.Errorf("source %d (%d bytes) took %v", i, len(src), d)
+		}
 	}
 }
