@@ -62,6 +62,7 @@ func All() Rules {
 		{ID: "dependency-self", Severity: diag.Error, Since: "0.1.0", Check: checkDependencySelf, Summary: "the pack depends on itself"},
 		{ID: "peerdep-value-invalid", Severity: diag.Warning, Since: "0.1.0", Check: checkPeerDepValues, Summary: "a peerDependencies value like \"optional\" belongs in peerDependenciesMeta"},
 		{ID: "peerdep-meta-orphan", Severity: diag.Warning, Since: "0.1.0", Check: checkPeerDepMetaOrphan, Summary: "peerDependenciesMeta names a peer that is not declared"},
+		{ID: "peerdep-capability-unprovided", Severity: diag.Warning, Since: "0.1.0", Check: checkPeerDepCapabilityUnprovided, Summary: "a peer dependency names a host capability no known host provides"},
 		{ID: "license-not-spdx", Severity: diag.Warning, Since: "0.1.0", Check: checkLicense, Summary: "license is not an SPDX identifier or expression"},
 		// nodes[]
 		{ID: "duplicate-typeid", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateTypeID, Summary: "two nodes share a typeId"},
@@ -71,6 +72,7 @@ func All() Rules {
 		{ID: "role-pure-side-effectful", Severity: diag.Error, Since: "0.1.0", Check: checkRolePureSideEffectful, Summary: "role pure with capability side-effectful"},
 		{ID: "role-pure-nondeterministic", Severity: diag.Warning, Since: "0.1.0", Check: checkPureNondeterministic, Summary: "a pure node that mints ids, reads the clock or draws randomness"},
 		{ID: "role-pure-host-surface", Severity: diag.Warning, Since: "0.1.0", Check: checkPureHostSurface, Summary: "a pure node declares secrets or host services it calls"},
+		{ID: "node-input-required-filled", Severity: diag.Warning, Since: "0.1.0", Check: checkNodeInputRequiredFilled, Summary: "a node's input schema requires an input its schema (default, documented fallback) or executor says the node fills itself"},
 		{ID: "node-schema-ref-missing", Severity: diag.Warning, Since: "0.1.0", Check: checkNodeSchemaRefs, Summary: "a node declares no config, input or output schema"},
 		{ID: "connector-action-unresolved", Severity: diag.Error, Since: "0.1.0", Check: checkConnectorActions, Summary: "a connector action or trigger is not a typeId in nodes[]"},
 		{ID: "secret-provider-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSecretProvider, Summary: "an ai-provider secret names no provider"},
@@ -83,6 +85,7 @@ func All() Rules {
 		{ID: "chain-input-unbound", Severity: diag.Warning, Since: "0.1.0", Check: checkChainInputUnbound, Summary: "a required input is neither set nor fed by an edge"},
 		{ID: "chain-edge-dangling", Severity: diag.Error, Since: "0.1.0", Check: checkChainEdgeDangling, Summary: "an edge names a node or port that does not exist"},
 		{ID: "chain-cycle", Severity: diag.Error, Since: "0.1.0", Check: checkChainCycle, Summary: "the edges of a DAG form a cycle"},
+		{ID: "chain-node-title-foreign", Severity: diag.Warning, Since: "0.1.0", Check: checkChainNodeTitleForeign, Summary: "a chain node's title is another chain's label, not its own chain's"},
 		{ID: "chain-node-unreachable", Severity: diag.Warning, Since: "0.1.0", Check: checkChainNodeUnreachable, Summary: "a DAG node has no edge to or from the rest of the graph"},
 		// policy (opt-in: off unless .wop.yaml gives a severity)
 		{ID: "text-internal-reference", Severity: diag.Warning, Since: "0.1.0", OptIn: true, Check: checkTextInternalReference, Summary: "opt-in: user-facing text cites internal references (ADR/RFC numbers, ctx.* paths; configurable)"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/regex"
 )
 
 func eachDAGNode(p *Pass, fn func(d *dag, n dagNode)) {
@@ -211,6 +212,13 @@ func keyList(props map[string]any) string {
 	return strings.Join(keys, ", ")
 }
 
+// checkChainInputUnbound follows how a host feeds a node (the reference
+// host's scheduler, openwop-app-install backend/typescript/src/executor/
+// scheduler.ts buildNodeInputs): an edge to "node.port" sets that input, an
+// edge without a port hands over the upstream node's whole output map, and a
+// node no edge reaches receives the run's inputs, the chain's parameters. A
+// required input is reported only when the schemas say nothing can carry
+// it; where a schema is missing or open, wop cannot tell and stays quiet.
 func checkChainInputUnbound(p *Pass) {
 	for _, d := range dags(p) {
 		for _, n := range d.nodes {
@@ -222,37 +230,151 @@ func checkChainInputUnbound(p *Pass) {
 			if !ok {
 				continue
 			}
-			_, required, _, _ := p.Catalog.Properties(url)
-			fed, whole := d.fedPorts(n.id)
-			if whole {
-				continue // an edge feeds the node's whole input: what it carries is not static
-			}
+			props, required, _, _ := p.Catalog.Properties(url)
+			fed := d.fedPorts(n.id)
 			for _, r := range required {
 				if n.v.Get("inputs").Get(r) != nil || n.v.Get("config").Get(r) != nil || fed[r] {
 					continue
 				}
-				p.Reportf(n.ptr, "node %q: %s requires input %q, which neither inputs sets nor an edge feeds (\"to\": \"%s.%s\"); the node fails on every run", n.id, t.TypeID, r, n.id, r)
+				if fillsItself(props[r]) != "" {
+					continue // node-input-required-filled says it, once, on the node's pack
+				}
+				why, unbound := d.wholeFeed(p, n, r)
+				if !unbound {
+					continue
+				}
+				p.Reportf(n.ptr, "node %q: %s requires input %q, which inputs does not set and no edge feeds (\"to\": \"%s.%s\")%s; the node fails on every run", n.id, t.TypeID, r, n.id, r, why)
 			}
 		}
 	}
 }
 
-// fedPorts returns the input ports edges feed on node id, and whether an
-// edge feeds the node without naming a port.
-func (d *dag) fedPorts(id string) (map[string]bool, bool) {
+// fedPorts returns the input ports edges feed on node id (the first
+// segment of "node.port.sub").
+func (d *dag) fedPorts(id string) map[string]bool {
 	fed := map[string]bool{}
-	whole := false
 	for _, e := range d.edges {
-		if e.toNode != id {
+		if e.toNode == id && e.toPort != "" {
+			port, _, _ := strings.Cut(e.toPort, ".")
+			fed[port] = true
+		}
+	}
+	return fed
+}
+
+// wholeFeed tells whether input r of node n is left unbound by what feeds
+// the node as a whole: the chain's parameters when no edge reaches it, or
+// the output of each upstream node an edge without a port comes from. It
+// returns why r stays unbound (for the message), and unbound false when r
+// may be bound or wop cannot tell.
+func (d *dag) wholeFeed(p *Pass, n dagNode, r string) (why string, unbound bool) {
+	var whole []dagEdge
+	incoming := false
+	for _, e := range d.edges {
+		if e.toNode != n.id {
 			continue
 		}
+		incoming = true
 		if e.toPort == "" {
-			whole = true
+			whole = append(whole, e)
 		}
-		fed[e.toPort] = true
 	}
-	return fed, whole
+	if !incoming {
+		return paramsFeed(d.params, r)
+	}
+	var closedUpstreams []string
+	for _, e := range whole {
+		up := d.node(e.fromNode)
+		if up == nil {
+			return "", false // chain-edge-dangling says it
+		}
+		desc, carries, known := outputCarries(p, *up, e.fromPort, r)
+		if !known || carries {
+			return "", false
+		}
+		closedUpstreams = append(closedUpstreams, desc)
+	}
+	if len(closedUpstreams) == 0 {
+		return "", true
+	}
+	return fmt.Sprintf("; the edge without a port hands it %s, which has no %q", strings.Join(closedUpstreams, " and "), r), true
 }
+
+// paramsFeed: a node no edge reaches receives the run's inputs, which the
+// chain's parameters schema describes. Without parameters, or with open
+// ones, any input may come in.
+func paramsFeed(params *jsonpos.Value, r string) (string, bool) {
+	if ap := params.Get("additionalProperties"); ap == nil || ap.Kind != jsonpos.Bool || ap.Bool {
+		return "", false
+	}
+	if params.Get("properties").Get(r) != nil {
+		return "", false
+	}
+	return fmt.Sprintf("; no edge reaches the node, so it receives the chain's parameters, and they declare no %q", r), true
+}
+
+// outputCarries tells whether upstream node up's output (or its member
+// port, for an edge from "up.port") can carry property r: known is false
+// when its type, schema or the member's shape is unknown or open. The
+// reference host hands over outputs.output rather than the map when the
+// node has an "output" member, so such a schema is read at that member.
+func outputCarries(p *Pass, up dagNode, port, r string) (desc string, carries, known bool) {
+	t := nodeType(p, up)
+	if t == nil {
+		return "", false, false
+	}
+	url, ok := p.Catalog.SchemaURL(t, t.OutputSchema)
+	if !ok {
+		return "", false, false
+	}
+	props, _, closed, ok := p.Catalog.Properties(url)
+	if !ok {
+		return "", false, false
+	}
+	desc = fmt.Sprintf("the output of %q (closed in %s@%s)", up.id, t.Pack, t.PackVersion)
+	if port == "" && props["output"] != nil {
+		port = "output"
+	}
+	if port != "" {
+		member, _ := props[port].(map[string]any)
+		if member == nil {
+			return "", false, false
+		}
+		props, _ = member["properties"].(map[string]any)
+		closed = member["additionalProperties"] == false && member["$ref"] == nil
+		if props == nil {
+			return "", false, false
+		}
+		desc = fmt.Sprintf("member %q of the output of %q (closed in %s@%s)", port, up.id, t.Pack, t.PackVersion)
+	}
+	if !closed {
+		return "", false, false
+	}
+	_, carries = props[r]
+	return desc, carries, true
+}
+
+// fillsItself says how a node type's input schema shows the node fills
+// input property prop itself: a default, or a description documenting a
+// fallback ("" when it shows neither).
+func fillsItself(prop any) string {
+	m, _ := prop.(map[string]any)
+	if m == nil {
+		return ""
+	}
+	if _, ok := m["default"]; ok {
+		return "its schema gives it a default"
+	}
+	desc, _ := m["description"].(string)
+	if f := documentedFallback().FindString(desc); f != "" {
+		return fmt.Sprintf("its description documents a fallback (%q)", f)
+	}
+	return ""
+}
+
+// documentedFallback matches a property description saying the node copes
+// without the property.
+var documentedFallback = regex.Lazy(`(?i)\b(defaults? to|falls? back|fallback|optional|not required|(if|when) (omitted|absent|missing|not (set|given|provided|supplied)))\b`)
 
 func checkChainEdgeDangling(p *Pass) {
 	for _, d := range dags(p) {
@@ -349,4 +471,38 @@ func checkChainNodeUnreachable(p *Pass) {
 			}
 		}
 	}
+}
+
+// checkChainNodeTitleForeign reports a node title that is another chain's
+// label and not its own chain's: the trace of a scripted edit that copied
+// one chain's notify node into another, so its notifications announce the
+// wrong workflow. Titles are the "title" members of a node's inputs and
+// config.
+func checkChainNodeTitleForeign(p *Pass) {
+	labels := map[string]string{} // label -> chainId
+	eachObject(p.Root().Get("chains"), "/chains", func(_ string, c *jsonpos.Value) {
+		if l := strings.TrimSpace(c.Get("label").String()); l != "" {
+			if _, dup := labels[l]; !dup {
+				labels[l] = c.Get("chainId").String()
+			}
+		}
+	})
+	if len(labels) < 2 {
+		return
+	}
+	eachObject(p.Root().Get("chains"), "/chains", func(ptr string, c *jsonpos.Value) {
+		own := strings.TrimSpace(c.Get("label").String())
+		eachObject(c.Get("dag").Get("nodes"), ptr+"/dag/nodes", func(np string, n *jsonpos.Value) {
+			for _, member := range []string{"inputs", "config"} {
+				title := n.Get(member).Get("title")
+				if title == nil || title.Kind != jsonpos.String {
+					continue
+				}
+				t := strings.TrimSpace(title.Str)
+				if other, ok := labels[t]; ok && t != own {
+					p.Reportf(np+"/"+member+"/title", "node %q carries the title %q, the label of chain %q, not of its own chain %q (%q): a copy left by an edit, so what the node shows names the wrong workflow; give it this chain's title", n.Get("id").String(), t, other, c.Get("chainId").String(), own)
+				}
+			}
+		})
+	})
 }

@@ -164,6 +164,7 @@ func impureConfigDefault(p *Pass, ref string) (prop, def string) {
 }
 
 func checkPureHostSurface(p *Pass) {
+	var x *executor // read when a pure node needs it
 	eachNode(p, func(ptr string, n *jsonpos.Value) {
 		if n.Get("role").String() != "pure" {
 			return
@@ -173,6 +174,12 @@ func checkPureHostSurface(p *Pass) {
 				p.Reportf(ptr+"/"+f, "role \"pure\" but the node declares %s: it calls a host surface (a provider, a service, a secret), whose answer is not a function of the input; use role \"side-effect\"", f)
 				return
 			}
+		}
+		if x == nil {
+			x = packExecutor(p)
+		}
+		if used := x.surfaces(n.Get("typeId").String()); len(used) > 0 {
+			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", p.Root().Get("runtime").Get("entry").String(), strings.Join(used, ", ctx."))
 		}
 	})
 }
@@ -231,5 +238,49 @@ func checkDuplicateSecretID(p *Pass) {
 			}
 			seen[id] = true
 		})
+	})
+}
+
+// checkNodeInputRequiredFilled reports, once on the node's own pack, an
+// input schema that requires what the node fills itself: chains that rely
+// on the fallback work (hosts do not validate inputs) but look broken to
+// everything that reads the schema, so chain-input-unbound skips such an
+// input rather than report it on every chain.
+func checkNodeInputRequiredFilled(p *Pass) {
+	var x *executor // read when a schema requires something
+	eachNode(p, func(_ string, n *jsonpos.Value) {
+		ref := n.Get("inputSchemaRef").String()
+		if ref == "" {
+			return
+		}
+		doc, _, err := p.JSON(ref)
+		if err != nil {
+			return // ref-missing, json-invalid
+		}
+		req, props := doc.Root.Get("required"), doc.Root.Get("properties")
+		if req == nil || req.Kind != jsonpos.Array {
+			return
+		}
+		typeID := n.Get("typeId").String()
+		for i, r := range req.Items {
+			if r.Kind != jsonpos.String {
+				continue
+			}
+			var how string
+			if prop := props.Get(r.Str); prop != nil {
+				how = fillsItself(prop.Interface())
+			}
+			if how == "" {
+				if x == nil {
+					x = packExecutor(p)
+				}
+				if h := x.toleratesMissing(typeID, r.Str); h != "" {
+					how = "its executor " + h
+				}
+			}
+			if how != "" {
+				p.ReportAt(ref, doc, fmt.Sprintf("/required/%d", i), false, fmt.Sprintf("%s requires input %q, yet %s: the node fills it itself. Hosts do not validate inputs, so chains that leave it out run, but lint and every host that validates call them broken: drop %q from required", typeID, r.Str, how, r.Str))
+			}
+		}
 	})
 }

@@ -65,10 +65,14 @@ func checkTextInternalReference(p *Pass) {
 	if patterns == nil {
 		patterns, _ = CompilePatterns(defaultInternalRefs) // constant, valid
 	}
+	forDevelopers := p.Root().Get("nodes") != nil
 	userText(p, func(ptr, text string) {
 		var found []string
 		for _, re := range patterns {
 			for _, m := range re.FindAllString(text, 3) {
+				if forDevelopers && isHostAPIPath(m) {
+					continue
+				}
 				found = append(found, fmt.Sprintf("%q", m))
 			}
 		}
@@ -76,6 +80,16 @@ func checkTextInternalReference(p *Pass) {
 			p.Reportf(ptr, "user-facing text cites internal references (%s); readers of the registry cannot follow them: say what it means instead", strings.Join(found, ", "))
 		}
 	})
+}
+
+// isHostAPIPath reports whether a match is a host API path (ctx.db.query,
+// ctx.http.safeFetch). A node pack's texts are read by the developers who
+// wire its nodes into a host, and for them the host surface a node calls is
+// the point: registries keep those paths on purpose. Design-record numbers
+// (RFC 0013) stay findings there too, and chain, agent and prompt packs,
+// whose texts the people running them read, are judged in full.
+func isHostAPIPath(match string) bool {
+	return strings.HasPrefix(match, "ctx.")
 }
 
 // gateTypeID matches node types that ask a person before the run goes on.
@@ -88,7 +102,9 @@ func checkChainSideEffectUngated(p *Pass) {
 			parents[e.toNode] = append(parents[e.toNode], e.fromNode)
 		}
 		for _, n := range d.nodes {
-			if !sideEffectful(p, n) || gatedBefore(p, d, parents, n.id) {
+			// A gate that also has effects (it posts the approval request)
+			// is the approval: it needs no gate before itself.
+			if !sideEffectful(p, n) || isGate(p, &n) || gatedBefore(p, d, parents, n.id) {
 				continue
 			}
 			p.Reportf(n.ptr, "node %q (%s) has effects outside the run and no approval gate before it: add an approval gate upstream", n.id, n.typeID)
