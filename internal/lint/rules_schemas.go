@@ -51,13 +51,11 @@ func checkSchemaInvalid(p *Pass) {
 	}
 	failed := p.Schemas.CompilePack(docs)
 	for _, d := range docs {
-		ce, bad := failed[d.URL]
-		if !bad {
-			continue
-		}
 		name := names[d.URL]
 		doc, _, _ := p.JSON(name)
-		p.ReportAt(name, doc, ce.Pointer, false, ce.Message)
+		for _, ce := range failed[d.URL] {
+			p.ReportAt(name, doc, ce.Pointer, false, ce.Message)
+		}
 	}
 	jsonRefDocs(p, pack.RefSchema, func(r pack.Ref, doc *jsonpos.Doc) {
 		if doc.Root.Kind != jsonpos.Object && doc.Root.Kind != jsonpos.Bool {
