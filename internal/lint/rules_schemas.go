@@ -177,6 +177,30 @@ func checkSchemaUnknownKeyword(p *Pass) {
 	})
 }
 
+// formats are the format values JSON Schema 2020-12 defines; validators
+// treat any other as an annotation and check nothing.
+var formats = []string{
+	"date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+	"json-pointer", "relative-json-pointer", "regex",
+}
+
+func checkSchemaFormatUnknown(p *Pass) {
+	packSchemas(p, func(name string, doc *jsonpos.Doc) {
+		walkSchema(doc.Root, "", func(ptr, key string) {
+			v := doc.Lookup(ptr + "/format")
+			if key != "format" || v == nil || v.Kind != jsonpos.String || slices.Contains(formats, v.Str) {
+				return
+			}
+			fix := "use one of " + strings.Join(formats, ", ") + ", or delete it"
+			if near, ok := suggest.Nearest(v.Str, formats, 2); ok {
+				fix = fmt.Sprintf("did you mean %q?", near)
+			}
+			p.ReportAt(name, doc, ptr+"/format", false, fmt.Sprintf("format %q is not a JSON Schema 2020-12 format, so validators check nothing; %s", v.Str, fix))
+		})
+	})
+}
+
 // walkSchema calls fn for every member name in keyword position.
 func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr, key string)) {
 	switch v.Kind {
