@@ -166,7 +166,8 @@ var (
 
 func checkSchemaUnknownKeyword(p *Pass) {
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
-		walkSchema(doc.Root, "", func(ptr, key string) {
+		walkSchema(doc.Root, "", func(ptr string, m jsonpos.Member) {
+			key := m.Name
 			if slices.Contains(keywords, key) || strings.HasPrefix(key, "x-") || len(key) < 5 {
 				return
 			}
@@ -187,9 +188,9 @@ var formats = []string{
 
 func checkSchemaFormatUnknown(p *Pass) {
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
-		walkSchema(doc.Root, "", func(ptr, key string) {
-			v := doc.Lookup(ptr + "/format")
-			if key != "format" || v == nil || v.Kind != jsonpos.String || slices.Contains(formats, v.Str) {
+		walkSchema(doc.Root, "", func(ptr string, m jsonpos.Member) {
+			v := m.Value
+			if m.Name != "format" || v.Kind != jsonpos.String || slices.Contains(formats, v.Str) {
 				return
 			}
 			fix := "use one of " + strings.Join(formats, ", ") + ", or delete it"
@@ -201,8 +202,9 @@ func checkSchemaFormatUnknown(p *Pass) {
 	})
 }
 
-// walkSchema calls fn for every member name in keyword position.
-func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr, key string)) {
+// walkSchema calls fn for every member in keyword position, with the
+// pointer to the object holding it.
+func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr string, m jsonpos.Member)) {
 	switch v.Kind {
 	case jsonpos.Array:
 		for i, it := range v.Items {
@@ -210,7 +212,7 @@ func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr, key string)) {
 		}
 	case jsonpos.Object:
 		for _, m := range v.Members {
-			fn(ptr, m.Name)
+			fn(ptr, m)
 			child := ptr + "/" + jsonpos.EscapeToken(m.Name)
 			switch {
 			case slices.Contains(valueOnly, m.Name):
