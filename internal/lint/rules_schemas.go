@@ -102,6 +102,9 @@ func display(v *jsonpos.Value) string {
 }
 
 func checkSchemaIDMissing(p *Pass) {
+	if !nameValid(p) {
+		return
+	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
 		if doc.Root.Get("$id") == nil {
 			p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; add \"$id\": %q so hosts can cache and cross-reference it", wantSchemaID(p, name)))
@@ -110,7 +113,7 @@ func checkSchemaIDMissing(p *Pass) {
 }
 
 func checkSchemaIDMismatch(p *Pass) {
-	if !versionValid(p) {
+	if !versionValid(p) || !nameValid(p) {
 		return
 	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
@@ -128,7 +131,7 @@ func checkSchemaRefDrift(p *Pass) {
 	root := p.Root()
 	prefix := p.Profile.SchemaBase + "/" + root.Get("name").String() + "/"
 	version := root.Get("version").String()
-	if !versionValid(p) {
+	if !versionValid(p) || !nameValid(p) {
 		return
 	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
