@@ -244,3 +244,36 @@ func TestCompilePackReportsEveryProblem(t *testing.T) {
 		t.Errorf("problems at %q, want %q", got, want)
 	}
 }
+
+// TestCompileProblemsSayTheFix: a misspelt type gets a did you mean, and a
+// value of the wrong type is quoted back as the type wanted.
+func TestCompileProblemsSayTheFix(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, ok := docFor(t, `{"type": "obj", "properties": {"a": {"minLength": "5", "maximum": "1.5e3", "maxLength": "05"}, "b": {"uniqueItems": "true"}}, "required": "input"}`)
+	if !ok {
+		t.Fatal("not JSON")
+	}
+	got := map[string]string{}
+	for _, ce := range s.CompilePack([]Document{doc})[doc.URL] {
+		got[ce.Pointer] = strings.TrimPrefix(ce.Message, "not a valid 2020-12 schema: ")
+	}
+	want := map[string]string{
+		"/type":                     `"obj" is not allowed here; did you mean "object"? (allowed: "array", "boolean", "integer", "null", "number", "object", "string")`,
+		"/properties/a/minLength":   "wrong type: got string, want integer: write 5 without quotes",
+		"/properties/a/maximum":     "wrong type: got string, want number: write 1.5e3 without quotes",
+		"/properties/a/maxLength":   "wrong type: got string, want integer", // "05" is no JSON integer
+		"/properties/b/uniqueItems": "wrong type: got string, want boolean: write true without quotes",
+		"/required":                 `wrong type: got string, want array: write ["input"]`,
+	}
+	for ptr, w := range want {
+		if got[ptr] != w {
+			t.Errorf("%s: %q, want %q", ptr, got[ptr], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("problems %v, want %d", got, len(want))
+	}
+}

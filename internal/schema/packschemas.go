@@ -87,7 +87,7 @@ func (s *Set) compilePack(docs []Document) map[string][]CompileError {
 			continue
 		}
 		if _, err := c.Compile(d.URL); err != nil {
-			failed[d.URL] = s.describeCompileError(d.URL, err)
+			failed[d.URL] = s.describeCompileError(d.URL, d.Doc, err)
 		}
 	}
 	return failed
@@ -95,13 +95,13 @@ func (s *Set) compilePack(docs []Document) map[string][]CompileError {
 
 // describeCompileError says why the document at url does not compile: every
 // metaschema violation (by pointer), or the one other failure.
-func (s *Set) describeCompileError(url string, err error) []CompileError {
+func (s *Set) describeCompileError(url string, doc any, err error) []CompileError {
 	var sve *jsonschema.SchemaValidationError
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
 			var out []CompileError
-			for _, p := range s.explain(ve) {
+			for _, p := range s.explain(ve, doc) {
 				out = append(out, CompileError{Pointer: p.Pointer, Message: "not a valid 2020-12 schema: " + p.Message})
 			}
 			if len(out) > 0 {

@@ -20,7 +20,7 @@ func (s *Set) CompileStandalone(doc any) []CompileError {
 		return []CompileError{{Message: err.Error()}}
 	}
 	if _, err := c.Compile(url); err != nil {
-		return s.describeCompileError(url, err)
+		return s.describeCompileError(url, doc, err)
 	}
 	return nil
 }
