@@ -33,11 +33,18 @@ func checkLicense(p *Pass) {
 	p.Reportf("/license", "license %q is not an SPDX identifier or expression; write e.g. \"Apache-2.0\", \"MIT\" or \"LicenseRef-Proprietary\"", v.Str)
 }
 
+// maxLicenseGuess bounds the license values a suggestion is sought for:
+// real ones are short, and a hostile manifest's should cost nothing.
+const maxLicenseGuess = 200
+
 // spdxSuggestion is the SPDX expression s was most likely meant to be: the
 // whole of s read as one id ("Apache 2.0", "Apache2", "GPLv3"), or else s
 // with each word that is no id replaced by the id it resembles ("MIT OR
 // Apache2"). It gives nothing unless the result is a valid expression.
 func spdxSuggestion(s string) (string, bool) {
+	if len(s) > maxLicenseGuess {
+		return "", false
+	}
 	if id, ok := nearestSPDX(s); ok {
 		return id, true
 	}

@@ -1,6 +1,9 @@
 package lint
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsSPDX(t *testing.T) {
 	tests := []struct {
@@ -51,6 +54,7 @@ func TestSPDXSuggestion(t *testing.T) {
 		{"GPL", ""},
 		{"MIT/Apache-2.0", ""},
 		{"ab", ""},
+		{strings.Repeat("Apache2 OR ", 5000) + "MIT", ""}, // a hostile value costs nothing
 	} {
 		got, ok := spdxSuggestion(c.in)
 		if c.want == "" {
