@@ -67,3 +67,31 @@ func TestRunMarksFixable(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaIDRulesQuietOnBadName: with a malformed pack name, no rule
+// advises (or --fix writes) an $id built from it; a missing $id is still
+// reported, with the form to write once the name is fixed.
+func TestSchemaIDRulesQuietOnBadName(t *testing.T) {
+	files := []ExampleFile{
+		{"pack.json", `{"name":"Community.Acme","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},
+		  "runtime":{"language":"remote","entry":"pack.json"},
+		  "agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"reasoning","systemPrompt":"Hi.","handoff":{"taskSchemaRef":"schemas/a.json","returnSchemaRef":"schemas/b.json"}}]}`},
+		{"schemas/a.json", `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://packs.openwop.dev/community.acme.demo/1.0.0/a.json","type":"object"}`},
+		{"schemas/b.json", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}`},
+	}
+	missing := 0
+	for _, d := range lintExample(t, files, tarball.DefaultLimits, "") {
+		switch d.Rule {
+		case "schema-id-mismatch", "schema-ref-version-drift":
+			t.Errorf("%s: %s", d.Rule, d.Message)
+		case "schema-id-missing":
+			missing++
+			if want := `schema has no $id; once the pack name is fixed, add "$id": "https://packs.openwop.dev/<pack name>/<version>/b.json" so hosts can cache and cross-reference it`; d.Message != want {
+				t.Errorf("schema-id-missing: %q, want %q", d.Message, want)
+			}
+		}
+	}
+	if missing != 1 {
+		t.Errorf("%d schema-id-missing findings, want 1", missing)
+	}
+}

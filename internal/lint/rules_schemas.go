@@ -102,13 +102,15 @@ func display(v *jsonpos.Value) string {
 }
 
 func checkSchemaIDMissing(p *Pass) {
-	if !nameValid(p) {
-		return
-	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
-		if doc.Root.Get("$id") == nil {
-			p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; add \"$id\": %q so hosts can cache and cross-reference it", wantSchemaID(p, name)))
+		if doc.Root.Get("$id") != nil {
+			return
 		}
+		if !nameValid(p) { // an $id built from the bad name would copy the mistake
+			p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; once the pack name is fixed, add \"$id\": \"%s/<pack name>/<version>/%s\" so hosts can cache and cross-reference it", p.Profile.SchemaBase, strings.TrimPrefix(name, "schemas/")))
+			return
+		}
+		p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; add \"$id\": %q so hosts can cache and cross-reference it", wantSchemaID(p, name)))
 	})
 }
 
