@@ -235,7 +235,7 @@ func (p *parser) syntaxError(err error, start int) error {
 // whitespace between): the mistake is the comma, so that is where it is
 // reported, not at the bracket on the next line.
 func trailingComma(src []byte, off int) (int, bool) {
-	if off >= len(src) || src[off] != '}' && src[off] != ']' {
+	if off < 0 || off >= len(src) || src[off] != '}' && src[off] != ']' {
 		return 0, false
 	}
 	for i := off - 1; i >= 0; i-- {
