@@ -48,12 +48,12 @@ func Parse(src []byte) (*Doc, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlError(err)
+		return nil, yamlError(src, err)
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return nil, &ParseError{Pos: Pos{1, 1}, Msg: "empty document"}
 	}
-	if err := secondDocument(dec); err != nil {
+	if err := secondDocument(src, dec); err != nil {
 		return nil, err
 	}
 	d := &Doc{nodes: map[string]*yaml.Node{}}
@@ -68,14 +68,14 @@ func Parse(src []byte) (*Doc, error) {
 // secondDocument reports a document after the first: runtimes read only
 // the first, so whatever the second says is silently ignored. An empty
 // trailing "---" says nothing and passes.
-func secondDocument(dec *yaml.Decoder) error {
+func secondDocument(src []byte, dec *yaml.Decoder) error {
 	var next yaml.Node
 	err := dec.Decode(&next)
 	switch {
 	case errors.Is(err, io.EOF):
 		return nil
 	case err != nil:
-		return yamlError(err)
+		return yamlError(src, err)
 	case len(next.Content) == 0 || next.Content[0].Kind == yaml.ScalarNode && next.Content[0].ShortTag() == "!!null":
 		return nil
 	}
@@ -84,7 +84,7 @@ func secondDocument(dec *yaml.Decoder) error {
 
 var lineRE = strings.NewReplacer("yaml: ", "")
 
-func yamlError(err error) error {
+func yamlError(src []byte, err error) error {
 	msg := lineRE.Replace(err.Error())
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
@@ -94,11 +94,38 @@ func yamlError(err error) error {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, tail, ok := strings.Cut(rest, ":"); ok {
 			if line, err := strconv.Atoi(n); err == nil {
-				return &ParseError{Pos: Pos{line, 1}, Msg: strings.TrimSpace(tail)}
+				tail = strings.TrimSpace(tail)
+				if at, ok := indentingTab(src, line, tail); ok {
+					return &ParseError{Pos: at, Msg: "a tab indents this line; YAML indents with spaces only: replace the tab with spaces"}
+				}
+				return &ParseError{Pos: Pos{line, 1}, Msg: tail}
 			}
 		}
 	}
 	return &ParseError{Pos: Pos{1, 1}, Msg: msg}
+}
+
+// indentingTab finds the tab behind a yaml.v3 error about one. The parser
+// often names the line before the tab's (the line its current token
+// started on), so the tab is looked for in the indentation of that line and
+// the next; msg must be one the tokenizer gives for a tab, or for a tab
+// that cannot start a token.
+func indentingTab(src []byte, line int, msg string) (Pos, bool) {
+	if !strings.Contains(msg, "tab character") && !strings.Contains(msg, "cannot start any token") {
+		return Pos{}, false
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	for l := max(line, 1); l <= line+1 && l <= len(lines); l++ {
+		for col, c := range lines[l-1] {
+			if c == '\t' {
+				return Pos{l, col + 1}, true
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return Pos{}, false
 }
 
 // convert turns a node into the JSON data model (map[string]any, []any,

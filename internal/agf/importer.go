@@ -182,8 +182,8 @@ func checkInterface(doc *Doc) error {
 		if ref := externalRef(v); ref != "" {
 			return fmt.Errorf("interface.%s: $ref %q points outside the file, and a pack's handoff schema must stand alone: inline the referenced schema", side, ref)
 		}
-		if ce := schemas.CompileStandalone(v); ce != nil {
-			return fmt.Errorf("interface.%s is not a valid JSON Schema (at %q): %s", side, ce.Pointer, ce.Message)
+		if ces := schemas.CompileStandalone(v); ces != nil {
+			return fmt.Errorf("interface.%s is not a valid JSON Schema (at %q): %s", side, ces[0].Pointer, ces[0].Message)
 		}
 	}
 	return nil

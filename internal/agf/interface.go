@@ -15,7 +15,7 @@ func CheckInterface(p *Pass) {
 		if !ok || externalRef(doc) != "" {
 			continue // not an object: agf-schema says so
 		}
-		if ce := p.schemas.CompileStandalone(doc); ce != nil {
+		for _, ce := range p.schemas.CompileStandalone(doc) {
 			msg := strings.ReplaceAll(strings.TrimPrefix(ce.Message, "not a valid 2020-12 schema: "), "this schema#", "#")
 			p.Report(ptr+ce.Pointer, false, "interface.%s is not a valid JSON Schema: %s", side, msg)
 		}

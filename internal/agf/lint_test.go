@@ -218,3 +218,29 @@ func TestMergeKeys(t *testing.T) {
 		t.Errorf("a quoted \"<<\" is an ordinary key: %v", err)
 	}
 }
+
+// TestTabPlacedOnItsLine: yaml.v3 names the line before a tab that indents
+// a line; the finding is at the tab itself and says to use spaces.
+func TestTabPlacedOnItsLine(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Pos
+	}{
+		{"a:\n  b: 1\n\tc: 2\n", Pos{3, 1}},
+		{"a: 1\nb:\n\t- 2\n", Pos{3, 1}},
+		{"a:\n\tb: 1\n", Pos{2, 1}},
+		{"a:\n  b:\n    c: 1\n  \td: 2\n", Pos{4, 3}},
+		{"a: 1\n\t\n", Pos{2, 1}},
+		{"a:\n  - x\n\t- y\n", Pos{3, 1}},
+		{"a: |\n  x\n\ty\n", Pos{3, 1}},
+	} {
+		_, err := Parse([]byte(c.src))
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("%q: err = %v", c.src, err)
+		}
+		if pe.Pos != c.want || !strings.Contains(pe.Msg, "replace the tab with spaces") {
+			t.Errorf("%q: %d:%d %s, want %d:%d and the fix", c.src, pe.Pos.Line, pe.Pos.Column, pe.Msg, c.want.Line, c.want.Column)
+		}
+	}
+}

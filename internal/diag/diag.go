@@ -73,6 +73,9 @@ type Diagnostic struct {
 	Pointer  string   // RFC 6901 pointer into a JSON file; "" for the whole file
 	Start    Position // zero when the finding is about the whole file
 	Message  string   // what is wrong and what to write instead; no file name, no final period
+	// Fixable is set when `wop pack lint --fix` would fix the finding (its
+	// rule has a mechanical fix, and the fix changes this file).
+	Fixable bool `json:",omitempty"`
 }
 
 // RuleInfo is what printers need to know about a rule (SARIF's rule table).
@@ -105,6 +108,14 @@ func Compare(a, b Diagnostic) int {
 		cmp.Compare(a.Rule, b.Rule),
 		cmp.Compare(a.Message, b.Message),
 	)
+}
+
+// WithoutInfo drops the info findings from ds (in place), for output that
+// shows them only when asked, and says how many it dropped.
+func WithoutInfo(ds []Diagnostic) ([]Diagnostic, int) {
+	n := len(ds)
+	ds = slices.DeleteFunc(ds, func(d Diagnostic) bool { return d.Severity == Info })
+	return ds, n - len(ds)
 }
 
 // Counts tallies findings by severity.

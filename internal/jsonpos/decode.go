@@ -23,7 +23,12 @@ func DecodeError(src []byte, err error) error {
 		}
 		return fmt.Errorf("line %d:%d: %s is %s, want %s", at.Line, at.Column, what, article(te.Value), jsonKind(te.Type))
 	case errors.As(err, &se):
-		at := PositionOf(src, int(se.Offset)-1) // Offset counts the bad byte
+		off := int(se.Offset) - 1 // Offset counts the bad byte
+		if comma, ok := trailingComma(src, off); ok {
+			at := PositionOf(src, comma)
+			return fmt.Errorf("line %d:%d: trailing comma before the closing %q; delete the comma", at.Line, at.Column, src[off])
+		}
+		at := PositionOf(src, off)
 		return fmt.Errorf("line %d:%d: %s", at.Line, at.Column, se.Error())
 	}
 	return err

@@ -23,6 +23,7 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		{"integer wanted", `{"count": true}`, `line 1:15: "count" is true or false, want an integer`},
 		{"root", `[]`, `line 1:2: the document is an array, want an object`},
 		{"syntax", "{\n  \"count\": }", "line 2:12: invalid character '}' looking for beginning of value"},
+		{"trailing comma", "{\n  \"count\": 1,\n}", "line 2:13: trailing comma before the closing '}'; delete the comma"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

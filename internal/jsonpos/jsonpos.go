@@ -222,9 +222,32 @@ func (p *parser) syntaxError(err error, start int) error {
 		if int(se.Offset) >= len(p.src) && strings.Contains(se.Error(), "end of JSON input") {
 			return &Error{Kind: ErrSyntax, Offset: len(p.src), Msg: "unexpected end of file: the JSON is truncated"}
 		}
-		return &Error{Kind: ErrSyntax, Offset: max(int(se.Offset)-1, 0), Msg: strings.TrimPrefix(se.Error(), "json: ")}
+		off := max(int(se.Offset)-1, 0)
+		if comma, ok := trailingComma(p.src, off); ok {
+			return &Error{Kind: ErrSyntax, Offset: comma, Msg: fmt.Sprintf("trailing comma before the closing %q; delete the comma", p.src[off])}
+		}
+		return &Error{Kind: ErrSyntax, Offset: off, Msg: strings.TrimPrefix(se.Error(), "json: ")}
 	}
 	return &Error{Kind: ErrSyntax, Offset: start, Msg: err.Error()}
+}
+
+// trailingComma finds the comma a closing bracket at off follows (only
+// whitespace between): the mistake is the comma, so that is where it is
+// reported, not at the bracket on the next line.
+func trailingComma(src []byte, off int) (int, bool) {
+	if off < 0 || off >= len(src) || src[off] != '}' && src[off] != ']' {
+		return 0, false
+	}
+	for i := off - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ',':
+			return i, true
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 func (p *parser) value(ptr string, depth int) (*Value, error) {

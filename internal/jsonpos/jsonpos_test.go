@@ -16,7 +16,9 @@ func TestParseErrors(t *testing.T) {
 		kind ErrorKind
 		off  int
 	}{
-		{"trailing comma", `{"a":1,}`, ErrSyntax, 7},
+		{"trailing comma", `{"a":1,}`, ErrSyntax, 6},
+		{"trailing comma, bracket on the next line", "{\n  \"a\": [1,\n  2,\r\n\t],\n}", ErrSyntax, 16},
+		{"comma then missing value", `[1,,2]`, ErrSyntax, 3},
 		{"comment", "{\n// x\n}", ErrSyntax, 2},
 		{"NaN", `{"a":NaN}`, ErrSyntax, 5},
 		{"truncated", `{"a":[1,2`, ErrSyntax, 9},
@@ -119,5 +121,22 @@ func TestInterfaceMatchesEncodingJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(d.Root.Interface(), want) {
 		t.Errorf("Interface() = %#v, want %#v", d.Root.Interface(), want)
+	}
+}
+
+// TestTrailingCommaNamed: the mistake is named and placed at the comma, not
+// at the bracket on the next line.
+func TestTrailingCommaNamed(t *testing.T) {
+	src := "{\n  \"a\": 1,\n}\n"
+	_, err := Parse([]byte(src))
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v", err)
+	}
+	if got := PositionOf([]byte(src), pe.Offset); got != (Position{Line: 2, Column: 9}) {
+		t.Errorf("position %+v, want 2:9", got)
+	}
+	if want := `trailing comma before the closing '}'; delete the comma`; pe.Msg != want {
+		t.Errorf("message %q, want %q", pe.Msg, want)
 	}
 }

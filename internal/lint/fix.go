@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -87,6 +88,28 @@ func Fixes(pk *pack.Pack, diags []diag.Diagnostic, opt Options) ([]FileFix, erro
 		}
 	}
 	return fixes, nil
+}
+
+// markFixable sets Fixable on each finding whose rule's fix changes its
+// file, so that text output can say which findings --fix takes care of.
+// Each fix is tried alone on the file as it is; an archive is never fixed.
+func markFixable(p *Pass, diags []diag.Diagnostic, rules Rules) {
+	if p.Pack.Archive != nil || p.Manifest == nil {
+		return
+	}
+	for i, d := range diags {
+		r := rules.Lookup(d.Rule)
+		if r == nil || r.Fix == nil {
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(d.File, p.Pack.Path("")), "/")
+		_, src, err := p.JSON(name)
+		if err != nil {
+			continue
+		}
+		out, err := r.Fix(FixInput{File: name, Src: src, Pointer: d.Pointer, Manifest: p.Root(), Profile: p.Profile, Spec: p.Spec})
+		diags[i].Fixable = err == nil && !bytes.Equal(out, src)
+	}
 }
 
 // valueAt is the string at ptr in src, if there is one.

@@ -159,6 +159,17 @@ func (p *Pass) reportAt(sev diag.Severity, file string, doc *jsonpos.Doc, ptr st
 	p.report(d)
 }
 
+// At names where a pointer into pack.json is, as findings are placed
+// ("pack.json:15:18"), for messages that point at a second place.
+func (p *Pass) At(ptr string) string {
+	name := p.Pack.Path(pack.ManifestName)
+	if p.Manifest == nil {
+		return name
+	}
+	pos := p.Manifest.Locate(ptr)
+	return fmt.Sprintf("%s:%d:%d", name, pos.Line, pos.Column)
+}
+
 // ReportSeverity reports at a pointer into pack.json with a severity other
 // than the rule's default, for rules whose weight depends on context (a
 // catalog, the target registry).

@@ -48,6 +48,7 @@ func All() Rules {
 		{ID: "schema-ref-version-drift", Severity: diag.Error, Since: "0.1.0", Check: checkSchemaRefDrift, Summary: "an absolute $ref points into this pack at another version", Fix: fixSchemaRefDrift},
 		{ID: "schema-id-missing", Severity: diag.Warning, Since: "0.1.0", Check: checkSchemaIDMissing, Summary: "a pack schema has no $id"},
 		{ID: "schema-unknown-keyword", Severity: diag.Warning, Since: "0.1.0", Check: checkSchemaUnknownKeyword, Summary: "a schema member looks like a misspelt keyword and is ignored"},
+		{ID: "schema-format-unknown", Severity: diag.Warning, Since: "0.1.0", Check: checkSchemaFormatUnknown, Summary: "a schema's format is not a JSON Schema 2020-12 format, so nothing checks it"},
 		{ID: "eval-suite-invalid", Severity: diag.Error, Since: "0.1.0", Check: checkEvalSuite, Summary: "an evalSuiteRef target is not an eval suite"},
 		// Identity and versions
 		{ID: "name-scope-local", Severity: diag.Error, Since: "0.1.0", Check: checkNameScopeLocal, Summary: "local.* packs are never publishable"},

@@ -19,7 +19,7 @@ func checkDuplicateAgentID(p *Pass) {
 	eachAgent(p, func(ptr string, a *jsonpos.Value) {
 		id := a.Get("agentId").String()
 		if first, dup := seen[id]; dup && id != "" {
-			p.Reportf(ptr+"/agentId", "agentId %q is already used at %s; agent ids are global and must be unique", id, first)
+			p.Reportf(ptr+"/agentId", "agentId %q is already used at %s; agent ids are global and must be unique: rename one", id, p.At(first+"/agentId"))
 		}
 		seen[id] = ptr
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/packname"
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -79,6 +80,14 @@ func checkSemver(p *Pass) {
 func versionValid(p *Pass) bool {
 	_, err := semver.StrictNewVersion(p.Root().Get("version").String())
 	return err == nil
+}
+
+// nameValid reports whether the pack's name is well formed (local.* names
+// included). Rules that derive something from the name (schema $ids) stay
+// silent when it is not: manifest-schema reports that cause once, and an
+// $id built from a bad name would be advice to copy a mistake.
+func nameValid(p *Pass) bool {
+	return packname.Problem(packName(p), slices.Concat(packname.Tiers, []string{"local"})) == ""
 }
 
 // eachObject calls fn for each object item of an array value.

@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/packname"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -54,8 +56,20 @@ func checkManifestSchema(p *Pass) {
 		if claimedElsewhere(p, pr) {
 			continue
 		}
-		p.ReportAt("pack.json", p.Manifest, pr.Pointer, pr.OnName, pr.Message)
+		p.ReportAt("pack.json", p.Manifest, pr.Pointer, pr.OnName, inWords(p, pr))
 	}
+}
+
+// inWords is a schema problem's message, with the pack name's pattern
+// explained as `wop pack init` explains it rather than printed as a regex.
+func inWords(p *Pass, pr schema.Problem) string {
+	if pr.Pointer == "/name" && pr.Keyword == "pattern" {
+		name := packName(p)
+		if problem := packname.Problem(name, packname.Tiers); problem != "" {
+			return fmt.Sprintf("name %q: %s", name, problem)
+		}
+	}
+	return pr.Message
 }
 
 // claimedElsewhere drops schema problems that a more specific rule explains

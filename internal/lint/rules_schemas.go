@@ -51,13 +51,11 @@ func checkSchemaInvalid(p *Pass) {
 	}
 	failed := p.Schemas.CompilePack(docs)
 	for _, d := range docs {
-		ce, bad := failed[d.URL]
-		if !bad {
-			continue
-		}
 		name := names[d.URL]
 		doc, _, _ := p.JSON(name)
-		p.ReportAt(name, doc, ce.Pointer, false, ce.Message)
+		for _, ce := range failed[d.URL] {
+			p.ReportAt(name, doc, ce.Pointer, false, ce.Message)
+		}
 	}
 	jsonRefDocs(p, pack.RefSchema, func(r pack.Ref, doc *jsonpos.Doc) {
 		if doc.Root.Kind != jsonpos.Object && doc.Root.Kind != jsonpos.Bool {
@@ -105,14 +103,19 @@ func display(v *jsonpos.Value) string {
 
 func checkSchemaIDMissing(p *Pass) {
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
-		if doc.Root.Get("$id") == nil {
-			p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; add \"$id\": %q so hosts can cache and cross-reference it", wantSchemaID(p, name)))
+		if doc.Root.Get("$id") != nil {
+			return
 		}
+		if !nameValid(p) { // an $id built from the bad name would copy the mistake
+			p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; once the pack name is fixed, add \"$id\": \"%s/<pack name>/<version>/%s\" so hosts can cache and cross-reference it", p.Profile.SchemaBase, strings.TrimPrefix(name, "schemas/")))
+			return
+		}
+		p.ReportAt(name, doc, "", false, fmt.Sprintf("schema has no $id; add \"$id\": %q so hosts can cache and cross-reference it", wantSchemaID(p, name)))
 	})
 }
 
 func checkSchemaIDMismatch(p *Pass) {
-	if !versionValid(p) {
+	if !versionValid(p) || !nameValid(p) {
 		return
 	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
@@ -130,7 +133,7 @@ func checkSchemaRefDrift(p *Pass) {
 	root := p.Root()
 	prefix := p.Profile.SchemaBase + "/" + root.Get("name").String() + "/"
 	version := root.Get("version").String()
-	if !versionValid(p) {
+	if !versionValid(p) || !nameValid(p) {
 		return
 	}
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
@@ -168,7 +171,8 @@ var (
 
 func checkSchemaUnknownKeyword(p *Pass) {
 	packSchemas(p, func(name string, doc *jsonpos.Doc) {
-		walkSchema(doc.Root, "", func(ptr, key string) {
+		walkSchema(doc.Root, "", func(ptr string, m jsonpos.Member) {
+			key := m.Name
 			if slices.Contains(keywords, key) || strings.HasPrefix(key, "x-") || len(key) < 5 {
 				return
 			}
@@ -179,8 +183,33 @@ func checkSchemaUnknownKeyword(p *Pass) {
 	})
 }
 
-// walkSchema calls fn for every member name in keyword position.
-func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr, key string)) {
+// formats are the format values JSON Schema 2020-12 defines; validators
+// treat any other as an annotation and check nothing.
+var formats = []string{
+	"date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+	"json-pointer", "relative-json-pointer", "regex",
+}
+
+func checkSchemaFormatUnknown(p *Pass) {
+	packSchemas(p, func(name string, doc *jsonpos.Doc) {
+		walkSchema(doc.Root, "", func(ptr string, m jsonpos.Member) {
+			v := m.Value
+			if m.Name != "format" || v.Kind != jsonpos.String || slices.Contains(formats, v.Str) {
+				return
+			}
+			fix := "use one of " + strings.Join(formats, ", ") + ", or delete it"
+			if near, ok := suggest.Nearest(v.Str, formats, 2); ok {
+				fix = fmt.Sprintf("did you mean %q?", near)
+			}
+			p.ReportAt(name, doc, ptr+"/format", false, fmt.Sprintf("format %q is not a JSON Schema 2020-12 format, so validators check nothing; %s", v.Str, fix))
+		})
+	})
+}
+
+// walkSchema calls fn for every member in keyword position, with the
+// pointer to the object holding it.
+func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr string, m jsonpos.Member)) {
 	switch v.Kind {
 	case jsonpos.Array:
 		for i, it := range v.Items {
@@ -188,7 +217,7 @@ func walkSchema(v *jsonpos.Value, ptr string, fn func(ptr, key string)) {
 		}
 	case jsonpos.Object:
 		for _, m := range v.Members {
-			fn(ptr, m.Name)
+			fn(ptr, m)
 			child := ptr + "/" + jsonpos.EscapeToken(m.Name)
 			switch {
 			case slices.Contains(valueOnly, m.Name):

@@ -103,7 +103,9 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	diags = append(diags, agfDiags...)
-	return diag.Sort(applyConfig(pk, diags, opt)), nil
+	diags = applyConfig(pk, diags, opt)
+	markFixable(p, diags, rules)
+	return diag.Sort(diags), nil
 }
 
 // lintAgentFormat lints the pack's *.agf.yaml files (and the sub-agent

@@ -1,6 +1,9 @@
 package lint
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsSPDX(t *testing.T) {
 	tests := []struct {
@@ -31,6 +34,40 @@ func TestIsSPDX(t *testing.T) {
 	for _, tt := range tests {
 		if got := isSPDX(tt.expr); got != tt.want {
 			t.Errorf("isSPDX(%q) = %v, want %v", tt.expr, got, tt.want)
+		}
+	}
+}
+
+func TestSPDXSuggestion(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Apache2", "Apache-2.0"},
+		{"Apache 2", "Apache-2.0"},
+		{"Apache 2.0", "Apache-2.0"},
+		{"Apache License, Version 2.0", "Apache-2.0"},
+		{"apache-2", "Apache-2.0"},
+		{"GPLv3", "GPL-3.0-only"},
+		{"MIT License", "MIT"},
+		{"BSD-3-Clauses", "BSD-3-Clause"},
+		{"MIT OR Apache2", "MIT OR Apache-2.0"},
+		{"mit or apache-2.0", "mit OR apache-2.0"},
+		{"Proprietary", ""},
+		{"GPL", ""},
+		{"MIT/Apache-2.0", ""},
+		{"ab", ""},
+		{strings.Repeat("Apache2 OR ", 5000) + "MIT", ""}, // a hostile value costs nothing
+	} {
+		got, ok := spdxSuggestion(c.in)
+		if c.want == "" {
+			if ok {
+				t.Errorf("spdxSuggestion(%q) = %q, want none", c.in, got)
+			}
+			continue
+		}
+		if !ok || got != c.want {
+			t.Errorf("spdxSuggestion(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+		if !isSPDX(got) {
+			t.Errorf("suggestion %q for %q is not SPDX", got, c.in)
 		}
 	}
 }

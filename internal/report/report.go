@@ -63,12 +63,39 @@ func Print(w io.Writer, format string, in Input) error {
 	return fmt.Errorf("unknown format %q (want text, json, sarif or github)", format)
 }
 
+// Tally is what the summary line after text output counts beyond the
+// findings printed.
+type Tally struct {
+	// HiddenInfo is how many info findings were left out because --info
+	// was not given.
+	HiddenInfo int
+}
+
 // Summary is the one-line tally printed after text output: "1 error, 2
 // warnings, 0 info in 3 packs". noun names what was linted ("pack", "file").
-func Summary(c diag.Counts, n int, noun string) string {
-	return fmt.Sprintf("%d %s, %d %s, %d info in %d %s",
+// diags are the findings printed; info findings left out are counted as
+// such with how to see them, and the findings --fix would fix with how to
+// fix them: "0 errors, 1 warning, 2 info (hidden: add --info to see them)
+// in 1 pack; 1 fixable: run wop pack lint --fix".
+func Summary(diags []diag.Diagnostic, t Tally, n int, noun string) string {
+	c := diag.Count(diags)
+	info := fmt.Sprintf("%d info", c.Infos)
+	if t.HiddenInfo > 0 {
+		info = fmt.Sprintf("%d info (hidden: add --info to see %s)", t.HiddenInfo, plural(t.HiddenInfo, "it", "them"))
+	}
+	line := fmt.Sprintf("%d %s, %d %s, %s in %d %s",
 		c.Errors, plural(c.Errors, "error", "errors"), c.Warnings, plural(c.Warnings, "warning", "warnings"),
-		c.Infos, n, plural(n, noun, noun+"s"))
+		info, n, plural(n, noun, noun+"s"))
+	fixable := 0
+	for _, d := range diags {
+		if d.Fixable {
+			fixable++
+		}
+	}
+	if fixable > 0 {
+		line += fmt.Sprintf("; %d fixable: run wop pack lint --fix", fixable)
+	}
+	return line
 }
 
 func plural(n int, one, many string) string {

@@ -76,3 +76,44 @@ func TestUnknownFormat(t *testing.T) {
 		t.Error("xml accepted")
 	}
 }
+
+func TestSummary(t *testing.T) {
+	warn := diag.Diagnostic{Rule: "r", Severity: diag.Warning, File: "p/pack.json"}
+	fixable := diag.Diagnostic{Rule: "f", Severity: diag.Error, File: "p/pack.json", Fixable: true}
+	info := diag.Diagnostic{Rule: "i", Severity: diag.Info, File: "p/pack.json"}
+	for _, c := range []struct {
+		diags  []diag.Diagnostic
+		hidden int
+		n      int
+		want   string
+	}{
+		{nil, 0, 1, "0 errors, 0 warnings, 0 info in 1 pack"},
+		{[]diag.Diagnostic{warn, info}, 0, 2, "0 errors, 1 warning, 1 info in 2 packs"},
+		// A core.acme.demo pack: its one finding is an info one, hidden.
+		{nil, 1, 1, "0 errors, 0 warnings, 1 info (hidden: add --info to see it) in 1 pack"},
+		{[]diag.Diagnostic{warn}, 3, 1, "0 errors, 1 warning, 3 info (hidden: add --info to see them) in 1 pack"},
+		{[]diag.Diagnostic{fixable, warn, fixable}, 0, 1, "2 errors, 1 warning, 0 info in 1 pack; 2 fixable: run wop pack lint --fix"},
+	} {
+		if got := Summary(c.diags, Tally{HiddenInfo: c.hidden}, c.n, "pack"); got != c.want {
+			t.Errorf("Summary = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestTextMarksFixable: a finding --fix would fix says so at its end, also
+// after a multi-line message; others do not.
+func TestTextMarksFixable(t *testing.T) {
+	in := Input{Diags: []diag.Diagnostic{
+		{Rule: "schema-id-mismatch", Severity: diag.Error, File: "s.json", Start: diag.Position{Line: 3, Column: 10}, Message: "$id is wrong", Fixable: true},
+		{Rule: "multi", Severity: diag.Warning, File: "s.json", Start: diag.Position{Line: 4, Column: 1}, Message: "one\ntwo", Fixable: true},
+		{Rule: "ref-missing", Severity: diag.Error, File: "t.json", Start: diag.Position{Line: 1, Column: 1}, Message: "no file"},
+	}}
+	var out bytes.Buffer
+	if err := Print(&out, "text", in); err != nil {
+		t.Fatal(err)
+	}
+	want := "s.json:3:10: error schema-id-mismatch: $id is wrong (fixable)\ns.json:4:1: warning multi: one\n    two (fixable)\n\nt.json:1:1: error ref-missing: no file\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // printText writes gcc-style lines grouped by file, a blank line between
-// files: `pack.json:14:7: error ref-missing: message`.
+// files: `pack.json:14:7: error ref-missing: message`, and ` (fixable)` at
+// the end of a finding `wop pack lint --fix` would fix.
 func printText(w io.Writer, in Input) error {
 	styles := map[diag.Severity]lipgloss.Style{}
 	if in.Color {
@@ -34,7 +35,7 @@ func printText(w io.Writer, in Input) error {
 		}
 		// File names and messages carry archive entry names and file
 		// contents: escaped, they cannot drive the terminal.
-		fmt.Fprintf(&b, "%s: %s %s: %s\n", EscapeControl(location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)))
+		fmt.Fprintf(&b, "%s: %s %s: %s%s\n", EscapeControl(location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)), fixMark(d))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -50,4 +51,14 @@ func location(d diag.Diagnostic) string {
 // indentContinuation keeps a multi-line message readable under its line.
 func indentContinuation(msg string) string {
 	return strings.ReplaceAll(msg, "\n", "\n    ")
+}
+
+// FixableMark ends the text line of a finding --fix would fix.
+const FixableMark = " (fixable)"
+
+func fixMark(d diag.Diagnostic) string {
+	if d.Fixable {
+		return FixableMark
+	}
+	return ""
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/canon"
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/regex"
+	"github.com/wop-cli/wop/internal/packname"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -38,12 +38,10 @@ type Options struct {
 	Spec spec.Tree
 }
 
-var nameRE = regex.Lazy(`^(vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
-
 // Create writes the scaffold and returns the files it wrote, relative to Dir.
 func Create(o Options) ([]string, error) {
-	if !nameRE().MatchString(o.Name) {
-		return nil, fmt.Errorf("name %q: use community.<you>.<pack>, vendor.<org>.<pack> or private.<host>.<pack> (lower case, dots between parts)", o.Name)
+	if problem := packname.Problem(o.Name, packname.AuthorTiers); problem != "" {
+		return nil, fmt.Errorf("name %q: %s", o.Name, problem)
 	}
 	if _, err := os.Stat(filepath.Join(o.Dir, "pack.json")); err == nil {
 		return nil, fmt.Errorf("%s already holds a pack.json; init never overwrites", o.Dir)

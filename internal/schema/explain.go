@@ -2,10 +2,13 @@ package schema
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -31,10 +34,12 @@ type Problem struct {
 // explain flattens a validation error tree into the causes a person must fix.
 // jsonschema reports oneOf/anyOf as a wall of every branch's failures; this
 // picks the branch the author evidently meant, or names the choice.
-func (s *Set) explain(ve *jsonschema.ValidationError) []Problem {
+// instance is the document validated: a value of the wrong type is quoted
+// from it in the fix.
+func (s *Set) explain(ve *jsonschema.ValidationError, instance any) []Problem {
 	p := message.NewPrinter(language.English)
 	var out []Problem
-	s.walk(ve, p, &out)
+	s.walk(ve, p, instance, &out)
 	slices.SortFunc(out, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.Pointer, b.Pointer), cmp.Compare(a.Message, b.Message))
 	})
@@ -50,11 +55,11 @@ func pointer(loc []string) string {
 	return b.String()
 }
 
-func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Problem) {
+func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, instance any, out *[]Problem) {
 	ptr := pointer(ve.InstanceLocation)
 	switch k := ve.ErrorKind.(type) {
 	case *kind.OneOf, *kind.AnyOf:
-		s.choice(ve, p, out)
+		s.choice(ve, p, instance, out)
 	case *kind.Required:
 		for _, m := range k.Missing {
 			*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("missing required property %q", m), Keyword: "required", Names: []string{m}})
@@ -65,11 +70,11 @@ func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Pr
 				Message: fmt.Sprintf("unknown property %q%s", name, s.suggest(ve.SchemaURL, name))})
 		}
 	case *kind.Enum:
-		*out = append(*out, Problem{Pointer: ptr, Keyword: "enum", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), oneOfList(k.Want))})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "enum", Message: fmt.Sprintf("%s is not allowed here; %s", display(k.Got), enumFix(k.Got, k.Want))})
 	case *kind.Const:
 		*out = append(*out, Problem{Pointer: ptr, Keyword: "const", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
 	case *kind.Type:
-		*out = append(*out, Problem{Pointer: ptr, Keyword: "type", Message: fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))})
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "type", Message: fmt.Sprintf("wrong type: got %s, want %s%s", k.Got, strings.Join(k.Want, " or "), typeFix(valueAt(instance, ve.InstanceLocation), k.Want))})
 	case *kind.Not:
 		// The library gives "not" no keyword path; say which property the
 		// forbidden form requires when that is all it says.
@@ -89,14 +94,14 @@ func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, out *[]Pr
 		return
 	}
 	for _, c := range ve.Causes {
-		s.walk(c, p, out)
+		s.walk(c, p, instance, out)
 	}
 }
 
 // choice explains a failed oneOf/anyOf. Branches that only say "property X
 // is required" become "set exactly one of A or B"; otherwise the branch whose
 // errors sit deepest (the type matched, a detail did not) is reported.
-func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, out *[]Problem) {
+func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, instance any, out *[]Problem) {
 	ptr := pointer(ve.InstanceLocation)
 	keyword := ve.SchemaURL + "/anyOf"
 	quantifier := "at least one"
@@ -114,7 +119,7 @@ func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, out *[]
 	var best []Problem
 	for _, c := range ve.Causes {
 		var ps []Problem
-		s.walk(c, p, &ps)
+		s.walk(c, p, instance, &ps)
 		if best == nil || score(ps, ptr) < score(best, ptr) {
 			best = ps
 		}
@@ -248,6 +253,86 @@ func oneOfList(want []any) string {
 		return ws[0]
 	}
 	return "one of " + strings.Join(ws, ", ")
+}
+
+// enumFix lists the allowed values, led by the one a misspelt string was
+// evidently meant to be ("obj" for "object").
+func enumFix(got any, want []any) string {
+	str, ok := got.(string)
+	if !ok {
+		return "use " + oneOfList(want)
+	}
+	var cands []string
+	for _, w := range want {
+		if w, ok := w.(string); ok {
+			cands = append(cands, w)
+		}
+	}
+	near, ok := suggest.Nearest(str, cands, 2)
+	if !ok && len(str) >= 3 {
+		var prefixed []string
+		for _, c := range cands {
+			if strings.HasPrefix(strings.ToLower(c), strings.ToLower(str)) {
+				prefixed = append(prefixed, c)
+			}
+		}
+		if len(prefixed) == 1 {
+			near, ok = prefixed[0], true
+		}
+	}
+	if !ok {
+		return "use " + oneOfList(want)
+	}
+	return fmt.Sprintf("did you mean %q? (allowed: %s)", near, strings.TrimPrefix(oneOfList(want), "one of "))
+}
+
+// typeFix says how to write a value of the wrong type as the type wanted,
+// when the value shows what was meant: a number or boolean in quotes, or a
+// single item where an array belongs. It starts with ": ", or is "".
+func typeFix(v any, want []string) string {
+	if len(want) != 1 {
+		return ""
+	}
+	switch str, isStr := v.(string); {
+	case isStr && want[0] == "integer" && jsonInteger.MatchString(str), isStr && want[0] == "number" && jsonNumber.MatchString(str):
+		return fmt.Sprintf(": write %s without quotes", str)
+	case isStr && want[0] == "boolean" && (str == "true" || str == "false"):
+		return fmt.Sprintf(": write %s without quotes", str)
+	case want[0] == "array" && v != nil:
+		if _, isMap := v.(map[string]any); isMap {
+			return ""
+		}
+		if b, err := json.Marshal([]any{v}); err == nil && len(b) <= 80 {
+			return fmt.Sprintf(": write %s", b)
+		}
+	}
+	return ""
+}
+
+// jsonInteger and jsonNumber match the JSON spellings of an integer and a
+// number, so that the fix quotes nothing a JSON reader would refuse.
+var (
+	jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+	jsonNumber  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+)
+
+// valueAt is the value at a location in a decoded document, or nil.
+func valueAt(doc any, loc []string) any {
+	for _, tok := range loc {
+		switch node := doc.(type) {
+		case map[string]any:
+			doc = node[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(node) {
+				return nil
+			}
+			doc = node[i]
+		default:
+			return nil
+		}
+	}
+	return doc
 }
 
 func display(v any) string {

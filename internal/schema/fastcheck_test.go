@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,7 +105,7 @@ func TestFastCheckAgreesWithLibrary(t *testing.T) {
 			if tt.sure && len(slow) > 0 {
 				t.Errorf("fast check is sure, but the library refuses it: %v", slow)
 			}
-			if got := s.CompilePack(docs); len(got) != len(slow) || got[doc.URL] != slow[doc.URL] {
+			if got := s.CompilePack(docs); len(got) != len(slow) || !slices.Equal(got[doc.URL], slow[doc.URL]) {
 				t.Errorf("CompilePack = %v, the library alone = %v", got, slow)
 			}
 		})
@@ -160,7 +161,7 @@ func TestCompilePackKeepsTheBudget(t *testing.T) {
 	}
 	withSource := Document{URL: doc.URL, Source: doc.Source}
 	got := s.CompilePack([]Document{withSource})
-	if ce, bad := got[doc.URL]; !bad || !strings.Contains(ce.Message, "too large") {
+	if ces := got[doc.URL]; len(ces) != 1 || !strings.Contains(ces[0].Message, "too large") {
 		t.Errorf("CompilePack = %v, want the schema refused as too large", got)
 	}
 }
@@ -214,7 +215,7 @@ func TestFastCheckOnFixtures(t *testing.T) {
 				t.Errorf("%s: fast check is sure, but the library refuses it: %v", f.Name, slow)
 			}
 		}
-		if got := s.CompilePack(docs); len(got) != len(slow) || got[doc.URL] != slow[doc.URL] {
+		if got := s.CompilePack(docs); len(got) != len(slow) || !slices.Equal(got[doc.URL], slow[doc.URL]) {
 			t.Errorf("%s: CompilePack = %v, the library alone = %v", f.Name, got, slow)
 		}
 	}
@@ -222,4 +223,57 @@ func TestFastCheckOnFixtures(t *testing.T) {
 		t.Error("the fast check settled none of the fixtures' schemas")
 	}
 	t.Logf("the fast check settled %d of the fixtures' schemas", settled)
+}
+
+// TestCompilePackReportsEveryProblem: a schema with three mistakes gets
+// three problems in one run, each at its own place, not one per round.
+func TestCompilePackReportsEveryProblem(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, ok := docFor(t, `{"type": "obj", "properties": {"input": {"type": "string", "minLength": "5"}}, "required": "input"}`)
+	if !ok {
+		t.Fatal("not JSON")
+	}
+	var got []string
+	for _, ce := range s.CompilePack([]Document{doc})[doc.URL] {
+		got = append(got, ce.Pointer)
+	}
+	if want := []string{"/properties/input/minLength", "/required", "/type"}; !slices.Equal(got, want) {
+		t.Errorf("problems at %q, want %q", got, want)
+	}
+}
+
+// TestCompileProblemsSayTheFix: a misspelt type gets a did you mean, and a
+// value of the wrong type is quoted back as the type wanted.
+func TestCompileProblemsSayTheFix(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, ok := docFor(t, `{"type": "obj", "properties": {"a": {"minLength": "5", "maximum": "1.5e3", "maxLength": "05"}, "b": {"uniqueItems": "true"}}, "required": "input"}`)
+	if !ok {
+		t.Fatal("not JSON")
+	}
+	got := map[string]string{}
+	for _, ce := range s.CompilePack([]Document{doc})[doc.URL] {
+		got[ce.Pointer] = strings.TrimPrefix(ce.Message, "not a valid 2020-12 schema: ")
+	}
+	want := map[string]string{
+		"/type":                     `"obj" is not allowed here; did you mean "object"? (allowed: "array", "boolean", "integer", "null", "number", "object", "string")`,
+		"/properties/a/minLength":   "wrong type: got string, want integer: write 5 without quotes",
+		"/properties/a/maximum":     "wrong type: got string, want number: write 1.5e3 without quotes",
+		"/properties/a/maxLength":   "wrong type: got string, want integer", // "05" is no JSON integer
+		"/properties/b/uniqueItems": "wrong type: got string, want boolean: write true without quotes",
+		"/required":                 `wrong type: got string, want array: write ["input"]`,
+	}
+	for ptr, w := range want {
+		if got[ptr] != w {
+			t.Errorf("%s: %q, want %q", ptr, got[ptr], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("problems %v, want %d", got, len(want))
+	}
 }

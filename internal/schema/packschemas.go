@@ -29,7 +29,8 @@ func (d Document) decoded() any {
 	return d.Doc
 }
 
-// CompileError is why a pack schema does not compile.
+// CompileError is one reason a pack schema does not compile; a schema may
+// have several, each at its own place.
 type CompileError struct {
 	Pointer string // pointer into the schema document, "" when unknown
 	Message string
@@ -37,18 +38,20 @@ type CompileError struct {
 
 // CompilePack compiles each document as JSON Schema 2020-12 with the pack's
 // other schemas and the embedded OpenWOP schemas available to $ref, and
-// nothing else: no file or network access. It returns the failures by URL.
+// nothing else: no file or network access. It returns the failures by URL,
+// each document's every metaschema violation at once (not only the first,
+// so a schema is not fixed one round at a time).
 //
 // The compiler finds each subschema by a linear scan of those it holds, so
 // its time grows with the square of their number (100k properties: minutes).
 // Packs whose schemas hold more than MaxSubschemas objects together are not
 // compiled; the largest document gets a CompileError saying so.
-func (s *Set) CompilePack(docs []Document) map[string]CompileError {
+func (s *Set) CompilePack(docs []Document) map[string][]CompileError {
 	if err, url, ok := overBudget(docs); !ok {
-		return map[string]CompileError{url: err}
+		return map[string][]CompileError{url: {err}}
 	}
 	if surelyCompile(docs) {
-		return map[string]CompileError{}
+		return map[string][]CompileError{}
 	}
 	decoded := make([]Document, len(docs))
 	for i, d := range docs {
@@ -59,7 +62,7 @@ func (s *Set) CompilePack(docs []Document) map[string]CompileError {
 
 // compilePack is CompilePack by the library alone: it checks each document
 // against the metaschema, compiles it and says why one fails.
-func (s *Set) compilePack(docs []Document) map[string]CompileError {
+func (s *Set) compilePack(docs []Document) map[string][]CompileError {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -73,10 +76,10 @@ func (s *Set) compilePack(docs []Document) map[string]CompileError {
 			}
 		}
 	}
-	failed := map[string]CompileError{}
+	failed := map[string][]CompileError{}
 	for _, d := range docs {
 		if err := c.AddResource(d.URL, d.Doc); err != nil {
-			failed[d.URL] = CompileError{Message: err.Error()}
+			failed[d.URL] = []CompileError{{Message: err.Error()}}
 		}
 	}
 	for _, d := range docs {
@@ -84,29 +87,35 @@ func (s *Set) compilePack(docs []Document) map[string]CompileError {
 			continue
 		}
 		if _, err := c.Compile(d.URL); err != nil {
-			failed[d.URL] = s.describeCompileError(d.URL, err)
+			failed[d.URL] = s.describeCompileError(d.URL, d.Doc, err)
 		}
 	}
 	return failed
 }
 
-func (s *Set) describeCompileError(url string, err error) CompileError {
+// describeCompileError says why the document at url does not compile: every
+// metaschema violation (by pointer), or the one other failure.
+func (s *Set) describeCompileError(url string, doc any, err error) []CompileError {
 	var sve *jsonschema.SchemaValidationError
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			if ps := s.explain(ve); len(ps) > 0 {
-				return CompileError{Pointer: ps[0].Pointer, Message: "not a valid 2020-12 schema: " + ps[0].Message}
+			var out []CompileError
+			for _, p := range s.explain(ve, doc) {
+				out = append(out, CompileError{Pointer: p.Pointer, Message: "not a valid 2020-12 schema: " + p.Message})
+			}
+			if len(out) > 0 {
+				return out
 			}
 		}
 	}
 	var lue *jsonschema.LoadURLError
 	if errors.As(err, &lue) {
-		return CompileError{Message: fmt.Sprintf("$ref %s cannot be resolved offline: ship the referenced schema in the pack with that $id", lue.URL)}
+		return []CompileError{{Message: fmt.Sprintf("$ref %s cannot be resolved offline: ship the referenced schema in the pack with that $id", lue.URL)}}
 	}
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, url, "this schema")
-	return CompileError{Message: msg}
+	return []CompileError{{Message: msg}}
 }
 
 // specPrefix starts the $id of every embedded OpenWOP schema, v1 and v2.

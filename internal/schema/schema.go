@@ -355,7 +355,7 @@ func (s *Set) Validate(id string, instance any) ([]Problem, error) {
 	if !ok {
 		return nil, verr
 	}
-	return s.explain(ve), nil
+	return s.explain(ve, instance), nil
 }
 
 // Document returns the embedded schema document registered as id (nil if

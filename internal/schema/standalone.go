@@ -9,19 +9,18 @@ import (
 // own (an AgentFormat interface schema): JSON Schema 2020-12 unless it says
 // otherwise, no file or network access. Patterns are ECMAScript: one that
 // uses a feature RE2 lacks is accepted unchecked rather than called invalid.
-// It returns nil when the document compiles.
-func (s *Set) CompileStandalone(doc any) *CompileError {
+// It returns nil when the document compiles, else every reason it does not.
+func (s *Set) CompileStandalone(doc any) []CompileError {
 	const url = "urn:wop:standalone"
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(jsonschema.SchemeURLLoader{}) // refuse every URL
 	c.UseRegexpEngine(ecmaPatterns)
 	if err := c.AddResource(url, doc); err != nil {
-		return &CompileError{Message: err.Error()}
+		return []CompileError{{Message: err.Error()}}
 	}
 	if _, err := c.Compile(url); err != nil {
-		ce := s.describeCompileError(url, err)
-		return &ce
+		return s.describeCompileError(url, doc, err)
 	}
 	return nil
 }

@@ -11,7 +11,11 @@ func Nearest(word string, candidates []string, maxDist int) (string, bool) {
 	best, bestD := "", maxDist+1
 	w := strings.ToLower(word)
 	for _, c := range candidates {
-		d := distance(w, strings.ToLower(c))
+		lc := strings.ToLower(c)
+		if abs(len(w)-len(lc)) > maxDist {
+			continue // at least that many edits: a long word costs nothing
+		}
+		d := distance(w, lc)
 		if d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
@@ -26,7 +30,11 @@ func Closest(word string, candidates []string, maxDist int) []string {
 	bestD := maxDist + 1
 	w := strings.ToLower(word)
 	for _, c := range candidates {
-		switch d := distance(w, strings.ToLower(c)); {
+		lc := strings.ToLower(c)
+		if abs(len(w)-len(lc)) > maxDist {
+			continue
+		}
+		switch d := distance(w, lc); {
 		case d < bestD:
 			best, bestD = []string{c}, d
 		case d == bestD:
@@ -55,4 +63,11 @@ func distance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -33,3 +33,18 @@ func TestClosest(t *testing.T) {
 		t.Errorf("Closest far = %v", got)
 	}
 }
+
+// TestLengthBound: a word far longer or shorter than every candidate is at
+// least the difference away, so it gets no suggestion (and costs no
+// distance computation: a hostile manifest's megabyte value stays cheap).
+func TestLengthBound(t *testing.T) {
+	if got, ok := Nearest(strings.Repeat("a", 1<<20), []string{"aaa"}, 2); ok {
+		t.Errorf("Nearest(1 MB) = %q", got)
+	}
+	if got, ok := Nearest("ab", []string{"abcd"}, 2); !ok || got != "abcd" {
+		t.Errorf("two inserts away: %q, %v", got, ok)
+	}
+	if got, ok := Nearest("ab", []string{"abcde"}, 2); ok {
+		t.Errorf("three inserts away: %q", got)
+	}
+}

@@ -90,7 +90,7 @@ func printAndExit(env *cli.Env, format string, strict bool, ds []diag.Diagnostic
 	}
 	c := diag.Count(ds)
 	if format == "text" {
-		fmt.Fprintln(env.ErrOut, report.Summary(c, files, "file"))
+		fmt.Fprintln(env.ErrOut, report.Summary(ds, report.Tally{}, files, "file"))
 	}
 	if c.Errors > 0 || strict && c.Warnings > 0 {
 		return cli.ErrFindings

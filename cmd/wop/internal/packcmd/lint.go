@@ -206,8 +206,9 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		}
 		diags = append(diags, verdict...)
 	}
+	var tally report.Tally // what the text summary says beyond the findings shown
 	if !o.info {
-		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
+		diags, tally.HiddenInfo = diag.WithoutInfo(diags)
 	}
 	diags = diag.Sort(diags)
 	if o.writeBaseline != "" {
@@ -233,7 +234,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	}
 	counts := diag.Count(diags)
 	if o.format == "text" {
-		fmt.Fprintln(o.env.ErrOut, report.Summary(counts, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
+		fmt.Fprintln(o.env.ErrOut, report.Summary(diags, tally, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
 		}
