@@ -259,7 +259,7 @@ func TestCorrectFrontendPlugin(t *testing.T) {
 	}
 	vm := map[string]any{
 		"properties": map[string]any{"kind": map[string]any{"enum": []any{"node", "card"}}},
-		"allOf": []any{map[string]any{"if": map[string]any{"properties": map[string]any{"kind": map[string]any{"enum": []any{"card"}}}}}},
+		"allOf":      []any{map[string]any{"if": map[string]any{"properties": map[string]any{"kind": map[string]any{"enum": []any{"card"}}}}}},
 	}
 	Correct(Base+"registry-version-manifest.schema.json", vm)
 	Correct(Base+"registry-version-manifest.schema.json", vm) // twice changes nothing more
