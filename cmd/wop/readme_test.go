@@ -257,7 +257,7 @@ func TestREADMEPreCommit(t *testing.T) {
 		t.Errorf("hook entry %q must end with --: a committed file named like a flag (--write-baseline=x.agf.yaml) would be parsed as one", h.Entry)
 	}
 	files := regexp.MustCompile(h.Files)
-	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml"} {
+	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml", "packs/a/module.wasm", "packs/a/ui/viewer.html"} {
 		if !files.MatchString(f) {
 			t.Errorf("hook files pattern skips %s", f)
 		}
