@@ -16,6 +16,9 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -416,4 +419,49 @@ func goList(t *testing.T, format string, args ...string) []string {
 		}
 	}
 	return lines
+}
+
+// TestREADMEExamples: examples/ holds a pack of every kind wop validates
+// and a v2 pack, and the README's "The examples" section names each one
+// (examples-build-verify.txtar lints, builds and verifies them).
+func TestREADMEExamples(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(raw), "## The examples\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	manifests, err := filepath.Glob("../../examples/*/pack.json")
+	if err != nil || len(manifests) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	kinds, trees := map[string]bool{}, map[spec.Tree]bool{}
+	for _, m := range manifests {
+		name := filepath.Base(filepath.Dir(m))
+		if !strings.Contains(section, "`examples/"+name+"`") {
+			t.Errorf("README's examples section does not name examples/%s", name)
+		}
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonpos.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		kind := "node"
+		if k := doc.Root.Get("kind"); k != nil {
+			kind = k.Str
+		}
+		kinds[kind] = true
+		trees[spec.TreeOf(doc.Root)] = true
+	}
+	for _, k := range schema.Kinds() {
+		if !kinds[k] {
+			t.Errorf("no example of kind %s", k)
+		}
+	}
+	if !trees[spec.V1] || !trees[spec.V2] {
+		t.Errorf("examples cover the trees %v, want v1 and v2", trees)
+	}
 }
