@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 
 	"github.com/wop-cli/wop/internal/pack"
@@ -47,7 +48,8 @@ const registryBuilder = "the public registry's builder (openwop-registry scripts
 // frontend plugin's entry bundle, is what the manifest names and what wop
 // pack build bundles, so the pack is sound; only a registry that rebuilds
 // the pack from source with the public registry's builder drops the file.
-// Said as that, once per file, not as a defect of the pack.
+// Said as that, once per file, not as a defect of the pack: an info, or a
+// warning when .wop.yaml names the public registry as the target.
 func checkRegistryBuilderOmits(p *Pass) {
 	if p.Pack.Archive != nil {
 		return // an archive holds what was built
@@ -62,9 +64,16 @@ func checkRegistryBuilderOmits(p *Pass) {
 		if rule, _ := refSyntax(name); rule != "" {
 			continue
 		}
-		if t, _ := resolve(p, name); t == targetFile {
-			p.Reportf(r.Pointer, "%s %q: wop pack build bundles it, but %s bundles only index.mjs at the top level and prompts/, schemas/ and keys/ one level deep; publish the archive wop builds, or have a registry that builds from source bundle this file", r.Field, r.Target, registryBuilder)
+		if t, _ := resolve(p, name); t != targetFile {
+			continue
 		}
+		const msg = "%s %q: wop pack build bundles it, but %s bundles only index.mjs at the top level and prompts/, schemas/ and keys/ one level deep; %s"
+		if p.Profile.Public {
+			// The target is the registry whose builder this is: worth a warning.
+			p.ReportSeverity(diag.Warning, r.Pointer, msg, r.Field, r.Target, registryBuilder, "the target registry in .wop.yaml is the public one, where a rebuild from the source would lose the file: publish the archive wop builds, or build to index.mjs")
+			continue
+		}
+		p.Reportf(r.Pointer, msg, r.Field, r.Target, registryBuilder, "publish the archive wop builds, or have a registry that builds from source bundle this file")
 	}
 }
 

@@ -210,3 +210,19 @@ func TestV2EvalSuiteSchema(t *testing.T) {
 		t.Errorf("v1 eval suite held to the v2 schema: %+v", v1)
 	}
 }
+
+// TestRegistryBuilderOmitsPublicTarget: with the public registry as the
+// configured target, what its builder would drop is a warning saying so.
+func TestRegistryBuilderOmitsPublicTarget(t *testing.T) {
+	files := []ExampleFile{{"pack.json", fmt.Sprintf(wasmNodeShape, "wasm", "module.wasm", "wasm")}, {"module.wasm", wasmModule}}
+	for _, public := range []bool{false, true} {
+		ds := lintExampleWith(t, files, tarball.DefaultLimits, "registry-builder-omits", Options{Profile: Profile{Public: public}})
+		want, says := diag.Info, "publish the archive wop builds, or have a registry that builds from source bundle this file"
+		if public {
+			want, says = diag.Warning, "the target registry in .wop.yaml is the public one, where a rebuild from the source would lose the file"
+		}
+		if len(ds) != 1 || ds[0].Severity != want || !strings.Contains(ds[0].Message, says) {
+			t.Errorf("public target %v: %+v", public, ds)
+		}
+	}
+}
