@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 out=bench/out/publish
 rm -rf "$out" && mkdir -p "$out/big/prompts"
 go build -trimpath -o bench/out/wop ./cmd/wop
-go build -o bench/out/registry ./bench/registry
+go build -tags wopbench -o bench/out/registry ./bench/registry
 bench/out/wop key generate --key-id bench -o "$out/key" >/dev/null 2>&1
 cat > "$out/big/pack.json" <<JSON
 {"name":"community.bench.big","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +16,9 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/spec"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -65,7 +71,13 @@ func TestREADMEWorkflow(t *testing.T) {
 	if wf.Permissions["security-events"] != "write" {
 		t.Error("upload-sarif needs permissions: security-events: write")
 	}
+	if wf.Permissions["actions"] != "read" {
+		t.Error("upload-sarif needs permissions: actions: read on private repositories")
+	}
 	steps := wf.Jobs["lint"].Steps
+	if err := installsFromSource(steps); err != nil {
+		t.Error(err)
+	}
 	tests := []struct {
 		name     string
 		packs    map[string]string // files under packs/; nil: no packs/ at all
@@ -96,6 +108,30 @@ func TestREADMEWorkflow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// installsFromSource checks how the workflow gets wop: wop has no release
+// tag yet, so `go install github.com/wop-cli/wop/...@VERSION` cannot
+// resolve; the job must check out wop's source and install from it before
+// the first wop step.
+func installsFromSource(steps []workflowStep) error {
+	checkedOut := false
+	for _, s := range steps {
+		switch {
+		case strings.Contains(s.Run, "github.com/wop-cli/wop/cmd/") && strings.Contains(s.Run, "@"):
+			return fmt.Errorf("step %q installs a released wop (%s), and there is no release tag yet: build from a checkout of wop-cli/wop", s.Name, s.Run)
+		case strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["repository"] == "wop-cli/wop" && s.With["path"] != "":
+			checkedOut = true
+		case strings.Contains(s.Run, "go install ./cmd/wop"):
+			if !checkedOut {
+				return fmt.Errorf("step %q installs wop before any step checks out wop-cli/wop", s.Name)
+			}
+			return nil
+		case strings.HasPrefix(s.Run, "wop "):
+			return fmt.Errorf("step %q runs wop before any step installs it", s.Name)
+		}
+	}
+	return errors.New("no step installs wop")
 }
 
 // runWorkflow plays the steps as a GitHub runner does: a step runs when its
@@ -224,7 +260,7 @@ func TestREADMEPreCommit(t *testing.T) {
 		t.Errorf("hook entry %q must end with --: a committed file named like a flag (--write-baseline=x.agf.yaml) would be parsed as one", h.Entry)
 	}
 	files := regexp.MustCompile(h.Files)
-	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml"} {
+	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml", "packs/a/module.wasm", "packs/a/ui/viewer.html"} {
 		if !files.MatchString(f) {
 			t.Errorf("hook files pattern skips %s", f)
 		}
@@ -246,5 +282,186 @@ func TestWorkflowSimulationCatchesTheOldBug(t *testing.T) {
 	ran, failed, _ := runWorkflow(t, dir, old)
 	if slices.Contains(ran, "annotate") || !failed {
 		t.Errorf("old workflow: ran %q, failed %v; want no annotate step and a failed job", ran, failed)
+	}
+}
+
+// TestREADMEPreCommitClone: the README's pre-release pre-commit snippet
+// names a clone by absolute path (git clones no "~"), a commit to be filled
+// in, and the hook .pre-commit-hooks.yaml defines.
+func TestREADMEPreCommitClone(t *testing.T) {
+	var cfg struct {
+		Repos []struct {
+			Repo  string `yaml:"repo"`
+			Rev   string `yaml:"rev"`
+			Hooks []struct {
+				ID string `yaml:"id"`
+			} `yaml:"hooks"`
+		} `yaml:"repos"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeBlock(t, "pre-commit-clone")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Repos) != 1 || len(cfg.Repos[0].Hooks) != 1 {
+		t.Fatalf("want one repo with one hook: %+v", cfg)
+	}
+	r := cfg.Repos[0]
+	if !filepath.IsAbs(r.Repo) {
+		t.Errorf("repo %q: pre-commit hands it to git clone, which expands no ~ and resolves a relative path against its cache; write an absolute path", r.Repo)
+	}
+	if regexp.MustCompile(`^v\d+\.`).MatchString(r.Rev) {
+		t.Errorf("rev %q is a release tag, which a clone does not have yet", r.Rev)
+	}
+	if id := r.Hooks[0].ID; id != precommitHookID(t) {
+		t.Errorf("hook %q; .pre-commit-hooks.yaml defines %q", id, precommitHookID(t))
+	}
+}
+
+// precommitHookID is the id of the hook .pre-commit-hooks.yaml defines.
+func precommitHookID(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID string `yaml:"id"`
+	}
+	if err := yaml.Unmarshal(raw, &hooks); err != nil || len(hooks) != 1 {
+		t.Fatalf(".pre-commit-hooks.yaml: %v, %d hooks", err, len(hooks))
+	}
+	return hooks[0].ID
+}
+
+// TestREADMEInstall: the install block works from a clone: it installs
+// packages by path in this module, each a command, and fetches no released
+// version (there is no release tag to resolve).
+func TestREADMEInstall(t *testing.T) {
+	var installed []string
+	for _, line := range strings.Split(readmeBlock(t, "install"), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		f := strings.Fields(cmd)
+		if len(f) < 2 || f[0] != "go" || f[1] != "install" {
+			continue
+		}
+		for _, arg := range f[2:] {
+			if strings.Contains(arg, "@") || !strings.HasPrefix(arg, "./") {
+				t.Errorf("install argument %q: from a clone, name a package by its path (./cmd/wop)", arg)
+			}
+			installed = append(installed, strings.TrimPrefix(arg, "./"))
+		}
+	}
+	if !slices.Equal(installed, []string{"cmd/wop", "cmd/wop-sigstore"}) {
+		t.Errorf("the install block installs %q, want cmd/wop and cmd/wop-sigstore", installed)
+	}
+	if got := goList(t, `{{if eq .Name "main"}}{{.Dir}}{{end}}`, "../../cmd/wop", "../../cmd/wop-sigstore"); len(got) != 2 {
+		t.Errorf("the installed packages are not both commands: %q", got)
+	}
+}
+
+// TestRootBuildsOnlyTheCommands: pre-commit's golang language installs a
+// hook repository with `go install ./...` at its root (no way to name a
+// package), so ./... must hold no command but wop and wop-sigstore: the
+// benchmark helpers stay behind the wopbench build tag.
+func TestRootBuildsOnlyTheCommands(t *testing.T) {
+	got := goList(t, `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "../../...")
+	want := []string{"github.com/wop-cli/wop/cmd/wop", "github.com/wop-cli/wop/cmd/wop-sigstore"}
+	if !slices.Equal(got, want) {
+		t.Errorf("go install ./... at the root builds %q, want only %q", got, want)
+	}
+}
+
+// TestREADMEModuleCounts: the README's count of the modules a first run
+// downloads is the number the build needs: the first command's (cmd/wop)
+// and the tests' (every package with its tests), the main module left out.
+func TestREADMEModuleCounts(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) modules for the first command, (\d+) for the tests`).FindStringSubmatch(strings.Join(strings.Fields(string(raw)), " "))
+	if m == nil {
+		t.Fatal("README does not say how many modules the first run downloads")
+	}
+	modules := func(args ...string) string {
+		seen := map[string]bool{}
+		for _, mod := range goList(t, `{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}`, append([]string{"-deps"}, args...)...) {
+			seen[mod] = true
+		}
+		return fmt.Sprint(len(seen))
+	}
+	if got := modules("../../cmd/wop"); got != m[1] {
+		t.Errorf("go run ./cmd/wop needs %s modules; README says %s", got, m[1])
+	}
+	if got := modules("-test", "../../..."); got != m[2] {
+		t.Errorf("go test ./... needs %s modules; README says %s", got, m[2])
+	}
+}
+
+// goList runs `go list -f FORMAT ARGS...` and returns the non-empty output
+// lines; it skips the test where no go command is on PATH.
+func goList(t *testing.T, format string, args ...string) []string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	flags := []string{"list", "-f", format}
+	cmd := exec.Command(goCmd, append(flags, args...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v", strings.Join(append(flags, args...), " "), err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestREADMEExamples: examples/ holds a pack of every kind wop validates
+// and a v2 pack, and the README's "The examples" section names each one
+// (examples-build-verify.txtar lints, builds and verifies them).
+func TestREADMEExamples(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(raw), "## The examples\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	manifests, err := filepath.Glob("../../examples/*/pack.json")
+	if err != nil || len(manifests) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	kinds, trees := map[string]bool{}, map[spec.Tree]bool{}
+	for _, m := range manifests {
+		name := filepath.Base(filepath.Dir(m))
+		if !strings.Contains(section, "`examples/"+name+"`") {
+			t.Errorf("README's examples section does not name examples/%s", name)
+		}
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonpos.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		kind := "node"
+		if k := doc.Root.Get("kind"); k != nil {
+			kind = k.Str
+		}
+		kinds[kind] = true
+		trees[spec.TreeOf(doc.Root)] = true
+	}
+	for _, k := range schema.Kinds() {
+		if !kinds[k] {
+			t.Errorf("no example of kind %s", k)
+		}
+	}
+	if !trees[spec.V1] || !trees[spec.V2] {
+		t.Errorf("examples cover the trees %v, want v1 and v2", trees)
 	}
 }

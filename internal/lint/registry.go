@@ -107,6 +107,8 @@ func All() Rules {
 		{ID: "model-class-unknown-to-hosts", Severity: diag.Info, Since: "0.1.0", Check: checkModelClassHosts, Summary: "modelClass has no AgentRef equivalent"},
 		// runtime and signing
 		{ID: "runtime-entry-missing", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeEntryMissing, Summary: "runtime.entry is not in the pack"},
+		{ID: "runtime-entry-not-wasm", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeWASMMagic, Summary: "a wasm or wasm-component runtime.entry is not a WebAssembly binary"},
+		{ID: "registry-builder-omits", Severity: diag.Info, Since: "0.1.0", Check: checkRegistryBuilderOmits, Summary: "a runtime or plugin entry wop bundles that the public registry's builder would not"},
 		{ID: "runtime-format-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeFormat, Summary: "runtime.format does not fit runtime.language"},
 		{ID: "runtime-entry-exports", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeEntryExports, Summary: "a JavaScript entry exports no named nodes map"},
 		{ID: "runtime-remote-entry", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeRemoteEntry, Summary: "a remote runtime names a file as its entry"},

@@ -48,7 +48,7 @@ func jsonFiles(p *Pass) []string {
 		}
 	}
 	for _, r := range p.Refs() {
-		if r.Kind != pack.RefPrompt && r.Kind != pack.RefRuntime && !slices.Contains(names, r.Target) {
+		if r.Kind.IsJSON() && !slices.Contains(names, r.Target) {
 			if f, ok := p.Pack.Lookup(r.Target); ok && f.Mode.IsRegular() {
 				names = append(names, r.Target)
 			}

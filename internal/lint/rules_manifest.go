@@ -23,6 +23,7 @@ var contentGroups = []struct {
 	{"artifact-type", []string{"artifactTypes"}},
 	{"card", []string{"cards"}},
 	{"form-content", []string{"templates"}},
+	{"frontend-plugin", []string{"uiPlugins"}},
 }
 
 var declarativeKinds = []string{"workflow-chain", "prompt", "artifact-type", "card", "form-content", "connection"}
@@ -35,11 +36,19 @@ func manifestKind(p *Pass) string {
 }
 
 func checkKindUnknown(p *Pass) {
-	if k := p.Root().Get("kind"); k != nil && k.Kind == jsonpos.String {
-		if _, known := schema.ForKind(p.Spec, k.Str); !known {
-			p.Reportf("/kind", "unknown pack kind %q; use node (or omit kind), workflow-chain, prompt, artifact-type, card, form-content or connection", k.Str)
-		}
+	k := p.Root().Get("kind")
+	if k == nil || k.Kind != jsonpos.String {
+		return
 	}
+	if _, known := schema.ForKind(p.Spec, k.Str); known {
+		return
+	}
+	if schema.OnlyInV2(k.Str) {
+		p.Reportf("/kind", "kind %q is defined by the v2 spec only, and this manifest is judged as v1; give engines.openwop a v2 range such as \">=2.0.0 <3.0.0\" (or lint with --spec v2)", k.Str)
+		return
+	}
+	kinds := schema.Kinds()
+	p.Reportf("/kind", "unknown pack kind %q; use node (or omit kind), %s or %s", k.Str, strings.Join(kinds[1:len(kinds)-1], ", "), kinds[len(kinds)-1])
 }
 
 func checkManifestSchema(p *Pass) {
@@ -78,6 +87,8 @@ func claimedElsewhere(p *Pass, pr schema.Problem) bool {
 	root := p.Root()
 	switch {
 	case pr.Pointer == "/runtime" && pr.OnName && slices.Contains(declarativeKinds, manifestKind(p)):
+		return true // declarative-kind-has-runtime
+	case pr.Pointer == "/runtime" && manifestKind(p) == "frontend-plugin":
 		return true // declarative-kind-has-runtime
 	case pr.Pointer == "/name" && strings.HasPrefix(root.Get("name").String(), "local."):
 		return true // name-scope-local
@@ -141,7 +152,18 @@ func checkPackKindMixed(p *Pass) {
 
 func checkDeclarativeRuntime(p *Pass) {
 	kind := manifestKind(p)
-	if slices.Contains(declarativeKinds, kind) && p.Root().Get("runtime") != nil {
+	switch {
+	case p.Root().Get("runtime") == nil:
+	case slices.Contains(declarativeKinds, kind):
 		p.ReportNamef("/runtime", "a %s pack is declarative and carries no code; delete runtime", kind)
+	case kind == "frontend-plugin":
+		p.ReportNamef("/runtime", "a frontend-plugin pack is sandboxed UI with no backend runtime, and a host refuses one that declares it (RFC 0117, pack_kind_invalid); delete runtime: the host loads each uiPlugins[].entry")
 	}
+}
+
+// carriesRuntime reports whether the manifest's kind loads a runtime at
+// all; for the others declarative-kind-has-runtime says all there is.
+func carriesRuntime(p *Pass) bool {
+	kind := manifestKind(p)
+	return kind != "frontend-plugin" && !slices.Contains(declarativeKinds, kind)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/regex"
+	"github.com/wop-cli/wop/internal/spec"
 )
 
 var (
@@ -169,6 +170,9 @@ func checkRefNotBundled(p *Pass) {
 		if rule, _ := refSyntax(r.Target); rule != "" {
 			continue
 		}
+		if r.Kind == pack.RefUIPlugin {
+			continue // registry-builder-omits: wop's build bundles it; only the registry's builder would not
+		}
 		if t, _ := resolve(p, r.Target); t == targetFile && !pack.InDefaultSet(r.Target) {
 			p.Reportf(r.Pointer, "%s %q: the registry's builder only bundles prompts/*.md|txt, schemas/*.json and keys/*.pem|sig (one level deep), so this file would be missing from the published archive; move it there", r.Field, r.Target)
 		}
@@ -233,6 +237,10 @@ func checkEvalSuite(p *Pass) {
 	jsonRefDocs(p, pack.RefEval, func(r pack.Ref, doc *jsonpos.Doc) {
 		if tasks := doc.Root.Get("tasks"); tasks == nil || tasks.Kind != jsonpos.Array {
 			p.ReportAt(r.Target, doc, "", false, fmt.Sprintf("named by %s but not an eval suite: an eval suite is a JSON object with a tasks array", r.Field))
+			return
+		}
+		if p.Spec == spec.V2 {
+			checkV2EvalSuite(p, r, doc)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -247,4 +248,21 @@ func pinFix(p *Pass, typeID string) string {
 		}
 	}
 	return fmt.Sprintf("write %q with the version the chain was built against, or run wop pack migrate --to v2 --catalog SRC", typeID+"@X.Y.Z")
+}
+
+// evalSuiteSchema is the spec's agent eval-suite schema (RFC 0081 §A).
+const evalSuiteSchema = spec.Base + "agent-eval-suite.schema.json"
+
+// checkV2EvalSuite: a v2 agent's eval suite must follow the spec's
+// agent-eval-suite schema, which a host advertising agents.evalSuite holds
+// it to before it runs one task. Part of eval-suite-invalid.
+func checkV2EvalSuite(p *Pass, r pack.Ref, doc *jsonpos.Doc) {
+	problems, err := p.Schemas.Validate(evalSuiteSchema, doc.Root.Interface())
+	if err != nil {
+		p.Reportf("", "%v", err)
+		return
+	}
+	for _, pr := range problems {
+		p.ReportAt(r.Target, doc, pr.Pointer, pr.OnName, fmt.Sprintf("%s (agent-eval-suite.schema.json; the file is named by %s)", pr.Message, r.Field))
+	}
 }

@@ -107,6 +107,7 @@ func (m *migration) set(ptr string, v any) error {
 var contentKinds = []struct{ member, kind string }{
 	{"chains", "workflow-chain"}, {"prompts", "prompt"}, {"artifactTypes", "artifact-type"},
 	{"cards", "card"}, {"templates", "form-content"}, {"provider", "connection"},
+	{"uiPlugins", "frontend-plugin"},
 }
 
 func (m *migration) kind(root *jsonpos.Value) error {

@@ -12,12 +12,16 @@ type RefKind int
 
 // The kinds of file a manifest ref can name.
 const (
-	RefPrompt  RefKind = iota // a prompt body (markdown or text)
-	RefSchema                 // a JSON Schema 2020-12 document
-	RefEval                   // an agent eval suite (JSON)
-	RefJSON                   // another JSON document (envelope contracts)
-	RefRuntime                // the runtime entry artifact
+	RefPrompt   RefKind = iota // a prompt body (markdown or text)
+	RefSchema                  // a JSON Schema 2020-12 document
+	RefEval                    // an agent eval suite (JSON)
+	RefJSON                    // another JSON document (envelope contracts)
+	RefRuntime                 // the runtime entry artifact
+	RefUIPlugin                // a frontend plugin's entry bundle (uiPlugins[].entry)
 )
+
+// IsJSON reports whether a ref of kind k names a JSON document.
+func (k RefKind) IsJSON() bool { return k == RefSchema || k == RefEval || k == RefJSON }
 
 // Ref is one file reference in a manifest.
 type Ref struct {
@@ -38,7 +42,8 @@ func (r Ref) Path() string {
 }
 
 // Refs lists every file ref of a manifest (FORMAT.md §1), in manifest order.
-// runtime.entry is included unless runtime.language is "remote".
+// runtime.entry is included unless runtime.language is "remote"; so is each
+// frontend plugin's entry bundle, which the host loads from the archive.
 func Refs(root *jsonpos.Value) []Ref {
 	var refs []Ref
 	add := func(v *jsonpos.Value, field, ptr string, kind RefKind) {
@@ -49,6 +54,9 @@ func Refs(root *jsonpos.Value) []Ref {
 	if rt := root.Get("runtime"); rt != nil && rt.Get("language").String() != "remote" {
 		add(rt.Get("entry"), "runtime.entry", "/runtime/entry", RefRuntime)
 	}
+	eachItem(root.Get("uiPlugins"), func(i int, u *jsonpos.Value) {
+		add(u.Get("entry"), "uiPlugins["+strconv.Itoa(i)+"].entry", "/uiPlugins/"+strconv.Itoa(i)+"/entry", RefUIPlugin)
+	})
 	eachItem(root.Get("nodes"), func(i int, n *jsonpos.Value) {
 		base, field := "/nodes/"+strconv.Itoa(i), "nodes["+strconv.Itoa(i)+"]."
 		for _, f := range []string{"configSchemaRef", "inputSchemaRef", "outputSchemaRef"} {

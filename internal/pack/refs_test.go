@@ -28,6 +28,10 @@ func TestRefsAndPaths(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
 	}
+	ui, _ := jsonpos.Parse([]byte(`{"kind":"frontend-plugin","uiPlugins":[{"pluginId":"v","entry":"ui/v.html"}]}`))
+	if refs := Refs(ui.Root); len(refs) != 1 || refs[0].Kind != RefUIPlugin || refs[0].Path() != "ui/v.html" || refs[0].Pointer != "/uiPlugins/0/entry" {
+		t.Errorf("a frontend plugin's entry bundle: %+v", refs)
+	}
 	remote, _ := jsonpos.Parse([]byte(`{"runtime":{"language":"remote","entry":"pack.json"}}`))
 	if refs := Refs(remote.Root); len(refs) != 0 {
 		t.Errorf("remote runtime entry listed as a file ref: %+v", refs)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,30 +29,54 @@ const Base = "https://openwop.dev/spec/v1/"
 const AgentFormatID = "https://agentformat.org/schema/1.0/agentformat-schema.json"
 
 // kindFiles maps a pack manifest's `kind` to its schema's file name, the
-// same under both trees' $id bases. A kind absent here is unknown.
-var kindFiles = map[string]string{
-	"node":           "node-pack-manifest.schema.json",
-	"workflow-chain": "workflow-chain-pack-manifest.schema.json",
-	"prompt":         "prompt-pack-manifest.schema.json",
-	"artifact-type":  "artifact-type-pack-manifest.schema.json",
-	"card":           "chat-card-pack-manifest.schema.json",
-	"form-content":   "form-content-pack-manifest.schema.json",
-	"connection":     "connection-pack-manifest.schema.json",
+// same under both trees' $id bases, in the order messages list the kinds.
+// A kind absent here is unknown.
+var kindFiles = []struct{ kind, file string }{
+	{"node", "node-pack-manifest.schema.json"},
+	{"workflow-chain", "workflow-chain-pack-manifest.schema.json"},
+	{"prompt", "prompt-pack-manifest.schema.json"},
+	{"artifact-type", "artifact-type-pack-manifest.schema.json"},
+	{"card", "chat-card-pack-manifest.schema.json"},
+	{"form-content", "form-content-pack-manifest.schema.json"},
+	{"connection", "connection-pack-manifest.schema.json"},
+	{"frontend-plugin", "frontend-plugin-manifest.schema.json"},
 }
+
+// v2OnlyKinds are the kinds whose schema only the v2 family has: the
+// spec repository's v2 tree defines frontend-plugin packs (RFC 0117), and
+// wop embeds no v1 copy.
+var v2OnlyKinds = map[string]bool{"frontend-plugin": true}
+
+// Kinds lists every pack kind wop validates, "node" first: the list an
+// unknown kind's message offers.
+func Kinds() []string {
+	kinds := make([]string, len(kindFiles))
+	for i, k := range kindFiles {
+		kinds[i] = k.kind
+	}
+	return kinds
+}
+
+// OnlyInV2 reports whether kind has a schema in the v2 tree alone.
+func OnlyInV2(kind string) bool { return v2OnlyKinds[kind] }
 
 // ForKind returns the $id of the manifest schema for kind ("" means node)
 // in the given tree (v1 unless tree is spec.V2). known is false for a kind
-// OpenWOP does not define.
+// OpenWOP does not define, and for a v2-only kind outside the v2 tree.
 func ForKind(tree spec.Tree, kind string) (id string, known bool) {
 	if kind == "" {
 		kind = "node"
 	}
-	file, known := kindFiles[kind]
-	if !known {
+	i := slices.IndexFunc(kindFiles, func(k struct{ kind, file string }) bool { return k.kind == kind })
+	if i < 0 {
 		return "", false
 	}
+	file := kindFiles[i].file
 	if tree == spec.V2 {
 		return spec.Base + file, true
+	}
+	if v2OnlyKinds[kind] {
+		return "", false
 	}
 	return Base + file, true
 }

@@ -85,9 +85,12 @@ func TestEveryKindSchemaCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := range kindFiles {
+	for _, k := range Kinds() {
 		for _, tree := range []spec.Tree{spec.V1, spec.V2} {
-			id, _ := ForKind(tree, k)
+			id, known := ForKind(tree, k)
+			if !known && tree == spec.V1 && OnlyInV2(k) {
+				continue
+			}
 			if _, err := s.Compile(id); err != nil {
 				t.Errorf("kind %s (%s): %v", k, tree, err)
 			}

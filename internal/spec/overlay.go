@@ -2,6 +2,7 @@ package spec
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -50,6 +51,19 @@ const (
 //     node reference to be pinned, "core.ai.callPrompt@1.0.0". The pattern
 //     gets an optional "@<version>" suffix; whether the version is an exact
 //     one is the lint rule v2-chain-pin's to say, with a fix.
+//   - The frontend-plugin copy (openwop/openwop@11ad780, RFC 0117) is closed
+//     and declares no signing property, although RFC 0117 calls the pack
+//     SIGNED and FORMAT.md §3 puts the signing block in every built
+//     manifest: it refused every signed frontend-plugin archive. Given the
+//     v2 signing block the other v2 kinds carry.
+//   - The registry-version-manifest copy (openwop-sdks@0bfac07) predates
+//     frontend-plugin packs: its kind enum lacks "frontend-plugin", it
+//     requires runtime of every kind it does not list as declarative (a
+//     frontend-plugin pack must not carry one) and it is closed without
+//     uiPlugins. So the served manifest of every frontend-plugin pack failed
+//     it. The kind joins both enums, and uiPlugins is carried loosely, as the
+//     copy carries cards[] and templates[] (the source schema is
+//     authoritative).
 //
 // Other documents are left alone.
 func Correct(id string, doc any) {
@@ -77,6 +91,12 @@ func Correct(id string, doc any) {
 		addMCPServer(m)
 	case Base + "prompt-pack-manifest.schema.json", Base + "chat-card-pack-manifest.schema.json", Base + "form-content-pack-manifest.schema.json":
 		replaceSigning(m)
+	case Base + "registry-version-manifest.schema.json":
+		admitFrontendPlugin(m)
+	case Base + "frontend-plugin-manifest.schema.json":
+		if props := dig(m, "properties"); props != nil && props["signing"] == nil {
+			props["signing"] = v2Signing()
+		}
 	}
 }
 
@@ -147,6 +167,47 @@ func addMCPServer(m map[string]any) {
 	props["mcpServer"] = o["mcpServer"]
 	rt["if"], rt["else"] = o["if"], o["else"]
 	dig(m, "$defs")["McpServerRecord"] = o["McpServerRecord"]
+}
+
+// frontendPlugin is the kind the registry-version-manifest copy predates.
+const frontendPlugin = "frontend-plugin"
+
+// admitFrontendPlugin lets the registry-version-manifest copy carry a
+// frontend-plugin pack's served manifest: the kind, no runtime, uiPlugins.
+func admitFrontendPlugin(m map[string]any) {
+	props := dig(m, "properties")
+	if props == nil || props["uiPlugins"] != nil {
+		return
+	}
+	if kind := dig(props, "kind"); kind != nil {
+		kind["enum"] = appendEnum(kind["enum"], frontendPlugin)
+	}
+	if all, ok := m["allOf"].([]any); ok {
+		for _, a := range all {
+			if ifKind := dig(asMap(a), "if", "properties", "kind"); ifKind != nil {
+				ifKind["enum"] = appendEnum(ifKind["enum"], frontendPlugin)
+			}
+		}
+	}
+	props["uiPlugins"] = map[string]any{
+		"type":  "array",
+		"items": map[string]any{"type": "object", "additionalProperties": true},
+	}
+}
+
+// appendEnum adds v to an enum list unless it is there or the list is not one.
+func appendEnum(enum any, v string) any {
+	list, ok := enum.([]any)
+	if !ok || slices.Contains(list, any(v)) {
+		return enum
+	}
+	return append(list, v)
+}
+
+// asMap is v as an object, or nil.
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // replaceSigning points the root's signing property at a v2 signing block.

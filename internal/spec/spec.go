@@ -1,9 +1,10 @@
 // Package spec holds the OpenWOP v2 specification files wop embeds (the v2
-// pack-manifest schema family, the registry-version-manifest schema, the id
-// grammar, the peer-dependency declaration and its alias table, the error
-// registry) and the published v1 connection-pack schema, each pinned to the repository, path and commit it was copied from
-// (PROVENANCE.json). It also decides which spec tree a manifest belongs to,
-// exactly as the registry does.
+// pack-manifest schema family, frontend-plugin packs included, the agent
+// eval-suite schema, the registry-version-manifest schema, the id grammar,
+// the peer-dependency declaration and its alias table, the error registry)
+// and the published v1 connection-pack schema, each pinned to the
+// repository, path and commit it was copied from (PROVENANCE.json). It also
+// decides which spec tree a manifest belongs to, exactly as the registry does.
 //
 // The schemas are compiled by internal/schema, the one schema loader; this
 // package only supplies the bytes and the corrections the spec prose makes

@@ -53,8 +53,8 @@ func TestProvenance(t *testing.T) {
 // gives, so Schema finds each by $id.
 func TestSchemaIDs(t *testing.T) {
 	ids := SchemaIDs()
-	if len(ids) != 14 {
-		t.Errorf("%d embedded schemas, want 14: %v", len(ids), ids)
+	if len(ids) != 16 {
+		t.Errorf("%d embedded schemas, want 16: %v", len(ids), ids)
 	}
 	for _, id := range ids {
 		raw, ok := Schema(id)
@@ -238,12 +238,38 @@ func TestPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"openwop/openwop@280544d,9cd7a5b", "openwop/openwop-registry@c725049,db84567", "openwop/openwop-sdks@"} {
+	for _, want := range []string{"openwop/openwop@11ad780,280544d,9cd7a5b", "openwop/openwop-registry@c725049,db84567", "openwop/openwop-sdks@"} {
 		if !strings.Contains(pins, want) {
 			t.Errorf("Pins() = %q, want %q in it", pins, want)
 		}
 	}
 	if v := Versions(); v["v2"] != Version || len(v) != 1 {
 		t.Errorf("Versions() = %v", v)
+	}
+}
+
+// TestCorrectFrontendPlugin: the frontend-plugin copy gets the v2 signing
+// block, and the registry-version-manifest copy admits the kind without a
+// runtime and carries uiPlugins.
+func TestCorrectFrontendPlugin(t *testing.T) {
+	fp := map[string]any{"properties": map[string]any{"uiPlugins": map[string]any{}}}
+	Correct(Base+"frontend-plugin-manifest.schema.json", fp)
+	if dig(fp, "properties", "signing", "properties", "scheme")["const"] != "ed25519-canonical-json" {
+		t.Errorf("frontend-plugin signing after Correct: %v", dig(fp, "properties", "signing"))
+	}
+	vm := map[string]any{
+		"properties": map[string]any{"kind": map[string]any{"enum": []any{"node", "card"}}},
+		"allOf":      []any{map[string]any{"if": map[string]any{"properties": map[string]any{"kind": map[string]any{"enum": []any{"card"}}}}}},
+	}
+	Correct(Base+"registry-version-manifest.schema.json", vm)
+	Correct(Base+"registry-version-manifest.schema.json", vm) // twice changes nothing more
+	if got := dig(vm, "properties", "kind")["enum"].([]any); len(got) != 3 || got[2] != "frontend-plugin" {
+		t.Errorf("version manifest kind enum after Correct: %v", got)
+	}
+	if got := dig(vm["allOf"].([]any)[0].(map[string]any), "if", "properties", "kind")["enum"].([]any); len(got) != 2 || got[1] != "frontend-plugin" {
+		t.Errorf("version manifest runtime-less kinds after Correct: %v", got)
+	}
+	if dig(vm, "properties", "uiPlugins")["type"] != "array" {
+		t.Errorf("version manifest uiPlugins after Correct: %v", dig(vm, "properties", "uiPlugins"))
 	}
 }

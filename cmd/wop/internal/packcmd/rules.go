@@ -96,6 +96,10 @@ func explain(env *cli.Env, rules lint.Rules, id string) error {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range files {
 			fmt.Fprintf(&b, "  -- %s --\n", f.Name)
+			if binary(f.Data) { // a WASM module: its bytes would drive the terminal
+				fmt.Fprintf(&b, "  (%d bytes of binary data: % x)\n", len(f.Data), f.Data[:min(len(f.Data), 16)])
+				continue
+			}
 			for _, line := range strings.Split(strings.TrimRight(f.Data, "\n"), "\n") {
 				fmt.Fprintf(&b, "  %s\n", line)
 			}
@@ -109,4 +113,10 @@ func explain(env *cli.Env, rules lint.Rules, id string) error {
 	section("Fixed", doc.Good)
 	_, err = fmt.Fprint(env.Out, b.String())
 	return err
+}
+
+// binary reports whether an example file holds control characters other
+// than tab, newline and carriage return.
+func binary(data string) bool {
+	return strings.ContainsFunc(data, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
 }

@@ -25,6 +25,10 @@ func TestExplain(t *testing.T) {
 	if !strings.Contains(explainOf(t, rules, "agf-path-unavailable"), "\nBad:\n  -- team.agf.yaml --\n") {
 		t.Error("explain agf-path-unavailable shows no bad example")
 	}
+	wasm := explainOf(t, rules, "runtime-entry-not-wasm")
+	if !strings.Contains(wasm, "  -- module.wasm --\n  (9 bytes of binary data: 00 61 73 6d 01 00 00 00 0a)\n") || strings.ContainsRune(wasm, 0) {
+		t.Errorf("explain runtime-entry-not-wasm prints the fixed example's WASM module raw:\n%q", wasm)
+	}
 	if err := explain(&cli.Env{Out: &bytes.Buffer{}}, rules, "nope"); err == nil {
 		t.Error("explain of an unknown rule succeeded")
 	}
