@@ -333,7 +333,7 @@ func (o *publishOptions) report(r result) error {
 	case "published":
 		fmt.Fprintf(o.env.Out, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "already-published":
-		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same bytes (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
+		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "dry-run":
 		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "staged":
