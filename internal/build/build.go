@@ -140,6 +140,10 @@ func (src *Source) Plan(s Signing) (*Plan, error) {
 	if p.Bundle != nil {
 		p.Files = append(p.Files, memFile(sign.SigstoreEntry, p.Bundle))
 	}
+	if max := src.pack.Limits().Entries(); len(p.Files) > max {
+		// Every reader, wop's lint and verify included, refuses it.
+		return nil, fmt.Errorf("the archive would hold %d files: %w", len(p.Files), &tarball.TooManyEntriesError{Max: max})
+	}
 	slices.SortFunc(p.Files, func(a, b tarball.File) int { return strings.Compare(a.Name, b.Name) })
 	return p, nil
 }

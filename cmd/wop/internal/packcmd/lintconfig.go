@@ -201,5 +201,8 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 	if p > 0 {
 		s.limits.MaxTotal = p
 	}
+	if n, _ := c.Limits.EntryCount(); n > 0 {
+		s.limits.MaxEntries = n
+	}
 	return warnings, nil
 }
