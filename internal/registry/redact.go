@@ -35,9 +35,9 @@ type Redactor struct {
 }
 
 // shortSecret is the length under which a secret is redacted only where it
-// stands alone (not inside a word): a one-letter token redacted everywhere
-// would leave no message readable, and a secret that short appears in
-// words by chance, not because it leaked.
+// is not glued into a longer word (see glued): a one-letter token redacted
+// everywhere would leave no message readable, and a secret that short
+// appears in words by chance, not because it leaked.
 const shortSecret = 8
 
 // NewRedactor knows the given secrets; empty ones are ignored.
@@ -102,8 +102,8 @@ func (r *Redactor) String(s string) string {
 type span struct{ start, end int }
 
 // secretSpans finds the known secrets in s, left to right, the longest
-// first at each position; a short secret only where it is not inside a
-// word.
+// first at each position; a short secret only where it is not glued into
+// a word.
 func (r *Redactor) secretSpans(s string) []span {
 	var out []span
 	for i := 0; i < len(s); {
@@ -124,12 +124,20 @@ func (r *Redactor) matchAt(s string, i int) int {
 		if !strings.HasPrefix(s[i:], secret) {
 			continue
 		}
-		if len(secret) < shortSecret && (i > 0 && wordByte(s[i-1]) || i+len(secret) < len(s) && wordByte(s[i+len(secret)])) {
+		if len(secret) < shortSecret && glued(s, i, len(secret)) {
 			continue
 		}
 		return len(secret)
 	}
 	return 0
+}
+
+// glued reports whether s[i:i+n] is part of a longer word: a letter or
+// digit at one of its ends touches another one outside it ("t" in
+// "token"; not in "Bearer t", "?token=t" or "/t/").
+func glued(s string, i, n int) bool {
+	return i > 0 && wordByte(s[i-1]) && wordByte(s[i]) ||
+		i+n < len(s) && wordByte(s[i+n-1]) && wordByte(s[i+n])
 }
 
 // wordByte reports whether b can be part of a word: an ASCII letter or
