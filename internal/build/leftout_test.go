@@ -46,10 +46,10 @@ func TestLeftOutNote(t *testing.T) {
 
 // TestSecretsAnywhereInTheFolder: a secret file the archive leaves out
 // stops the build by name or by a private key inside; --allow-secret lets
-// one through by name.
+// one through by name, and a committed template (.env.example) is no secret.
 func TestSecretsAnywhereInTheFolder(t *testing.T) {
 	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
-	src := sourceOf(t, map[string]string{"pack.json": leftOutManifest, "notes.txt": "fine", "backup/deploy": key, ".env.local": "A=1", "certs/tls.key": "x", "id_rsa": "x"})
+	src := sourceOf(t, map[string]string{"pack.json": leftOutManifest, "notes.txt": "fine", "backup/deploy": key, ".env.local": "A=1", "certs/tls.key": "x", "id_rsa": "x", ".env.example": "A="})
 	err := src.CheckSecrets([]string{"id_rsa"})
 	var se *SecretsError
 	if !errors.As(err, &se) {

@@ -16,7 +16,7 @@ import (
 func SecretKind(name string, data []byte) string {
 	base := path.Base(name)
 	switch {
-	case base == ".env" || strings.HasPrefix(base, ".env."):
+	case base == ".env" || strings.HasPrefix(base, ".env.") && !envTemplates[path.Ext(base)]:
 		return "an environment file"
 	case hasSegment(name, ".git"):
 		return "git metadata"
@@ -29,6 +29,10 @@ func SecretKind(name string, data []byte) string {
 	}
 	return ""
 }
+
+// envTemplates are the suffixes of the .env files a project commits as a
+// template of the variables it reads (.env.example), with no values.
+var envTemplates = map[string]bool{".example": true, ".sample": true, ".template": true, ".dist": true}
 
 // sshKeyNames are the private key files ssh-keygen writes by default.
 var sshKeyNames = map[string]bool{"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ecdsa_sk": true, "id_ed25519": true, "id_ed25519_sk": true}
