@@ -94,7 +94,9 @@ func NewSource(pk *pack.Pack) (*Source, error) {
 }
 
 // CheckSecrets refuses the source if a file the archive would hold, the
-// unsigned canonical manifest included, is a secret (see Plan.CheckSecrets).
+// unsigned canonical manifest included, is a secret (see Plan.CheckSecrets),
+// or if the pack folder holds one the archive leaves out: a key or .env
+// file in a pack folder ends up in a commit, a copy or a later archive.
 func (s *Source) CheckSecrets(allowed []string) error {
 	manifest, err := sign.Manifest(s.root, nil) // Plan sets the signing block again
 	if err != nil {
@@ -108,7 +110,18 @@ func (s *Source) CheckSecrets(allowed []string) error {
 		}
 		return s.pack.ReadFile(f.Name)
 	}
-	return checkSecrets(append(slices.Clone(s.files), memFile(pack.ManifestName, manifest)), allowed, read)
+	found, err := secretsIn(append(slices.Clone(s.files), memFile(pack.ManifestName, manifest)), allowed, read)
+	if err != nil {
+		return err
+	}
+	left, err := s.leftOutSecrets(allowed)
+	if err != nil {
+		return err
+	}
+	if found = append(found, left...); len(found) > 0 {
+		return &SecretsError{Secrets: found}
+	}
+	return nil
 }
 
 // SignSpec is the signing spec spec resolves to for this pack (auto picks
@@ -139,6 +152,10 @@ func (src *Source) Plan(s Signing) (*Plan, error) {
 	}
 	if p.Bundle != nil {
 		p.Files = append(p.Files, memFile(sign.SigstoreEntry, p.Bundle))
+	}
+	if max := src.pack.Limits().Entries(); len(p.Files) > max {
+		// Every reader, wop's lint and verify included, refuses it.
+		return nil, fmt.Errorf("the archive would hold %d files: %w", len(p.Files), &tarball.TooManyEntriesError{Max: max})
 	}
 	slices.SortFunc(p.Files, func(a, b tarball.File) int { return strings.Compare(a.Name, b.Name) })
 	return p, nil

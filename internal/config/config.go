@@ -77,11 +77,25 @@ func (r *RuleConfig) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Limits are size ceilings, written like "256KB", "5MB" or a byte count.
+// Limits are size ceilings, written like "256KB", "5MB" or a byte count,
+// and the entry ceiling, a count of files.
 type Limits struct {
 	Manifest string `yaml:"manifest"`
 	File     string `yaml:"file"`
 	Pack     string `yaml:"pack"`
+	Entries  string `yaml:"entries"`
+}
+
+// EntryCount returns the entry ceiling; zero means the default.
+func (l Limits) EntryCount() (int, error) {
+	if l.Entries == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(l.Entries))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("entries %q: write a whole number of files above zero", l.Entries)
+	}
+	return n, nil
 }
 
 // Bytes returns the ceilings in bytes; zero means the default.

@@ -34,6 +34,7 @@ limits:
   manifest: 512KB
   file: 10MB
   pack: 200MB
+  entries: 20000
 `)
 	c, err := Load(p, Options{})
 	if err != nil {
@@ -45,6 +46,9 @@ limits:
 	m, f, pk, _ := c.Limits.Bytes()
 	if m != 512<<10 || f != 10<<20 || pk != 200<<20 {
 		t.Errorf("limits %d %d %d", m, f, pk)
+	}
+	if n, err := c.Limits.EntryCount(); n != 20000 || err != nil {
+		t.Errorf("limits.entries %d %v", n, err)
 	}
 	if _, err := Load(write(t, t.TempDir(), ""), Options{}); err != nil {
 		t.Errorf("empty file: %v", err)
@@ -103,13 +107,14 @@ schemaBase: [x]
 		}
 	}
 	// Values are checked once the shape is right, all of them too.
-	_, err = Parse(".wop.yaml", []byte("registry: galactic\nrules:\n  ref-mising: error\n  json-invalid: loud\nlimits:\n  file: lots\n  pack: 3 parsecs\n"), Options{Rule: known})
+	_, err = Parse(".wop.yaml", []byte("registry: galactic\nrules:\n  ref-mising: error\n  json-invalid: loud\nlimits:\n  file: lots\n  pack: 3 parsecs\n  entries: many\n"), Options{Rule: known})
 	for _, w := range []string{
 		`1:11: registry: "galactic": want public or private`,
 		`3:3: rules: no rule "ref-mising"; did you mean "ref-missing"?`,
 		`4:17: rules.json-invalid: unknown severity "loud"`,
 		`6:9: limits.file: size "lots"`,
 		`7:9: limits.pack: size "3 parsecs"`,
+		`8:12: limits.entries: entries "many": write a whole number of files above zero`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("missing %q in\n%v", w, err)

@@ -165,6 +165,9 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 			add(valueNode(limits, f.key), "limits."+f.key, "%v", err)
 		}
 	}
+	if _, err := c.Limits.EntryCount(); err != nil {
+		add(valueNode(limits, "entries"), "limits.entries", "%v", err)
+	}
 	return probs
 }
 

@@ -20,7 +20,7 @@ func All() Rules {
 		{ID: "symlink-in-pack", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkSymlinks, Summary: "a link, device or FIFO would be bundled"},
 		{ID: "path-too-long", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkPathTooLong, Summary: "an archive path is over 100 bytes"},
 		{ID: "path-unsafe", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkPathUnsafe, Summary: "a bundled path has non-ASCII, control characters, \\ or :, or collides by case"},
-		{ID: "private-key-in-pack", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkPrivateKey, Summary: "a private key or .env secret file would be bundled"},
+		{ID: "private-key-in-pack", Severity: diag.Error, Since: "0.1.0", Raw: true, Check: checkSecretFiles, Summary: "a private key or .env secret file would be bundled"},
 		{ID: "stray-signature", Severity: diag.Warning, Since: "0.1.0", Raw: true, Check: checkStraySignature, Summary: "a signature file in the source goes stale; the build writes it"},
 		{ID: "readme-link-broken", Severity: diag.Warning, Since: "0.1.0", Check: checkReadmeLinks, Summary: "a bundled markdown link leads out of the pack or to a file not bundled"},
 		// Manifest shape

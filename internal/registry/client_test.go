@@ -494,3 +494,30 @@ func TestOpenStreams(t *testing.T) {
 		t.Errorf("404: %v", err)
 	}
 }
+
+// TestRedactorShortSecret: with a one-letter token every message stays
+// readable: nothing is replaced twice ("[redac[redacted]ed]"), words that
+// hold the letter are left alone, and the token is hidden wherever it
+// stands alone (a header, a query value, a quoted string, a path segment).
+func TestRedactorShortSecret(t *testing.T) {
+	r := NewRedactor("t")
+	r.AddURL("https://u:t@reg.example")
+	for in, want := range map[string]string{
+		"PUT https://reg.example/v1/packs/community.acme.demo/-/1.0.0.tgz: 401 unauthorized: invalid token": "PUT https://reg.example/v1/packs/community.acme.demo/-/1.0.0.tgz: 401 unauthorized: invalid token",
+		`bad credentials "Bearer t" for /x?token=t&sort=date`:                                               `bad credentials "Bearer [redacted]" for /x?token=[redacted]&sort=date`,
+		"https://u:t@reg.example/t/x: the registry's origin":                                                "https://[redacted]@reg.example/[redacted]/x: the registry's origin",
+		"t":                       "[redacted]",
+		"Basic dTp0 and dTp0x":    "Basic [redacted] and dTp0x",
+		"already [redacted] text": "already [redacted] text",
+		"tête-à-tête t.":          "tête-à-tête [redacted].",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("\n  in %s\n got %s\nwant %s", in, got, want)
+		}
+	}
+	// The longest secret wins where two start at one place.
+	r2 := NewRedactor("ab", "abcdefghij")
+	if got := r2.String("x abcdefghij ab abc"); got != "x [redacted] [redacted] abc" {
+		t.Errorf("longest first: %s", got)
+	}
+}

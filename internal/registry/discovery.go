@@ -46,28 +46,18 @@ type WriteAPI struct {
 }
 
 // Covers reports whether a permittedNamespaces entry covers a pack name,
-// exactly as FORMAT.md §5 says: a pattern of the form "a.b.*" (two
-// non-empty labels, then ".*") covers names starting "a.b."; any other
-// pattern covers only the name equal to it. So "vendor.zet*", "core.*" and
-// "*" are not wildcards.
+// as the ecosystem matches them (FORMAT.md §5; the registry's
+// verify-signatures.mjs gate): a pattern ending ".*" covers every name
+// that starts with the part before the "*", whatever the number of labels
+// ("community.*", "vendor.acme.*" and "core.openwop.agents.*" alike), as
+// long as something follows the dot; any other pattern covers only the
+// name equal to it, so "vendor.zet*" and "*" are not wildcards. It is the
+// one grant check publish, stage and verify share (Discovery.SigningKey).
 func Covers(pattern, name string) bool {
-	if prefix, ok := strings.CutSuffix(pattern, ".*"); ok && isWildcardPrefix(prefix) {
-		return strings.HasPrefix(name, prefix+".") && len(name) > len(prefix)+1
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok && strings.HasSuffix(prefix, ".") {
+		return strings.HasPrefix(name, prefix) && len(name) > len(prefix)
 	}
 	return pattern == name
-}
-
-func isWildcardPrefix(prefix string) bool {
-	labels := strings.Split(prefix, ".")
-	if len(labels) != 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || strings.Contains(l, "*") {
-			return false
-		}
-	}
-	return true
 }
 
 // ErrUnreadable marks a discovery document wop cannot read at all (over

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -30,8 +31,14 @@ var querySecretRE = sync.OnceValue(func() *regexp.Regexp {
 // and query values named like secrets. It is the one place redaction
 // happens; a nil Redactor still removes userinfo and query secrets.
 type Redactor struct {
-	secrets []string
+	secrets []string // longest first: at each position the longest match wins
 }
+
+// shortSecret is the length under which a secret is redacted only where it
+// is not glued into a longer word (see glued): a one-letter token redacted
+// everywhere would leave no message readable, and a secret that short
+// appears in words by chance, not because it leaked.
+const shortSecret = 8
 
 // NewRedactor knows the given secrets; empty ones are ignored.
 func NewRedactor(secrets ...string) *Redactor {
@@ -53,13 +60,12 @@ func (r *Redactor) AddURL(raw string) {
 }
 
 func (r *Redactor) add(s string) {
-	if s == "" {
-		return
+	for _, form := range []string{s, url.QueryEscape(s)} {
+		if form != "" && !slices.Contains(r.secrets, form) {
+			r.secrets = append(r.secrets, form)
+		}
 	}
-	r.secrets = append(r.secrets, s)
-	if esc := url.QueryEscape(s); esc != s {
-		r.secrets = append(r.secrets, esc)
-	}
+	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 }
 
 // addUserinfo learns the credentials of a URL's userinfo: the password
@@ -73,15 +79,94 @@ func (r *Redactor) addUserinfo(u *url.Userinfo) {
 	r.add(base64.StdEncoding.EncodeToString([]byte(u.Username() + ":" + pw)))
 }
 
-// String returns s with every secret replaced by [redacted].
+// String returns s with every secret replaced by [redacted]. What to hide
+// is found in the original text, all at once (the secrets, URL userinfo,
+// query secrets), and replaced in one pass: a replacement is never
+// searched again, so a secret that is part of "[redacted]" cannot mangle
+// it.
 func (r *Redactor) String(s string) string {
+	var spans []span
 	if r != nil {
-		for _, secret := range r.secrets {
-			s = strings.ReplaceAll(s, secret, redacted)
-		}
+		spans = r.secretSpans(s)
 	}
-	s = userinfoRE().ReplaceAllString(s, "${1}"+redacted+"@")
-	return querySecretRE().ReplaceAllString(s, "${1}"+redacted)
+	for _, m := range userinfoRE().FindAllStringSubmatchIndex(s, -1) {
+		spans = append(spans, span{m[3], m[1] - 1}) // after "scheme://", before "@"
+	}
+	for _, m := range querySecretRE().FindAllStringSubmatchIndex(s, -1) {
+		spans = append(spans, span{m[3], m[1]}) // after "name=", to the value's end
+	}
+	return replaceSpans(s, spans)
+}
+
+// span is a byte range [start, end) of a text to redact.
+type span struct{ start, end int }
+
+// secretSpans finds the known secrets in s, left to right, the longest
+// first at each position; a short secret only where it is not glued into
+// a word.
+func (r *Redactor) secretSpans(s string) []span {
+	var out []span
+	for i := 0; i < len(s); {
+		n := r.matchAt(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		out = append(out, span{i, i + n})
+		i += n
+	}
+	return out
+}
+
+// matchAt is the length of the longest secret at s[i:], or 0.
+func (r *Redactor) matchAt(s string, i int) int {
+	for _, secret := range r.secrets {
+		if !strings.HasPrefix(s[i:], secret) {
+			continue
+		}
+		if len(secret) < shortSecret && glued(s, i, len(secret)) {
+			continue
+		}
+		return len(secret)
+	}
+	return 0
+}
+
+// glued reports whether s[i:i+n] is part of a longer word: a letter or
+// digit at one of its ends touches another one outside it ("t" in
+// "token"; not in "Bearer t", "?token=t" or "/t/").
+func glued(s string, i, n int) bool {
+	return i > 0 && wordByte(s[i-1]) && wordByte(s[i]) ||
+		i+n < len(s) && wordByte(s[i+n-1]) && wordByte(s[i+n])
+}
+
+// wordByte reports whether b can be part of a word: an ASCII letter or
+// digit, or a byte of a multi-byte UTF-8 character.
+func wordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// replaceSpans replaces each span of s (merged where they overlap) by
+// [redacted].
+func replaceSpans(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		if sp.end <= at {
+			continue // inside a span already replaced
+		}
+		if sp.start >= at {
+			b.WriteString(s[at:sp.start])
+			b.WriteString(redacted)
+		}
+		at = sp.end
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // URL redacts a URL for display.

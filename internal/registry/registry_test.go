@@ -39,24 +39,38 @@ func TestExpandEscapesSegments(t *testing.T) {
 	}
 }
 
+// TestCovers is the ecosystem's own behaviour: the registry's
+// verify-signatures.mjs turns a pattern ending ".*" into a prefix match
+// of any depth and compares every other pattern for equality.
 func TestCovers(t *testing.T) {
 	for _, tt := range []struct {
 		pattern, name string
 		want          bool
 	}{
+		// One label, two, three: every ".*" pattern is a prefix.
+		{"community.*", "community.acme.x", true},
+		{"community.*", "community.acme.tools.deep", true},
+		{"vendor.*", "vendor.acme.tools", true},
+		{"vendor.*", "vendor.zeta.helpdesk", true},
 		{"core.openwop.*", "core.openwop.http", true},
+		{"core.openwop.agents.*", "core.openwop.agents.audit-summarizer", true},
+		{"core.openwop.agents.*", "core.openwop.http", false},
+		{"core.openwop.agents.*", "core.openwop.agentsx.y", false},
+		// The boundary is the dot: a prefix of a label is not covered.
 		{"core.openwop.*", "core.openwopx.http", false},
+		{"community.*", "communityx.acme.x", false},
+		{"vendor.acme.*", "vendor.acmecorp.tools", false},
+		// The pattern's own prefix is not a name under it.
+		{"vendor.zeta.*", "vendor.zeta", false},
+		{"vendor.zeta.*", "vendor.zeta.", false},
+		// Without ".*" a pattern is exact.
 		{"community.openwop-team.demo", "community.openwop-team.demo", true},
 		{"community.openwop-team.demo", "community.openwop-team.demo2", false},
-		// Only "a.b.*" is a wildcard (FORMAT.md §5); anything else is exact.
+		{"community.acme", "community.acme.x", false},
 		{"vendor.zet*", "vendor.zeta.helpdesk", false},
 		{"vendor.zet*", "vendor.zet*", true},
-		{"vendor.*", "vendor.zeta.helpdesk", false},
 		{"*", "vendor.zeta.helpdesk", false},
-		{"a.b.c.*", "a.b.c.d", false},
-		{"a..*", "a..x", false},
-		{"vendor.zeta.*", "vendor.zeta.", false},
-		{"vendor.zeta.*", "vendor.zeta", false},
+		{"", "vendor.zeta.helpdesk", false},
 	} {
 		if got := Covers(tt.pattern, tt.name); got != tt.want {
 			t.Errorf("Covers(%q, %q) = %v", tt.pattern, tt.name, got)

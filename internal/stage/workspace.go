@@ -15,10 +15,21 @@ import (
 	"github.com/wop-cli/wop/internal/atomicfile"
 )
 
-// skipped are top-level folders that are not the registry's content: git's
+// skipped are top-level entries that are not the registry's content: git's
 // own store, and installed npm packages (linked into the workspace, since
-// the registry's scripts may import them).
+// the registry's scripts may import them). Either may be a symbolic link or
+// a file (a monorepo's shared node_modules, a worktree's .git), so they are
+// skipped by name whatever their type.
 var skipped = map[string]bool{".git": true, "node_modules": true}
+
+// skipDir ends a walk's visit of a skipped entry: a folder's contents are
+// not walked, a link or file is passed over.
+func skipDir(d fs.DirEntry) error {
+	if d.IsDir() {
+		return filepath.SkipDir
+	}
+	return nil
+}
 
 // copyTree copies the checkout's files into dst, owner-writable whatever
 // their mode (the registry's generators rewrite files in place).
@@ -31,8 +42,8 @@ func copyTree(ctx context.Context, src, dst string) error {
 			return err // Ctrl-C: stop at once, so Stage can remove the copy in time
 		}
 		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && skipped[rel] {
-			return filepath.SkipDir
+		if skipped[rel] {
+			return skipDir(d)
 		}
 		target := filepath.Join(dst, rel)
 		info, err := d.Info()
@@ -124,8 +135,8 @@ func regularFiles(root string) (map[string]fs.FileMode, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() && skipped[rel] {
-			return filepath.SkipDir
+		if skipped[rel] {
+			return skipDir(d)
 		}
 		if d.Type().IsRegular() {
 			info, err := d.Info()

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -100,6 +101,20 @@ func TestReadRefusesCorruptStreams(t *testing.T) {
 			}
 		})
 	}
+	t.Run("second gzip member named", func(t *testing.T) {
+		entry := regular(t, "pack.json", `{"name":"a"}`)
+		for name, data := range map[string][]byte{
+			"end marker in the second member": cat(gz(t, entry), gz(t, endOfArchive)),
+			"an entry cut across members":     cat(gz(t, entry[:block+3]), gz(t, cat(entry[block+3:], endOfArchive))),
+			"a whole archive after the first": cat(goodGz, gz(t, good)),
+			"an empty member after the first": cat(goodGz, gz(t, nil)),
+		} {
+			_, err := Read(bytes.NewReader(data), DefaultLimits)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "a second gzip member after the archive's first one") {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	})
 	t.Run("zero padding to a record is fine", func(t *testing.T) {
 		a, err := Read(bytes.NewReader(gz(t, cat(good, make([]byte, 10240-len(good))))), DefaultLimits)
 		if err != nil || len(a.Entries) != 1 || len(a.Issues) != 0 {

@@ -18,10 +18,45 @@ type Limits struct {
 	MaxEntry    int64 // one entry's size
 	MaxManifest int64 // pack.json's size
 	MaxTotal    int64 // sum of entry sizes (and the bound on inflation)
+	// MaxEntries is how many entries (headers of any type) an archive, or
+	// files a pack folder, may hold; zero means DefaultMaxEntries. A small
+	// archive of empty entries costs nothing in bytes but work per entry
+	// in every reader, so it needs its own ceiling.
+	MaxEntries int
 }
 
-// DefaultLimits are the public registry's ceilings (FORMAT.md §2).
-var DefaultLimits = Limits{MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxTotal: 50 << 20}
+// DefaultMaxEntries is the entry ceiling when none is configured: real
+// packs hold tens of files, and a reader handles this many in well under
+// a second.
+const DefaultMaxEntries = 10_000
+
+// DefaultLimits are the public registry's ceilings (FORMAT.md §2), and
+// wop's own entry ceiling.
+var DefaultLimits = Limits{MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxTotal: 50 << 20, MaxEntries: DefaultMaxEntries}
+
+// Entries is the entry ceiling in force: MaxEntries, or the default when
+// it is not set (a Limits built field by field keeps a ceiling).
+func (l Limits) Entries() int {
+	if l.MaxEntries <= 0 {
+		return DefaultMaxEntries
+	}
+	return l.MaxEntries
+}
+
+// TooManyEntriesError means an archive or pack folder holds more entries
+// than Limits allow; reading stopped at the first one past the ceiling.
+type TooManyEntriesError struct {
+	Max int
+}
+
+func (e *TooManyEntriesError) Error() string {
+	return fmt.Sprintf("more than %d entries (the entry ceiling, limits.entries); nothing past the ceiling was read", e.Max)
+}
+
+// Hint says what to do.
+func (e *TooManyEntriesError) Hint() string {
+	return "a pack holds tens of files; if this one really needs more, raise limits.entries in the pack's .wop.yaml"
+}
 
 // Entry is one regular file of an archive.
 type Entry struct {
@@ -44,6 +79,10 @@ type Issue struct {
 type Archive struct {
 	Entries []Entry
 	Issues  []Issue
+	// first indexes Entries by name (the first entry of each name): lint
+	// reads every file through Find, and a linear search made that
+	// quadratic in the entry count.
+	first map[string]int
 }
 
 // ErrNotGzip means the input is not a gzip stream.
@@ -71,12 +110,19 @@ func (a *Archive) Refused() []Issue {
 
 // Find returns the first entry called name (installers verify the first).
 func (a *Archive) Find(name string) (Entry, bool) {
-	for _, e := range a.Entries {
-		if e.Name == name {
-			return e, true
-		}
+	i, ok := a.first[name]
+	if !ok {
+		return Entry{}, false
 	}
-	return Entry{}, false
+	return a.Entries[i], true
+}
+
+// add appends an entry, indexing it when it is the first of its name.
+func (a *Archive) add(e Entry) {
+	if _, ok := a.first[e.Name]; !ok {
+		a.first[e.Name] = len(a.Entries)
+	}
+	a.Entries = append(a.Entries, e)
 }
 
 // Read reads a gzip-compressed tar archive into memory, enforcing lim. It
@@ -122,7 +168,7 @@ func ScanTee(r io.Reader, lim Limits, keep func(Entry) bool, tarOut io.Writer) (
 	if tarOut != nil {
 		tp.r = io.TeeReader(capped, tarOut)
 	}
-	s := &scanner{tr: tar.NewReader(tp), tap: tp, lim: lim, keep: keep, a: &Archive{}, seen: map[string]bool{}}
+	s := &scanner{tr: tar.NewReader(tp), tap: tp, lim: lim, keep: keep, a: &Archive{first: map[string]int{}}, seen: map[string]bool{}}
 	err = s.entries()
 	if err == nil {
 		err = s.tail()
@@ -130,13 +176,33 @@ func ScanTee(r io.Reader, lim Limits, keep func(Entry) bool, tarOut io.Writer) (
 	if err == nil {
 		err = endOfGzip(tp, br)
 	}
-	if err != nil {
-		if capped.exceeded {
-			return nil, ErrTooLarge
-		}
-		return nil, err
+	switch {
+	case err == nil:
+		return s.a, nil
+	case capped.exceeded:
+		return nil, ErrTooLarge
+	case secondMember(tp, br):
+		// Whatever the tar reader made of the first member's end (no
+		// end-of-archive marker, a cut entry), the cause is the second.
+		return nil, errSecondMember
 	}
-	return s.a, nil
+	return nil, err
+}
+
+// errSecondMember names a .tgz of several gzip members: tools that read
+// one member see a truncated tar, others see more content than were
+// verified.
+var errSecondMember = fmt.Errorf("%w: a second gzip member after the archive's first one: a .tgz is one gzip stream "+
+	"(the tar was compressed in parts, or something was appended); compress the whole tar as one stream", ErrCorrupt)
+
+// secondMember reports whether the first gzip member has ended and another
+// starts after it.
+func secondMember(tp *tap, br *bufio.Reader) bool {
+	if !tp.eof {
+		return false
+	}
+	magic, err := br.Peek(2)
+	return err == nil && magic[0] == 0x1f && magic[1] == 0x8b
 }
 
 // scanner walks the tar stream, comparing what archive/tar reports with the
@@ -149,6 +215,7 @@ type scanner struct {
 	a     *Archive
 	seen  map[string]bool
 	total int64
+	count int    // headers read, of any type
 	spare []byte // an entry keep refused: the next one is read into it
 	// next is the offset where the next header block must start: the end of
 	// the previous entry's padded data. -1 after an entry whose data size
@@ -164,6 +231,9 @@ func (s *scanner) entries() error {
 		}
 		if err != nil {
 			return fmt.Errorf("%w: tar: %v", ErrCorrupt, err)
+		}
+		if s.count++; s.count > s.lim.Entries() {
+			return &TooManyEntriesError{Max: s.lim.Entries()}
 		}
 		s.checkRaw(hdr)
 		s.next = s.tap.off + dataBlocks(hdr)
@@ -199,7 +269,7 @@ func (s *scanner) entries() error {
 		case spare: // kept: a copy of its own size, the spare stays spare
 			e.Data = bytes.Clone(data)
 		}
-		s.a.Entries = append(s.a.Entries, e)
+		s.a.add(e)
 	}
 }
 

@@ -140,3 +140,67 @@ func TestScanReusesWhatItDrops(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryCeiling: one entry past MaxEntries refuses the archive, whatever
+// the entries' types and sizes; at the ceiling it is read. A Limits without
+// MaxEntries keeps the default ceiling.
+func TestEntryCeiling(t *testing.T) {
+	entries := []entry{file("pack.json", "{}"), {tar.Header{Name: "prompts/", Typeflag: tar.TypeDir}, ""}, file("prompts/a.md", ""), file("prompts/b.md", "")}
+	tgz := build(t, entries...)
+	lim := DefaultLimits
+	lim.MaxEntries = len(entries)
+	if a, err := Read(bytes.NewReader(tgz), lim); err != nil || len(a.Entries) != 3 {
+		t.Fatalf("at the ceiling: %v", err)
+	}
+	lim.MaxEntries--
+	_, err := Read(bytes.NewReader(tgz), lim)
+	var tooMany *TooManyEntriesError
+	if !errors.As(err, &tooMany) || err.Error() != "more than 3 entries (the entry ceiling, limits.entries); nothing past the ceiling was read" {
+		t.Fatalf("past the ceiling: %v", err)
+	}
+	if (Limits{}).Entries() != DefaultMaxEntries || DefaultLimits.Entries() != DefaultMaxEntries {
+		t.Error("an unset MaxEntries is not the default ceiling")
+	}
+}
+
+// TestFindIsIndexed: Find costs the same in an archive of 64 entries and
+// of 16,000 (lint reads every file through it: a linear search made lint
+// quadratic in the entry count). Duplicates resolve to the first entry.
+func TestFindIsIndexed(t *testing.T) {
+	archive := func(n int) *Archive {
+		entries := []entry{file("pack.json", "first"), file("pack.json", "second")}
+		for i := range n {
+			entries = append(entries, file(fmt.Sprintf("prompts/p%d.md", i), ""))
+		}
+		lim := DefaultLimits
+		lim.MaxEntries = n + 2
+		a, err := Read(bytes.NewReader(build(t, entries...)), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	small, large := archive(64), archive(16_000)
+	if e, ok := large.Find("pack.json"); !ok || string(e.Data) != "first" {
+		t.Errorf("Find(pack.json) = %q, %v; want the first entry", e.Data, ok)
+	}
+	if _, ok := large.Find("prompts/none.md"); ok {
+		t.Error("found an entry that is not there")
+	}
+	cost := func(a *Archive) time.Duration {
+		best := time.Duration(1<<63 - 1)
+		for range 3 {
+			start := time.Now()
+			for range 20_000 {
+				a.Find("prompts/none.md")
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	// A linear search is 250 times slower in the large archive; an index
+	// is about as fast in both (the margin absorbs a loaded machine).
+	if s, l := cost(small), cost(large); l > 20*s+time.Millisecond {
+		t.Errorf("20,000 lookups: %v in 64 entries, %v in 16,000", s, l)
+	}
+}

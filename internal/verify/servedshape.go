@@ -38,5 +38,16 @@ func checkServedShape(served *jsonpos.Value) error {
 		}
 		msgs[i] = at + ": " + p.Message
 	}
-	return fmt.Errorf("the served version manifest does not follow the v2 registry-version-manifest schema: %s", strings.Join(msgs, "; "))
+	err = fmt.Errorf("the served version manifest does not follow the v2 registry-version-manifest schema: %s", strings.Join(msgs, "; "))
+	if served.Get("integrity") == nil {
+		return fmt.Errorf("%w; %s", err, notIndexed)
+	}
+	return err
 }
+
+// notIndexed explains a <version>.json without integrity: the field is the
+// registry's, written when it indexes the version (its build:index
+// generator, which publish --stage runs in the checkout), so a manifest
+// from before that (a build's, the official CLI's .manifest.json) has none.
+const notIndexed = "it has no integrity, which the registry adds when it indexes the version (its build:index step): " +
+	"verify the .tgz alone, or this <version>.json once the registry has indexed it"

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -83,6 +84,33 @@ func TestServedNotAnObject(t *testing.T) {
 		}
 		if _, err := ServedManifest([]byte(served), sig, Options{Key: f.pub}); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
 			t.Errorf("%s served alone: %v", served, err)
+		}
+	}
+}
+
+// TestServedNotIndexed: a v2 <version>.json without integrity (one the
+// registry has not indexed yet) says so and what to verify instead, in
+// both the archive and the served-manifest-only paths.
+func TestServedNotIndexed(t *testing.T) {
+	tgz, served, f := buildWith(t, manifestV2)
+	sig, _ := os.ReadFile(f.res.Signature)
+	unindexed := regexp.MustCompile(`,\n  "integrity": "[^"]*"`).ReplaceAll(served, nil)
+	if bytes.Equal(unindexed, served) {
+		t.Fatalf("no integrity to remove:\n%s", served)
+	}
+	r, err := Archive(bytes.NewReader(tgz), Options{Key: f.pub, VersionManifest: unindexed, Limits: tarball.DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := ServedManifest(unindexed, sig, Options{Key: f.pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `the served version manifest does not follow the v2 registry-version-manifest schema: (root): missing required property "integrity"; ` +
+		"it has no integrity, which the registry adds when it indexes the version (its build:index step): verify the .tgz alone, or this <version>.json once the registry has indexed it"
+	for _, got := range []string{failed(r, "version-manifest"), failed(r2, "version-manifest")} {
+		if got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
 }

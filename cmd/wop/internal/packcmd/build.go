@@ -155,6 +155,9 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if err := src.CheckSecrets(keys.allowSecrets); err != nil {
 		return nil, err
 	}
+	if note := src.LeftOutNote(); note != "" {
+		fmt.Fprintln(env.ErrOut, "wop: note: "+note)
+	}
 	if err := refuseSigstoreV2(src, keys); err != nil {
 		return nil, err
 	}

@@ -136,11 +136,11 @@ func knownRule(id string) (bool, string) {
 // drops, with a warning, those it raised.
 func lowerOnly(env *cli.Env, path string, lim tarball.Limits) tarball.Limits {
 	def := tarball.DefaultLimits
-	if lim.MaxManifest <= def.MaxManifest && lim.MaxEntry <= def.MaxEntry && lim.MaxTotal <= def.MaxTotal {
+	if lim.MaxManifest <= def.MaxManifest && lim.MaxEntry <= def.MaxEntry && lim.MaxTotal <= def.MaxTotal && lim.Entries() <= def.Entries() {
 		return lim
 	}
 	fmt.Fprintf(env.ErrOut, "wop: warning: %s: limits above the defaults apply only to the pack in the same directory; put them in the pack's own .wop.yaml\n", path)
-	return tarball.Limits{MaxManifest: min(lim.MaxManifest, def.MaxManifest), MaxEntry: min(lim.MaxEntry, def.MaxEntry), MaxTotal: min(lim.MaxTotal, def.MaxTotal)}
+	return tarball.Limits{MaxManifest: min(lim.MaxManifest, def.MaxManifest), MaxEntry: min(lim.MaxEntry, def.MaxEntry), MaxTotal: min(lim.MaxTotal, def.MaxTotal), MaxEntries: min(lim.Entries(), def.Entries())}
 }
 
 // apply turns a configuration into settings. An id of a deprecated rule is
@@ -200,6 +200,9 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 	}
 	if p > 0 {
 		s.limits.MaxTotal = p
+	}
+	if n, _ := c.Limits.EntryCount(); n > 0 {
+		s.limits.MaxEntries = n
 	}
 	return warnings, nil
 }

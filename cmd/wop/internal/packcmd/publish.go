@@ -64,7 +64,7 @@ Before any byte is sent, wop checks what the registry would: lint, the
 archive's structure, the namespace (local.* never; private.* not to a public
 registry), that the signing key is listed by the registry as active for the
 namespace, that the signature verifies, and whether the version exists
-(same bytes: already published, exit 0; other bytes: conflict, exit 5).
+(same content: already published, exit 0; other content: conflict, exit 5).
 
 Uploads are retried on connection errors, stalls, 429 and 5xx (not 501) with
 capped exponential backoff, honouring Retry-After: a PUT of the same bytes is
@@ -333,7 +333,7 @@ func (o *publishOptions) report(r result) error {
 	case "published":
 		fmt.Fprintf(o.env.Out, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "already-published":
-		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same bytes (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
+		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "dry-run":
 		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "staged":

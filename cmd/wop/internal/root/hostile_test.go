@@ -209,7 +209,7 @@ func TestPublishWithoutCredentials(t *testing.T) {
 }
 
 // TestVerifyTrust: a key id listed twice (revoked and active), and a
-// namespace pattern that is not "a.b.*", do not verify.
+// namespace pattern that does not end ".*" nor equal the name, do not verify.
 func TestVerifyTrust(t *testing.T) {
 	dir, srv, _ := publishEnv(t)
 	verifyArgs := []string{"pack", "verify", archive, "--registry", srv.URL}

@@ -1,0 +1,66 @@
+package build
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
+)
+
+const leftOutManifest = `{"name":"community.acme.demo","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},"runtime":{"language":"remote","entry":"pack.json"},"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"Hi."}]}`
+
+func sourceOf(t *testing.T, files map[string]string) *Source {
+	t.Helper()
+	dir := t.TempDir()
+	filetree.Write(t, dir, files)
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewSource(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// TestLeftOutNote: the note names the files the archive leaves out (not
+// the tools' own, nor what the build writes itself), ten at most.
+func TestLeftOutNote(t *testing.T) {
+	files := map[string]string{"pack.json": leftOutManifest, "README.md": "# d\n", ".wop.yaml": "rules: {}\n", ".gitignore": "x\n", "keys/pack.json.sig": "stale"}
+	if note := sourceOf(t, files).LeftOutNote(); note != "" {
+		t.Errorf("nothing left out, but: %s", note)
+	}
+	for i := range 12 {
+		files[fmt.Sprintf("notes/n%02d.txt", i)] = "x"
+	}
+	note := sourceOf(t, files).LeftOutNote()
+	if !strings.HasPrefix(note, "left out of the archive: notes/n00.txt, notes/n01.txt, ") || !strings.Contains(note, "notes/n09.txt and 2 more (an archive holds") {
+		t.Errorf("note: %s", note)
+	}
+}
+
+// TestSecretsAnywhereInTheFolder: a secret file the archive leaves out
+// stops the build by name or by a private key inside; --allow-secret lets
+// one through by name, and a committed template (.env.example) is no secret.
+func TestSecretsAnywhereInTheFolder(t *testing.T) {
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+	src := sourceOf(t, map[string]string{"pack.json": leftOutManifest, "notes.txt": "fine", "backup/deploy": key, ".env.local": "A=1", "certs/tls.key": "x", "id_rsa": "x", ".env.example": "A="})
+	err := src.CheckSecrets([]string{"id_rsa"})
+	var se *SecretsError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v", err)
+	}
+	var got []string
+	for _, s := range se.Secrets {
+		got = append(got, s.Name+": "+strings.SplitN(s.Kind, " in the pack folder", 2)[0])
+	}
+	want := ".env.local: an environment file|backup/deploy: a private key|certs/tls.key: a private key file"
+	if strings.Join(got, "|") != want {
+		t.Errorf("secrets\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+}
