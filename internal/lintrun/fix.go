@@ -1,4 +1,4 @@
-package packcmd
+package lintrun
 
 import (
 	"fmt"
@@ -12,17 +12,26 @@ import (
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
+// FixMode is what a run does with the fixes rules declare.
+type FixMode int
+
+const (
+	FixNone  FixMode = iota
+	FixWrite         // --fix: rewrite the files, then lint what is left
+	FixDiff          // --diff: print the fixes as a unified diff; write and lint nothing
+)
+
 // applyFixes runs the rules' mechanical fixes on every pack directory
 // among the jobs: with write, each changed file is replaced atomically
 // (all of a pack's fixes are computed before any is written); without, a
 // unified diff goes to Out and nothing is written.
-func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
+func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
 	for i, job := range jobs {
 		pk, err := pack.Load(job.Path, limits[i])
 		if err != nil || pk.Archive != nil {
 			continue // load errors are reported by the lint run; archives are built output
 		}
-		pk.Display = pack.DisplayName(targets[i].display)
+		pk.Display = pack.DisplayName(targets[i].Display)
 		diags, err := lint.Run(pk, job.Opt)
 		if err != nil {
 			return err
@@ -33,7 +42,7 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 		}
 		if !write {
 			for _, f := range fixes {
-				if _, err := o.env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
+				if _, err := env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
 					return err
 				}
 			}
@@ -43,7 +52,7 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 			return err
 		}
 		for _, f := range fixes {
-			fmt.Fprintf(o.env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
+			fmt.Fprintf(env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
 		}
 	}
 	return nil
