@@ -70,6 +70,8 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 	switch {
 	case len(path) == 1 && path[0] == "license":
 		return licenseItems()
+	case len(path) == 1 && path[0] == "kind":
+		return kindItems() // every kind, not the one the current kind's schema allows
 	case isChainTypeID(path):
 		return m.typeIDItems(env, "")
 	case isTool(path):
@@ -92,6 +94,15 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 				items = append(items, Item{Label: v, Insert: v, Doc: desc, Kind: KindValue})
 			}
 		}
+	}
+	return items
+}
+
+// kindItems lists the pack kinds.
+func kindItems() []Item {
+	var items []Item
+	for _, k := range schema.Kinds() {
+		items = append(items, Item{Label: k, Insert: k, Detail: "pack kind", Kind: KindValue})
 	}
 	return items
 }

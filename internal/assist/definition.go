@@ -80,7 +80,10 @@ func definedIn(env Env, name string, find func(*jsonpos.Loose) *jsonpos.Loose, f
 	if !ok {
 		return nil
 	}
-	p := filepath.Join(dir, "pack.json")
+	p, err := filepath.Abs(filepath.Join(dir, "pack.json")) // a catalog opened by a relative path keeps it
+	if err != nil {
+		return nil
+	}
 	raw, err := safefile.Read(p, safefile.Options{Max: tarball.DefaultLimits.MaxManifest})
 	if err != nil {
 		return nil
