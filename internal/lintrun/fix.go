@@ -1,7 +1,9 @@
 package lintrun
 
 import (
+	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/diag"
 	"path/filepath"
 	"strings"
 
@@ -71,4 +73,24 @@ func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
 		}
 	}
 	return nil
+}
+
+// Fixes computes, without writing, the fixes `lint --fix` makes for the
+// findings want (as Run returned them) of the one pack o names, reading
+// o's overlay: an editor's quick fix is the CLI's fix on the same bytes.
+func Fixes(ctx context.Context, env *Env, o Options, want []diag.Diagnostic) ([]lint.FileFix, error) {
+	p, err := prepare(ctx, env, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.targets) != 1 {
+		return nil, inputf("fixes are computed for one pack; %d given", len(p.targets))
+	}
+	pk, err := pack.Load(p.targets[0].Path, p.limits[0])
+	if err != nil {
+		return nil, nil // the lint run reports why it cannot be read
+	}
+	pk.Display = pack.DisplayName(p.targets[0].Display)
+	pk.Overlay(overlayIn(pk.Dir, o.Overlay))
+	return lint.Fixes(pk, want, p.jobs[0].Opt)
 }
