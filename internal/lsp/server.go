@@ -81,6 +81,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	handler, canceller := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(s.recovering(s.dispatch))))
 	exited := make(chan struct{})
+	var exitOnce sync.Once
+	// The handler never returns an error: that would stop the connection
+	// (and jsonrpc2 v0.10.0 panics storing a second error of another type).
 	s.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		switch req.Method() {
 		case "$/cancelRequest": // here, not behind the request it cancels
@@ -88,12 +91,14 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 			if json.Unmarshal(req.Params(), &p) == nil {
 				canceller(parseID(p.ID))
 			}
-			return reply(ctx, nil, nil)
 		case "exit":
-			close(exited)
-			return reply(ctx, nil, nil)
+			exitOnce.Do(func() { close(exited) })
+		default:
+			if err := handler(ctx, reply, req); err != nil {
+				s.log.Printf("%s: %v", req.Method(), err)
+			}
 		}
-		return handler(ctx, reply, req)
+		return nil
 	})
 	go s.lintLoop(ctx)
 	select {

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -54,6 +56,7 @@ type session struct {
 	ctx    context.Context
 	served chan error
 	log    *bytes.Buffer
+	pipe   net.Conn // the client's end
 }
 
 func start(t *testing.T, root string) *session {
@@ -61,7 +64,7 @@ func start(t *testing.T, root string) *session {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	a, b := net.Pipe()
-	s := &session{ctx: ctx, served: make(chan error, 1), log: &bytes.Buffer{}}
+	s := &session{ctx: ctx, served: make(chan error, 1), log: &bytes.Buffer{}, pipe: b}
 	go func() { s.served <- Serve(ctx, a, Options{Env: testEnv(root, s.log), Debounce: time.Millisecond}) }()
 	s.Client = lsptest.New(ctx, b)
 	if _, err := s.Initialize(ctx, root); err != nil {
@@ -141,3 +144,25 @@ func TestUnsavedBufferDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// closeClient makes the client vanish: its end of the stream closes.
+func closeClient(t *testing.T, s *session) {
+	t.Helper()
+	if err := s.pipe.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustParse(t *testing.T, text []byte) *jsonpos.Doc {
+	t.Helper()
+	doc, err := jsonpos.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// nopConn is a connection that sends nothing, for handlers tested alone.
+type nopConn struct{ jsonrpc2.Conn }
+
+func (nopConn) Notify(context.Context, string, any) error { return nil }

@@ -53,7 +53,11 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
-	return reply(ctx, nil, nil)
+	// A handler's error would stop the connection (and jsonrpc2 v0.10.0
+	// panics storing a second one of another type): a failed reply only
+	// means the server is gone, which the next read says.
+	_ = reply(ctx, nil, nil)
+	return nil
 }
 
 // Call sends a request and decodes its result into result.
