@@ -101,10 +101,13 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		return nil
 	})
 	go s.lintLoop(ctx)
+	var gone error
 	select {
 	case <-exited:
-	case <-s.conn.Done(): // the client went away (stdin closed)
+	case <-s.conn.Done(): // the client went away (stdin closed) or sent what is not LSP
+		gone = s.conn.Err()
 	case <-ctx.Done():
+		gone = ctx.Err()
 	}
 	cancel()
 	s.conn.Close()
@@ -112,6 +115,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	clean := s.shutdown
 	s.mu.Unlock()
 	if !clean {
+		if gone != nil {
+			return fmt.Errorf("the client left without shutdown (%v)", gone)
+		}
 		return errors.New("the client left without shutdown")
 	}
 	return nil
