@@ -12,15 +12,19 @@ import (
 )
 
 // TestNeovimShowsDiagnostics opens a broken pack.json in a headless Neovim
-// that starts `wop lsp`, and checks Neovim's diagnostics are wop's. It runs
-// where nvim is installed (apt-get install neovim) and is skipped elsewhere.
+// configured by the README's init.lua (which starts `wop lsp`), and checks
+// Neovim's diagnostics are wop's. It runs where nvim is installed
+// (apt-get install neovim) and is skipped elsewhere.
 func TestNeovimShowsDiagnostics(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
 		t.Skip("nvim is not installed")
 	}
-	wop, err := exec.LookPath("wop") // TestMain's copy of this binary
-	if err != nil {
+	if _, err := exec.LookPath("wop"); err != nil { // TestMain's copy of this binary, which the README's init.lua starts
+		t.Fatal(err)
+	}
+	initLua := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(initLua, []byte(readmeBlock(t, "nvim")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	script, err := filepath.Abs("testdata/nvim/diagnostics.lua")
@@ -40,9 +44,9 @@ func TestNeovimShowsDiagnostics(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "diagnostics.txt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script, "pack.json")
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", initLua, "-i", "NONE", "-n", "-c", "luafile "+script, "pack.json")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "WOP_BIN="+wop, "NVIM_OUT="+out, "WOP_CACHE_DIR=off", "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "NVIM_OUT="+out, "WOP_CACHE_DIR=off", "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
 	if log, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s", err, log)
 	}

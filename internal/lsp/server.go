@@ -26,7 +26,7 @@ import (
 
 // DefaultDebounce is how long the server waits after the last change
 // before it lints: a burst of keystrokes costs one run.
-const DefaultDebounce = 20 * time.Millisecond
+const DefaultDebounce = 10 * time.Millisecond
 
 // maxDelay bounds how long steady typing can put a run off.
 const maxDelayFactor = 5

@@ -1,8 +1,6 @@
--- Starts `wop lsp` for the current buffer (vim.lsp.start_client: Neovim
--- 0.7 and later), waits for its diagnostics and writes them to $NVIM_OUT,
--- one a line: line:col source code message.
-local id = vim.lsp.start_client({ name = "wop", cmd = { os.getenv("WOP_BIN"), "lsp" }, root_dir = vim.fn.getcwd() })
-vim.lsp.buf_attach_client(0, id)
+-- Waits for the current buffer's diagnostics (from the language server the
+-- README's init.lua started) and writes them to $NVIM_OUT, one a line:
+-- line:col source code message.
 vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
 local lines = {}
 for _, d in ipairs(vim.diagnostic.get(0)) do
