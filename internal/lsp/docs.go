@@ -2,9 +2,7 @@ package lsp
 
 import (
 	"context"
-	"maps"
 	"path/filepath"
-	"slices"
 
 	"go.lsp.dev/protocol"
 )
@@ -12,19 +10,11 @@ import (
 // Server name and version, as initialize reports them.
 const serverName = "wop"
 
+// initialize answers what the server does. Workspace folders need no
+// set-up: every answer is found from a file's own path (its pack, its
+// .wop.yaml, its catalog), so any number of roots, added or removed at
+// any time, work alike.
 func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	var roots []string
-	for _, f := range p.WorkspaceFolders {
-		if path, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
-			roots = append(roots, path)
-		}
-	}
-	if path, ok := pathOf(p.RootURI); ok && len(roots) == 0 {
-		roots = append(roots, path)
-	}
-	s.mu.Lock()
-	s.roots = roots
-	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindIncremental,
@@ -134,29 +124,30 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 	}
 }
 
+// didChangeFolders forgets what a removed folder's units show (unless a
+// document of theirs is still open) and clears it in the editor.
 func (s *Server) didChangeFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, f := range p.Event.Removed {
-		if path, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
-			s.roots = deleteString(s.roots, path)
+		root, ok := pathOf(protocol.DocumentURI(f.URI))
+		if !ok {
+			continue
+		}
+		s.mu.Lock()
+		var gone []unit
+		for u := range s.unitFindings {
+			if under(u.anchor(), root) && !s.hasOpen(u) {
+				gone = append(gone, u)
+				delete(s.dirty, u)
+			}
+		}
+		s.mu.Unlock()
+		for _, u := range gone {
+			s.publish(context.Background(), u, nil, nil)
+			s.mu.Lock()
+			delete(s.unitFindings, u)
+			s.mu.Unlock()
 		}
 	}
-	for _, f := range p.Event.Added {
-		if path, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
-			s.roots = append(s.roots, path)
-		}
-	}
-}
-
-func deleteString(list []string, s string) []string {
-	out := list[:0]
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // overlay is every open document's text, by path: what lint reads instead
@@ -186,17 +177,6 @@ func (s *Server) text(path string) ([]byte, bool) {
 		return d.text, true
 	}
 	return nil, false
-}
-
-// openPaths lists the open documents.
-func (s *Server) openPaths() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return sortedKeys(s.docs)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // under reports whether path is dir or inside it.

@@ -56,7 +56,6 @@ type Server struct {
 	// unitFindings is what each unit's last run showed, by file: a file
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
-	roots        []string
 	shutdown     bool
 
 	lintMu sync.Mutex        // lintrun runs one at a time

@@ -86,9 +86,12 @@ func (s *Server) changedOnDisk(path string) {
 // known reports whether a unit has an open document or shows findings
 // (s.mu held).
 func (s *Server) known(u unit) bool {
-	if _, ok := s.unitFindings[u]; ok {
-		return true
-	}
+	_, shown := s.unitFindings[u]
+	return shown || s.hasOpen(u)
+}
+
+// hasOpen reports whether a document of u is open (s.mu held).
+func (s *Server) hasOpen(u unit) bool {
 	for open := range s.docs {
 		if v, ok := unitOf(open); ok && v == u {
 			return true

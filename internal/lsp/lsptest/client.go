@@ -74,7 +74,7 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 // Initialize runs the handshake for a workspace rooted at root.
 func (c *Client) Initialize(ctx context.Context, root string) (*protocol.InitializeResult, error) {
 	var res protocol.InitializeResult
-	params := &protocol.InitializeParams{RootURI: uri.File(root), WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: "root"}}}
+	params := &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: "root"}}}
 	if err := c.Call(ctx, protocol.MethodInitialize, params, &res); err != nil {
 		return nil, err
 	}
