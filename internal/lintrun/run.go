@@ -53,6 +53,9 @@ type Options struct {
 	// Loader keeps catalogs open across runs (a language server); nil
 	// opens them for this run.
 	Loader *Catalogs
+	// Files keeps pack files' bytes across runs (a language server); nil
+	// reads them from disk.
+	Files *FileCache
 }
 
 // Result is a run's verdict, ready for a report.
@@ -181,7 +184,11 @@ func (p *plan) lint(ctx context.Context, o Options) *Result {
 			return nil, err
 		}
 		pk.Display = pack.DisplayName(p.targets[i].Display)
-		pk.Overlay(overlayIn(pk.Dir, o.Overlay))
+		overlay := overlayIn(pk.Dir, o.Overlay)
+		if o.Files != nil {
+			overlay = o.Files.fill(pk, overlay)
+		}
+		pk.Overlay(overlay)
 		if o.Specs { // the reports that name it: reading the manifest again was 5% of a folder's text lint
 			trees[i] = treeOf(pk, j.Opt.Spec)
 		}

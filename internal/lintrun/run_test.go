@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
@@ -106,5 +107,51 @@ func TestRunRefusesSeveralCatalogs(t *testing.T) {
 	var in *InputError
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), "one catalog at a time") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestFileCache: a run with the cache sees a file changed on disk since the
+// last run (a new size, or the same size at another time), and a file
+// removed.
+func TestFileCache(t *testing.T) {
+	dir := copyExample(t)
+	env := testEnv(filepath.Dir(dir))
+	cache := NewFileCache(1 << 20)
+	run := func() string {
+		t.Helper()
+		res, err := Run(context.Background(), env, Options{Paths: []string{"text-tools"}, NoCache: true, Files: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rulesOf(res.Diags)
+	}
+	if got := run(); got != "" {
+		t.Fatalf("clean pack: %s", got)
+	}
+	schema := filepath.Join(dir, "schemas", "uppercase.config.json")
+	raw, _ := os.ReadFile(schema)
+	if err := os.WriteFile(schema, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); !strings.Contains(got, "json-invalid") {
+		t.Errorf("after a shorter file: %q, want json-invalid", got)
+	}
+	same := bytes.Repeat([]byte(" "), len(raw))
+	same[0] = '['
+	if err := os.WriteFile(schema, same, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(schema, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); !strings.Contains(got, "json-invalid") {
+		t.Errorf("after a same-size change: %q, want json-invalid", got)
+	}
+	if err := os.Remove(schema); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); !strings.Contains(got, "ref-missing") {
+		t.Errorf("after removing the file: %q, want ref-missing", got)
 	}
 }

@@ -119,7 +119,7 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		placeAll(out, overlay)
 		return out
 	}
-	o := lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: overlay, Loader: s.loader}
+	o := lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: overlay, Loader: s.loader, Files: s.files}
 	if u.pack == "" {
 		o.Paths, o.Changed = []string{u.loose}, true
 	}

@@ -28,7 +28,10 @@ import (
 // before it lints: a burst of keystrokes costs one run.
 const DefaultDebounce = 10 * time.Millisecond
 
-// maxDelay bounds how long steady typing can put a run off.
+// fileCacheSize bounds the bytes of pack files kept between runs.
+const fileCacheSize = 64 << 20
+
+// maxDelayFactor bounds how long steady typing can put a run off.
 const maxDelayFactor = 5
 
 // Options configure a server.
@@ -58,8 +61,9 @@ type Server struct {
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
 
-	lintMu sync.Mutex        // lintrun runs one at a time
-	loader *lintrun.Catalogs // catalogs stay open across runs (lintMu)
+	lintMu sync.Mutex         // lintrun runs one at a time
+	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
+	files  *lintrun.FileCache // and the packs' files, while unchanged on disk
 
 	wake chan struct{}
 }
@@ -128,7 +132,7 @@ func newServer(opt Options) *Server {
 	}
 	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
-		loader: newLoader(), wake: make(chan struct{}, 1)}
+		loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
 }
 
 // parseID reads a request id, a number or a string.
