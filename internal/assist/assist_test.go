@@ -30,7 +30,7 @@ func at(t *testing.T, rel, text string) (Doc, int) {
 }
 
 // testEnv is the fixture pack with the fixture catalog (a folder of packs).
-func testEnv(t *testing.T) Env {
+func testEnv(t testing.TB) Env {
 	t.Helper()
 	c, err := catalog.Open(context.Background(), filepath.Join("testdata", "catalog"), catalog.Options{})
 	if err != nil {

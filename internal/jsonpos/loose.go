@@ -51,6 +51,17 @@ type looseParser struct {
 	src   []byte
 	pos   int
 	nodes int
+	slab  []Loose // nodes are carved from here: one allocation per 128
+}
+
+func (p *looseParser) node(v Loose) *Loose {
+	if len(p.slab) == 0 {
+		p.slab = make([]Loose, 128)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	*n = v
+	return n
 }
 
 func (p *looseParser) space() {
@@ -112,7 +123,7 @@ func (p *looseParser) word() *Loose {
 		p.pos++
 	}
 	text := string(p.src[start:p.pos])
-	v := &Loose{Kind: Null, Str: text, Start: start, End: p.pos, Closed: true}
+	v := p.node(Loose{Kind: Null, Str: text, Start: start, End: p.pos, Closed: true})
 	switch c := text[0]; {
 	case text == "true" || text == "false":
 		v.Kind, v.Str = Bool, text
@@ -147,7 +158,7 @@ func (p *looseParser) str() *Loose {
 		}
 	}
 	p.pos = min(p.pos, len(p.src))
-	v := &Loose{Kind: String, Start: start, End: p.pos, Closed: closed}
+	v := p.node(Loose{Kind: String, Start: start, End: p.pos, Closed: closed})
 	body := p.src[start+1 : p.pos]
 	if closed {
 		body = body[:len(body)-1]
@@ -171,7 +182,7 @@ func unquoteLoose(body []byte) string {
 }
 
 func (p *looseParser) object(depth int) *Loose {
-	v := &Loose{Kind: Object, Start: p.pos}
+	v := p.node(Loose{Kind: Object, Start: p.pos})
 	p.pos++
 	for {
 		p.space()
@@ -211,7 +222,7 @@ func (p *looseParser) object(depth int) *Loose {
 }
 
 func (p *looseParser) array(depth int) *Loose {
-	v := &Loose{Kind: Array, Start: p.pos}
+	v := p.node(Loose{Kind: Array, Start: p.pos})
 	p.pos++
 	for {
 		p.space()
