@@ -1,6 +1,7 @@
 package jsonpos
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -52,6 +53,12 @@ type looseParser struct {
 	pos   int
 	nodes int
 	slab  []Loose // nodes are carved from here: one allocation per 128
+
+	// The members and items of the containers being read are gathered
+	// here and copied out when each ends: one allocation of the right size
+	// per container instead of append's regrowth.
+	members []LooseMember
+	items   []*Loose
 }
 
 func (p *looseParser) node(v Loose) *Loose {
@@ -184,6 +191,11 @@ func unquoteLoose(body []byte) string {
 func (p *looseParser) object(depth int) *Loose {
 	v := p.node(Loose{Kind: Object, Start: p.pos})
 	p.pos++
+	mark := len(p.members)
+	defer func() {
+		v.Members = slices.Clone(p.members[mark:])
+		p.members = p.members[:mark]
+	}()
 	for {
 		p.space()
 		if p.pos >= len(p.src) {
@@ -217,13 +229,18 @@ func (p *looseParser) object(depth int) *Loose {
 			p.pos++
 			m.Value = p.value(depth + 1)
 		}
-		v.Members = append(v.Members, m)
+		p.members = append(p.members, m)
 	}
 }
 
 func (p *looseParser) array(depth int) *Loose {
 	v := p.node(Loose{Kind: Array, Start: p.pos})
 	p.pos++
+	mark := len(p.items)
+	defer func() {
+		v.Items = slices.Clone(p.items[mark:])
+		p.items = p.items[:mark]
+	}()
 	for {
 		p.space()
 		if p.pos >= len(p.src) {
@@ -243,7 +260,7 @@ func (p *looseParser) array(depth int) *Loose {
 			continue
 		}
 		if it := p.value(depth + 1); it != nil {
-			v.Items = append(v.Items, it)
+			p.items = append(p.items, it)
 		}
 	}
 }
