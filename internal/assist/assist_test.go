@@ -127,6 +127,10 @@ func TestComplete(t *testing.T) {
 			[]string{"node", "workflow-chain", "prompt", "connection"}, nil, "node", `node"`, ""},
 		{"member names of an agent", "pack/pack.json", `{"agents": [{"agentId": "x", <|>}]}`,
 			[]string{"modelClass", "systemPromptRef", "toolAllowlist"}, []string{"agentId", "name"}, "modelClass", `"modelClass"`, ""},
+		{"member names in an unclosed object", "pack/pack.json", `{"name": "x", "runtime": {<|>`,
+			[]string{"language", "entry"}, []string{"name"}, "", "", ""},
+		{"chain capability, an enum of array items", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"capabilities": ["cache<|>`,
+			[]string{"cacheable"}, []string{"streamable"}, "cacheable", `cacheable"`, "cache"},
 		{"member name being typed", "pack/pack.json", `{"agents": [{"agentId": "x", "sys<|>"}]}`,
 			[]string{"systemPrompt", "systemPromptRef"}, []string{"modelClass"}, "systemPromptRef", "systemPromptRef", "sys"},
 		{"top-level names of a v2 chain pack", "chain/pack.json", `{"engines": {"openwop": ">=2.0.0 <3.0.0"}, "kind": "workflow-chain", <|>}`,
@@ -283,4 +287,24 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestDefinitionInOpenBuffer holds that a definition's span is found in
+// the editor's buffer of the target file when it is open, not in the
+// bytes on disk.
+func TestDefinitionInOpenBuffer(t *testing.T) {
+	env := testEnv(t)
+	target, _ := filepath.Abs("testdata/catalog/vendor.acme.tools/pack.json")
+	buffer := `{"nodes": [{"typeId": "vendor.acme.tools.fetch"}]}`
+	env.Open = func(path string) ([]byte, bool) {
+		if path == target {
+			return []byte(buffer), true
+		}
+		return nil, false
+	}
+	doc, off := at(t, "chain/pack.json", chain(chainV1, "vendor.acme.<|>tools.fetch"))
+	locs := Definition(env, doc, off)
+	if len(locs) != 1 || locs[0].Path != target || buffer[locs[0].Span.Start:locs[0].Span.End] != `"vendor.acme.tools.fetch"` {
+		t.Fatalf("got %v, want the typeId in the open buffer", locs)
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -26,8 +25,8 @@ func defineRef(env Env, doc Doc, off int) []Location {
 	}
 	text := doc.Text
 	if file != doc.Path {
-		raw, err := safefile.Read(file, safefile.Options{Max: tarball.DefaultLimits.MaxEntry})
-		if err != nil {
+		raw, ok := env.read(file, tarball.DefaultLimits.MaxEntry)
+		if !ok {
 			return nil
 		}
 		text = raw
