@@ -145,6 +145,8 @@ func TestComplete(t *testing.T) {
 			[]string{"vendor.acme.tools.fetch", "vendor.acme.tools.parse"}, nil, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch", ""},
 		{"v2 chain typeId gets its pin", "chain/pack.json", chain(chainV2, "fetch<|>"),
 			[]string{"vendor.acme.tools.fetch"}, []string{"vendor.acme.tools.parse"}, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch@2.0.1", "fetch"},
+		{"v2 typeId typed with its pin", "chain/pack.json", chain(chainV2, "vendor.acme.tools.fetch@2<|>"),
+			[]string{"vendor.acme.tools.fetch"}, nil, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch@2.0.1", "vendor.acme.tools.fetch@2"},
 		{"tool", "pack/pack.json", `{"nodes": [{"typeId": "vendor.acme.helpers.sum"}], "agents": [{"toolAllowlist": ["<|>`,
 			[]string{"openwop:vendor.acme.helpers.sum", "openwop:vendor.acme.tools.fetch"}, nil, "openwop:vendor.acme.tools.fetch", `openwop:vendor.acme.tools.fetch"`, ""},
 		{"agentId reference", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"dag": {"nodes": [{"config": {"agentId": "<|>"}}]}}]}`,
@@ -306,5 +308,33 @@ func TestDefinitionInOpenBuffer(t *testing.T) {
 	locs := Definition(env, doc, off)
 	if len(locs) != 1 || locs[0].Path != target || buffer[locs[0].Span.Start:locs[0].Span.End] != `"vendor.acme.tools.fetch"` {
 		t.Fatalf("got %v, want the typeId in the open buffer", locs)
+	}
+}
+
+// TestDefinitionInCheckout holds that a typeId opens its node type in a
+// registry checkout's packs/ folder.
+func TestDefinitionInCheckout(t *testing.T) {
+	root := t.TempDir()
+	raw, err := os.ReadFile("testdata/catalog/vendor.acme.tools/pack.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(root, "packs", "vendor.acme.tools", "pack.json")
+	for path, data := range map[string][]byte{target: raw, filepath.Join(root, filepath.FromSlash(catalog.DiscoveryPath)): []byte("{}")} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := catalog.Open(context.Background(), root, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, off := at(t, "chain/pack.json", chain(chainV1, "vendor.acme.tools.<|>parse"))
+	locs := Definition(Env{Catalog: c}, doc, off)
+	if len(locs) != 1 || locs[0].Path != target || string(raw[locs[0].Span.Start:locs[0].Span.End]) != `"vendor.acme.tools.parse"` {
+		t.Fatalf("got %v, want the typeId in %s", locs, target)
 	}
 }
