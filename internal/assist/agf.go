@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/config"
 )
 
 // source is a sub-agent's source in an *.agf.yaml: where it is written and
@@ -37,10 +38,10 @@ func sourceLinks(_ Env, doc Doc) []Link {
 	return links
 }
 
-// maxYAML bounds the *.agf.yaml buffers whose sub-agents are looked for:
-// an AgentFormat file is a few kilobytes, and yaml.v3 takes seconds over a
-// few megabytes of flow YAML, on every request.
-const maxYAML = 1 << 20
+// maxYAML bounds the *.agf.yaml buffers whose sub-agents are looked for
+// (the bound .wop.yaml has, config.MaxSize): an AgentFormat file is a few
+// kilobytes, and yaml.v3 reads some 20 KB a millisecond, on every request.
+const maxYAML = config.MaxSize
 
 // sources lists the source_type file sub-agents of action_space.local_agents
 // (read by internal/agf, with its bounds on hostile YAML), each resolved

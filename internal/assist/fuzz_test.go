@@ -93,14 +93,15 @@ func TestHostileDocuments(t *testing.T) {
 		binary[i] = byte(r.UintN(256))
 	}
 	docs := map[string][]byte{
-		"deep arrays":  bytes.Repeat([]byte("["), size),
-		"deep objects": bytes.Repeat([]byte(`{"a":`), size/5),
-		"wide array":   []byte("[" + strings.Repeat(`"x",`, size/4) + "]"),
-		"many members": []byte(`{"agents": [{` + strings.Repeat(`"modelClass": "w",`, size/18) + `"x": "`),
-		"long string":  []byte(`{"license": "` + strings.Repeat("a", size)),
-		"binary":       binary,
-		"yaml nesting": []byte(strings.Repeat("- ", size/2)),
-		"agf at 1 MiB": []byte("action_space:\n  local_agents: [" + strings.Repeat(`{source: x.agf.yaml},`, (1<<20)/21-2) + "]\n"),
+		"deep arrays":      bytes.Repeat([]byte("["), size),
+		"deep objects":     bytes.Repeat([]byte(`{"a":`), size/5),
+		"wide array":       []byte("[" + strings.Repeat(`"x",`, size/4) + "]"),
+		"many members":     []byte(`{"agents": [{` + strings.Repeat(`"modelClass": "w",`, size/18) + `"x": "`),
+		"long string":      []byte(`{"license": "` + strings.Repeat("a", size)),
+		"binary":           binary,
+		"binary value":     append([]byte(`{"agents": [{"modelClass": `), binary...),
+		"yaml nesting":     []byte(strings.Repeat("- ", size/2)),
+		"agf at its bound": []byte("action_space:\n  local_agents: [" + strings.Repeat(`{source: x.agf.yaml},`, maxYAML/21-2) + "]\n"),
 	}
 	for name, text := range docs {
 		for _, file := range []string{"pack/pack.json", "pack/team.agf.yaml", "pack/.wop.yaml"} { // schemas read as pack.json does
@@ -108,6 +109,7 @@ func TestHostileDocuments(t *testing.T) {
 			doc := Doc{Path: abs, Text: text}
 			start := time.Now()
 			checkAnswers(t, env, doc, len(text)/2)
+			t.Logf("%s as %s: %v", name, file, time.Since(start))
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("%s as %s: %v", name, file, d)
 			}

@@ -32,10 +32,11 @@ type LooseMember struct {
 	Value *Loose // nil when no value has been written yet
 }
 
-// maxLooseNodes bounds the nodes one ParseLoose builds: a 5 MB buffer of
-// "[[[[..." or "1,1,1,..." must cost a bounded amount of memory. Past it
-// the rest of the document is not read.
-const maxLooseNodes = 1 << 20
+// maxLooseNodes bounds the nodes one ParseLoose builds (some 25 MB): a
+// 5 MB buffer of "1,1,1,..." must not cost 150 MB on every keystroke. A
+// manifest at the registry's 256 KB ceiling has some 20,000. Past the
+// bound the rest of the document is not read.
+const maxLooseNodes = 1 << 18
 
 // ParseLoose reads src as JSON, forgiving what is missing: an unclosed
 // string ends at the end of its line, an unclosed container at the end of
@@ -147,8 +148,20 @@ func (p *looseParser) word() *Loose {
 // (a JSON string cannot hold a raw line break).
 func (p *looseParser) str() *Loose {
 	start := p.pos
+	closed := p.skipString()
+	v := p.node(Loose{Kind: String, Start: start, End: p.pos, Closed: closed})
+	body := p.src[start+1 : p.pos]
+	if closed {
+		body = body[:len(body)-1]
+	}
+	v.Str = unquoteLoose(body)
+	return v
+}
+
+// skipString moves past the string literal at p.pos, reporting whether it
+// has its closing quote.
+func (p *looseParser) skipString() (closed bool) {
 	p.pos++
-	closed := false
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		if c == '\\' {
@@ -165,13 +178,7 @@ func (p *looseParser) str() *Loose {
 		}
 	}
 	p.pos = min(p.pos, len(p.src))
-	v := p.node(Loose{Kind: String, Start: start, End: p.pos, Closed: closed})
-	body := p.src[start+1 : p.pos]
-	if closed {
-		body = body[:len(body)-1]
-	}
-	v.Str = unquoteLoose(body)
-	return v
+	return closed
 }
 
 // unquoteLoose decodes a string literal's body, keeping what does not
@@ -272,7 +279,7 @@ func (p *looseParser) skipNested() *Loose {
 	for p.pos < len(p.src) {
 		switch p.src[p.pos] {
 		case '"':
-			p.str()
+			p.skipString()
 			continue
 		case '{', '[':
 			depth++
