@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // Doc is one document as the editor holds it.
@@ -31,6 +32,22 @@ type Env struct {
 	PackDir string
 	// Catalog is what other packs define; nil when none is known.
 	Catalog *catalog.Catalog
+	// Open, when set, returns the editor's buffer of another file (an
+	// absolute path) when it is open, so that a definition's span is in
+	// the bytes the editor shows; files not open are read from disk.
+	Open func(path string) (text []byte, ok bool)
+}
+
+// read returns the text of another file: the editor's buffer, or the
+// disk's, of at most max bytes and never through a final link.
+func (env Env) read(path string, max int64) ([]byte, bool) {
+	if env.Open != nil {
+		if text, ok := env.Open(path); ok {
+			return text, true
+		}
+	}
+	raw, err := safefile.Read(path, safefile.Options{Max: max})
+	return raw, err == nil
 }
 
 // Span is a range of bytes [Start, End) of a document.

@@ -30,7 +30,7 @@ func at(t *testing.T, rel, text string) (Doc, int) {
 }
 
 // testEnv is the fixture pack with the fixture catalog (a folder of packs).
-func testEnv(t *testing.T) Env {
+func testEnv(t testing.TB) Env {
 	t.Helper()
 	c, err := catalog.Open(context.Background(), filepath.Join("testdata", "catalog"), catalog.Options{})
 	if err != nil {
@@ -65,6 +65,8 @@ func TestHover(t *testing.T) {
 		{"nested through $defs", "pack/pack.json", `{"nodes": [{"ro<|>le": "pure"}]}`, []string{"**role**"}, `"role"`},
 		{"half typed", "pack/pack.json", `{"agents": [{"agentId": "vendor.acme.x<|>`,
 			[]string{"**agentId** (string)", "Globally-unique manifest agentId"}, `"vendor.acme.x`},
+		{"v2 manifest, through ids.schema.json", "pack/pack.json", `{"engines": {"openwop": ">=2.0.0 <3.0.0"}, "agents": [{"agentId": "vendor.acme.<|>x"}]}`,
+			[]string{"**agentId** (string)", "Globally-unique"}, `"vendor.acme.x"`},
 		{"chain typeId from the catalog", "chain/pack.json", chain(chainV1, "vendor.acme.tools.fe<|>tch"),
 			[]string{"Defined by `vendor.acme.tools@2.3.0`", "Role: `side-effect`", "Config schema: `schemas/fetch.config.json` with `timeoutMs`, `url (required)`", "**typeId** (string)"},
 			`"vendor.acme.tools.fetch"`},
@@ -125,6 +127,10 @@ func TestComplete(t *testing.T) {
 			[]string{"node", "workflow-chain", "prompt", "connection"}, nil, "node", `node"`, ""},
 		{"member names of an agent", "pack/pack.json", `{"agents": [{"agentId": "x", <|>}]}`,
 			[]string{"modelClass", "systemPromptRef", "toolAllowlist"}, []string{"agentId", "name"}, "modelClass", `"modelClass"`, ""},
+		{"member names in an unclosed object", "pack/pack.json", `{"name": "x", "runtime": {<|>`,
+			[]string{"language", "entry"}, []string{"name"}, "", "", ""},
+		{"chain capability, an enum of array items", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"capabilities": ["cache<|>`,
+			[]string{"cacheable"}, []string{"streamable"}, "cacheable", `cacheable"`, "cache"},
 		{"member name being typed", "pack/pack.json", `{"agents": [{"agentId": "x", "sys<|>"}]}`,
 			[]string{"systemPrompt", "systemPromptRef"}, []string{"modelClass"}, "systemPromptRef", "systemPromptRef", "sys"},
 		{"top-level names of a v2 chain pack", "chain/pack.json", `{"engines": {"openwop": ">=2.0.0 <3.0.0"}, "kind": "workflow-chain", <|>}`,
@@ -139,6 +145,8 @@ func TestComplete(t *testing.T) {
 			[]string{"vendor.acme.tools.fetch", "vendor.acme.tools.parse"}, nil, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch", ""},
 		{"v2 chain typeId gets its pin", "chain/pack.json", chain(chainV2, "fetch<|>"),
 			[]string{"vendor.acme.tools.fetch"}, []string{"vendor.acme.tools.parse"}, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch@2.0.1", "fetch"},
+		{"v2 typeId typed with its pin", "chain/pack.json", chain(chainV2, "vendor.acme.tools.fetch@2<|>"),
+			[]string{"vendor.acme.tools.fetch"}, nil, "vendor.acme.tools.fetch", "vendor.acme.tools.fetch@2.0.1", "vendor.acme.tools.fetch@2"},
 		{"tool", "pack/pack.json", `{"nodes": [{"typeId": "vendor.acme.helpers.sum"}], "agents": [{"toolAllowlist": ["<|>`,
 			[]string{"openwop:vendor.acme.helpers.sum", "openwop:vendor.acme.tools.fetch"}, nil, "openwop:vendor.acme.tools.fetch", `openwop:vendor.acme.tools.fetch"`, ""},
 		{"agentId reference", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"dag": {"nodes": [{"config": {"agentId": "<|>"}}]}}]}`,
@@ -154,6 +162,8 @@ func TestComplete(t *testing.T) {
 			[]string{"off", "info", "warning", "error"}, nil, "", "", ""},
 		{"config rule member", ".wop.yaml", "rules:\n  ref-missing:\n    <|>",
 			[]string{"severity", "ignore", "patterns"}, nil, "", "", ""},
+		{"config with CRLF line ends", ".wop.yaml", "rules:\r\n  ref-missing: err<|>\r\n",
+			[]string{"error"}, nil, "error", "error", "err"},
 		{"config registry", ".wop.yaml", "registry: <|>\n",
 			[]string{"public", "private"}, nil, "", "", ""},
 	} {
@@ -211,6 +221,8 @@ func TestDefinition(t *testing.T) {
 			"pack/schemas/defs.schema.json", ""},
 		{"$ref without $id", "pack/schemas/config.schema.json", `{"$ref": "<|>defs.schema.json#/%24defs/mode"}`,
 			"pack/schemas/defs.schema.json", `{"enum": ["fast", "slow"]}`},
+		{"$ref into a catalog pack", "pack/schemas/config.schema.json", `{"$ref": "https://schemas.example.org/vendor.acme.tools/2.3.0/schemas/fetch.config.json#/properties/u<|>rl"}`,
+			"catalog/vendor.acme.tools/schemas/fetch.config.json", `{"type": "string"}`},
 		{"$ref in the same file", "pack/schemas/config.schema.json", `{"a": {"$ref": "#/$defs/lo<|>cal"}, "$defs": {"local": {"type": "string"}}}`,
 			"pack/schemas/config.schema.json", `{"type": "string"}`},
 		{"agf sub-agent", "pack/team.agf.yaml", "action_space:\n  local_agents:\n    - alias: d\n      source: draf<|>ter.agf.yaml\n", "pack/drafter.agf.yaml", ""},
@@ -277,4 +289,52 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestDefinitionInOpenBuffer holds that a definition's span is found in
+// the editor's buffer of the target file when it is open, not in the
+// bytes on disk.
+func TestDefinitionInOpenBuffer(t *testing.T) {
+	env := testEnv(t)
+	target, _ := filepath.Abs("testdata/catalog/vendor.acme.tools/pack.json")
+	buffer := `{"nodes": [{"typeId": "vendor.acme.tools.fetch"}]}`
+	env.Open = func(path string) ([]byte, bool) {
+		if path == target {
+			return []byte(buffer), true
+		}
+		return nil, false
+	}
+	doc, off := at(t, "chain/pack.json", chain(chainV1, "vendor.acme.<|>tools.fetch"))
+	locs := Definition(env, doc, off)
+	if len(locs) != 1 || locs[0].Path != target || buffer[locs[0].Span.Start:locs[0].Span.End] != `"vendor.acme.tools.fetch"` {
+		t.Fatalf("got %v, want the typeId in the open buffer", locs)
+	}
+}
+
+// TestDefinitionInCheckout holds that a typeId opens its node type in a
+// registry checkout's packs/ folder.
+func TestDefinitionInCheckout(t *testing.T) {
+	root := t.TempDir()
+	raw, err := os.ReadFile("testdata/catalog/vendor.acme.tools/pack.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(root, "packs", "vendor.acme.tools", "pack.json")
+	for path, data := range map[string][]byte{target: raw, filepath.Join(root, filepath.FromSlash(catalog.DiscoveryPath)): []byte("{}")} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := catalog.Open(context.Background(), root, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, off := at(t, "chain/pack.json", chain(chainV1, "vendor.acme.tools.<|>parse"))
+	locs := Definition(Env{Catalog: c}, doc, off)
+	if len(locs) != 1 || locs[0].Path != target || string(raw[locs[0].Span.Start:locs[0].Span.End]) != `"vendor.acme.tools.parse"` {
+		t.Fatalf("got %v, want the typeId in %s", locs, target)
+	}
 }

@@ -218,7 +218,7 @@ func (e edit) apply(items []Item) []Item {
 	typed := strings.ToLower(e.typed)
 	out := items[:0]
 	for _, it := range items {
-		if typed != "" && !strings.Contains(strings.ToLower(it.Label), typed) {
+		if typed != "" && !strings.Contains(strings.ToLower(it.Label), typed) && !strings.Contains(strings.ToLower(it.Insert), typed) {
 			continue
 		}
 		it.Replace = e.span

@@ -42,7 +42,7 @@ func placeIn(src []byte, off int) yamlPlace {
 	}
 	body = min(body, col)
 	wordEnd := col
-	for wordEnd < len(line) && line[wordEnd] != ' ' && line[wordEnd] != ':' && line[wordEnd] != '#' {
+	for wordEnd < len(line) && !strings.ContainsRune(" \t\r:#", rune(line[wordEnd])) {
 		wordEnd++
 	}
 	pl.word = Span{start + body, start + wordEnd}

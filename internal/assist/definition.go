@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -84,8 +83,8 @@ func definedIn(env Env, name string, find func(*jsonpos.Loose) *jsonpos.Loose, f
 	if err != nil {
 		return nil
 	}
-	raw, err := safefile.Read(p, safefile.Options{Max: tarball.DefaultLimits.MaxManifest})
-	if err != nil {
+	raw, ok := env.read(p, tarball.DefaultLimits.MaxManifest)
+	if !ok {
 		return nil
 	}
 	if n := find(jsonpos.ParseLoose(raw)); n != nil {

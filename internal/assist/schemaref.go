@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -26,8 +25,8 @@ func defineRef(env Env, doc Doc, off int) []Location {
 	}
 	text := doc.Text
 	if file != doc.Path {
-		raw, err := safefile.Read(file, safefile.Options{Max: tarball.DefaultLimits.MaxEntry})
-		if err != nil {
+		raw, ok := env.read(file, tarball.DefaultLimits.MaxEntry)
+		if !ok {
 			return nil
 		}
 		text = raw
@@ -72,11 +71,8 @@ func refTarget(env Env, doc Doc, root *jsonpos.Loose, ref string) (file, frag st
 		}
 	}
 	if u, err := neturl.Parse(target); err == nil && u.IsAbs() {
-		segs := strings.Split(strings.Trim(u.Path, "/"), "/")
-		for i := range segs {
-			if p, ok := packFile(packDir, strings.Join(segs[i:], "/")); ok {
-				return p, frag, true
-			}
+		if p, ok := urlFile(env, packDir, u); ok {
+			return p, frag, true
 		}
 		return "", "", false
 	}
@@ -86,6 +82,30 @@ func refTarget(env Env, doc Doc, root *jsonpos.Loose, ref string) (file, frag st
 	}
 	p, ok := packFile(packDir, path.Join(filepath.ToSlash(rel), target))
 	return p, frag, ok
+}
+
+// urlFile finds the file an absolute schema URL names: the file of this
+// pack its path ends with, or else the file of a catalog pack named in it
+// (<pack>/<version>/<file>).
+func urlFile(env Env, packDir string, u *neturl.URL) (string, bool) {
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := range segs {
+		if p, ok := packFile(packDir, strings.Join(segs[i:], "/")); ok {
+			return p, true
+		}
+	}
+	if env.Catalog == nil {
+		return "", false
+	}
+	for i := 0; i+2 < len(segs); i++ {
+		if dir, ok := env.Catalog.PackDir(segs[i]); ok {
+			if p, ok := packFile(dir, strings.Join(segs[i+2:], "/")); ok {
+				abs, err := filepath.Abs(p) // a catalog opened by a relative path keeps it
+				return abs, err == nil
+			}
+		}
+	}
+	return "", false
 }
 
 // pointerSpan is the span of the value a JSON pointer names in text (the

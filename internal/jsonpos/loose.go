@@ -1,6 +1,7 @@
 package jsonpos
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -31,10 +32,11 @@ type LooseMember struct {
 	Value *Loose // nil when no value has been written yet
 }
 
-// maxLooseNodes bounds the nodes one ParseLoose builds: a 5 MB buffer of
-// "[[[[..." or "1,1,1,..." must cost a bounded amount of memory. Past it
-// the rest of the document is not read.
-const maxLooseNodes = 1 << 20
+// maxLooseNodes bounds the nodes one ParseLoose builds (some 25 MB): a
+// 5 MB buffer of "1,1,1,..." must not cost 150 MB on every keystroke. A
+// manifest at the registry's 256 KB ceiling has some 20,000. Past the
+// bound the rest of the document is not read.
+const maxLooseNodes = 1 << 18
 
 // ParseLoose reads src as JSON, forgiving what is missing: an unclosed
 // string ends at the end of its line, an unclosed container at the end of
@@ -51,6 +53,23 @@ type looseParser struct {
 	src   []byte
 	pos   int
 	nodes int
+	slab  []Loose // nodes are carved from here: one allocation per 128
+
+	// The members and items of the containers being read are gathered
+	// here and copied out when each ends: one allocation of the right size
+	// per container instead of append's regrowth.
+	members []LooseMember
+	items   []*Loose
+}
+
+func (p *looseParser) node(v Loose) *Loose {
+	if len(p.slab) == 0 {
+		p.slab = make([]Loose, 128)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	*n = v
+	return n
 }
 
 func (p *looseParser) space() {
@@ -112,7 +131,7 @@ func (p *looseParser) word() *Loose {
 		p.pos++
 	}
 	text := string(p.src[start:p.pos])
-	v := &Loose{Kind: Null, Str: text, Start: start, End: p.pos, Closed: true}
+	v := p.node(Loose{Kind: Null, Str: text, Start: start, End: p.pos, Closed: true})
 	switch c := text[0]; {
 	case text == "true" || text == "false":
 		v.Kind, v.Str = Bool, text
@@ -129,8 +148,20 @@ func (p *looseParser) word() *Loose {
 // (a JSON string cannot hold a raw line break).
 func (p *looseParser) str() *Loose {
 	start := p.pos
+	closed := p.skipString()
+	v := p.node(Loose{Kind: String, Start: start, End: p.pos, Closed: closed})
+	body := p.src[start+1 : p.pos]
+	if closed {
+		body = body[:len(body)-1]
+	}
+	v.Str = unquoteLoose(body)
+	return v
+}
+
+// skipString moves past the string literal at p.pos, reporting whether it
+// has its closing quote.
+func (p *looseParser) skipString() (closed bool) {
 	p.pos++
-	closed := false
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		if c == '\\' {
@@ -147,13 +178,7 @@ func (p *looseParser) str() *Loose {
 		}
 	}
 	p.pos = min(p.pos, len(p.src))
-	v := &Loose{Kind: String, Start: start, End: p.pos, Closed: closed}
-	body := p.src[start+1 : p.pos]
-	if closed {
-		body = body[:len(body)-1]
-	}
-	v.Str = unquoteLoose(body)
-	return v
+	return closed
 }
 
 // unquoteLoose decodes a string literal's body, keeping what does not
@@ -171,8 +196,13 @@ func unquoteLoose(body []byte) string {
 }
 
 func (p *looseParser) object(depth int) *Loose {
-	v := &Loose{Kind: Object, Start: p.pos}
+	v := p.node(Loose{Kind: Object, Start: p.pos})
 	p.pos++
+	mark := len(p.members)
+	defer func() {
+		v.Members = slices.Clone(p.members[mark:])
+		p.members = p.members[:mark]
+	}()
 	for {
 		p.space()
 		if p.pos >= len(p.src) {
@@ -206,13 +236,18 @@ func (p *looseParser) object(depth int) *Loose {
 			p.pos++
 			m.Value = p.value(depth + 1)
 		}
-		v.Members = append(v.Members, m)
+		p.members = append(p.members, m)
 	}
 }
 
 func (p *looseParser) array(depth int) *Loose {
-	v := &Loose{Kind: Array, Start: p.pos}
+	v := p.node(Loose{Kind: Array, Start: p.pos})
 	p.pos++
+	mark := len(p.items)
+	defer func() {
+		v.Items = slices.Clone(p.items[mark:])
+		p.items = p.items[:mark]
+	}()
 	for {
 		p.space()
 		if p.pos >= len(p.src) {
@@ -232,7 +267,7 @@ func (p *looseParser) array(depth int) *Loose {
 			continue
 		}
 		if it := p.value(depth + 1); it != nil {
-			v.Items = append(v.Items, it)
+			p.items = append(p.items, it)
 		}
 	}
 }
@@ -244,7 +279,7 @@ func (p *looseParser) skipNested() *Loose {
 	for p.pos < len(p.src) {
 		switch p.src[p.pos] {
 		case '"':
-			p.str()
+			p.skipString()
 			continue
 		case '{', '[':
 			depth++
