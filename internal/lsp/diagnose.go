@@ -322,9 +322,6 @@ func (s *Server) publishFile(ctx context.Context, path string, versions map[stri
 	if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
 		s.log.Printf("publishDiagnostics %s: %v", path, err)
 	}
-	if s.opt.Published != nil {
-		s.opt.Published(path)
-	}
 }
 
 // protocol is the finding as LSP says it.

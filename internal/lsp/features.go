@@ -31,7 +31,7 @@ func (s *Server) assistDoc(u protocol.DocumentURI) (assist.Env, assist.Doc, bool
 	if !open || len(text) > maxAssistText || bytes.IndexByte(text, 0) >= 0 {
 		return assist.Env{}, assist.Doc{}, false
 	}
-	env := assist.Env{}
+	env := assist.Env{Open: s.text}
 	if dir, ok := pack.Owner(path); ok {
 		env.PackDir = dir
 		env.Catalog = s.catalogFor(dir)

@@ -41,9 +41,6 @@ type Options struct {
 	Env *lintrun.Env
 	// Debounce is the quiet time before a lint run (DefaultDebounce if 0).
 	Debounce time.Duration
-	// Published, when set, is called after each publishDiagnostics is sent
-	// (benchmarks and tests time it).
-	Published func(path string)
 }
 
 // Server is one editor session.
