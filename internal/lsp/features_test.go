@@ -150,15 +150,23 @@ func TestAddIgnore(t *testing.T) {
 	}
 }
 
-// TestDependentsRelint: a schema's buffer is linted as part of its pack,
-// and a file deleted on disk (didChangeWatchedFiles) is seen.
+// TestDependentsRelint: a finding in a file that is not open is published
+// on that file; a schema's buffer is linted as part of its pack; a file
+// deleted on disk (didChangeWatchedFiles) is seen.
 func TestDependentsRelint(t *testing.T) {
 	dir := copyExample(t)
+	onDisk := filepath.Join(dir, "schemas", "uppercase.input.json")
+	if err := os.WriteFile(onDisk, []byte("{,}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := start(t, dir)
 	manifest := filepath.Join(dir, "pack.json")
 	schema := filepath.Join(dir, "schemas", "uppercase.config.json")
 	if err := s.Open(s.ctx, manifest, read(t, manifest)); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := s.Diagnostics(s.ctx, onDisk, func(p protocol.PublishDiagnosticsParams) bool { _, ok := find(p.Diagnostics, "json-invalid"); return ok }); err != nil {
+		t.Fatalf("a file that is not open: %v", err)
 	}
 	if err := s.Open(s.ctx, schema, `{"type": `); err != nil {
 		t.Fatal(err)
@@ -244,7 +252,7 @@ func TestShutdown(t *testing.T) {
 func TestPanicIsReported(t *testing.T) {
 	var log strings.Builder
 	srv := newServer(Options{Env: testEnv("/", &log)})
-	srv.conn = nopConn{}
+	srv.conn = &nopConn{}
 	var replied error
 	h := srv.recovering(func(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error { panic("boom") })
 	req, _ := jsonrpc2.NewCall(jsonrpc2.NewNumberID(1), "textDocument/hover", nil)
@@ -253,6 +261,9 @@ func TestPanicIsReported(t *testing.T) {
 	}
 	if replied == nil || !strings.Contains(log.String(), "panic in textDocument/hover: boom") {
 		t.Errorf("reply error %v, log %q", replied, log.String())
+	}
+	if conn := srv.conn.(*nopConn); len(conn.sent) != 1 || conn.sent[0] != protocol.MethodWindowShowMessage {
+		t.Errorf("notifications sent = %v, want one window/showMessage", conn.sent)
 	}
 }
 

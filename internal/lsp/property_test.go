@@ -65,7 +65,7 @@ func editsFrom(data []byte) []edit {
 func checkEdits(t *testing.T, edits []edit) {
 	dir := copyExample(t)
 	srv := newServer(Options{Env: testEnv(filepath.Dir(dir), io.Discard)})
-	srv.conn = nopConn{}
+	srv.conn = &nopConn{}
 	texts := map[string][]byte{}
 	for _, name := range editFiles {
 		path := filepath.Join(dir, filepath.FromSlash(name))

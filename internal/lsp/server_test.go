@@ -162,7 +162,14 @@ func mustParse(t *testing.T, text []byte) *jsonpos.Doc {
 	return doc
 }
 
-// nopConn is a connection that sends nothing, for handlers tested alone.
-type nopConn struct{ jsonrpc2.Conn }
+// nopConn is a connection that sends nothing, for handlers tested alone;
+// it records the methods of the notifications it was given.
+type nopConn struct {
+	jsonrpc2.Conn
+	sent []string
+}
 
-func (nopConn) Notify(context.Context, string, any) error { return nil }
+func (c *nopConn) Notify(_ context.Context, method string, _ any) error {
+	c.sent = append(c.sent, method)
+	return nil
+}
