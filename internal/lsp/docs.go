@@ -52,7 +52,7 @@ func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 		return
 	}
 	s.mu.Lock()
-	s.docs[path] = &document{path: path, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	s.docs[path] = &document{version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.mu.Unlock()
 	s.changed(path, false)
 }

@@ -65,9 +65,8 @@ type Server struct {
 	wake chan struct{}
 }
 
-// document is an open buffer.
+// document is an open buffer (s.docs holds them by absolute path).
 type document struct {
-	path    string
 	version int32
 	text    []byte
 }
