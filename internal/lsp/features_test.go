@@ -165,7 +165,10 @@ func TestDependentsRelint(t *testing.T) {
 	if err := s.Open(s.ctx, manifest, read(t, manifest)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Diagnostics(s.ctx, onDisk, func(p protocol.PublishDiagnosticsParams) bool { _, ok := find(p.Diagnostics, "json-invalid"); return ok }); err != nil {
+	if _, err := s.Diagnostics(s.ctx, onDisk, func(p protocol.PublishDiagnosticsParams) bool {
+		_, ok := find(p.Diagnostics, "json-invalid")
+		return ok
+	}); err != nil {
 		t.Fatalf("a file that is not open: %v", err)
 	}
 	if err := s.Open(s.ctx, schema, `{"type": `); err != nil {
