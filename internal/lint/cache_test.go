@@ -249,6 +249,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",
 			"limits": "Limits", "archivePath": "Contents.Archive (its bytes)", "archiveID": "not an input (a re-open refuses another archive)",
 			"mu": "not an input", "kept": "Contents (the bytes of files read, as first read)", "keepLeft": "not an input (how much more kept may hold)",
+			"overlay": "Contents (Digest reads through it, as the rules do)",
 		},
 		"Options": {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Severities": "Severity", "Ignores": "Ignores", "Patterns": "Patterns",

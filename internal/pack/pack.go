@@ -61,6 +61,9 @@ type Pack struct {
 	mu       sync.Mutex
 	kept     map[string][]byte
 	keepLeft int64
+	// overlay holds contents that stand for files on disk (an editor's
+	// unsaved buffers): every read sees them instead.
+	overlay map[string][]byte
 }
 
 // ErrNoManifest means a directory holds no pack.json.
@@ -214,6 +217,38 @@ func (pk *Pack) Keep(budget int64) {
 	}
 }
 
+// Overlay makes a directory pack read files (slash names from its root)
+// from data instead of disk: an editor's unsaved buffers are linted as the
+// file they stand for. A name not on disk is added as a regular file. The
+// size ceilings still apply to the overlaid bytes.
+func (pk *Pack) Overlay(files map[string][]byte) {
+	if pk.Archive != nil || len(files) == 0 {
+		return
+	}
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	if pk.overlay == nil {
+		pk.overlay = map[string][]byte{}
+	}
+	for name, data := range files {
+		pk.overlay[name] = data
+		f := File{Name: name, Size: int64(len(data))}
+		if i, ok := slices.BinarySearchFunc(pk.Files, name, func(f File, n string) int { return strings.Compare(f.Name, n) }); ok {
+			pk.Files[i] = f
+		} else {
+			pk.Files = slices.Insert(pk.Files, i, f)
+		}
+	}
+}
+
+// overlaid returns the overlay's bytes for name, if it has them.
+func (pk *Pack) overlaid(name string) ([]byte, bool) {
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	data, ok := pk.overlay[name]
+	return data, ok
+}
+
 // ReadFile returns a file's bytes, which the caller must not modify. Files
 // over the per-file ceiling (the manifest's own ceiling for pack.json) are
 // refused with *FileTooLargeError before any byte is read.
@@ -263,6 +298,9 @@ func (pk *Pack) ReadFileReusing(name string, buf []byte) ([]byte, error) {
 	if f.Size > max {
 		return nil, &FileTooLargeError{Name: name, Size: f.Size, Max: max}
 	}
+	if data, ok := pk.overlaid(name); ok {
+		return append(buf[:0], data...), nil // a copy: the caller may reuse buf
+	}
 	if pk.Archive != nil {
 		e, _ := pk.Archive.Find(name)
 		return e.Data, nil
@@ -291,6 +329,9 @@ func (pk *Pack) Open(name string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
 	}
 	if data, ok := pk.keptFile(name); ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+	if data, ok := pk.overlaid(name); ok {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	max := pk.limits.MaxEntry

@@ -215,3 +215,35 @@ func TestKeepReadsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlay: overlaid bytes stand for the file on disk (or a file not on
+// disk) in every read, within the size ceilings.
+func TestOverlay(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"name":"disk"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lim := tarball.DefaultLimits
+	lim.MaxEntry = 8
+	pk, err := Load(dir, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk.Overlay(map[string][]byte{ManifestName: []byte(`{"name":"buffer"}`), "new.md": []byte("hi"), "big.md": []byte("123456789")})
+	if got, _ := pk.ReadFile(ManifestName); string(got) != `{"name":"buffer"}` {
+		t.Errorf("ReadFile = %q, want the overlay", got)
+	}
+	buf := make([]byte, 0, 64)
+	got, _ := pk.ReadFileReusing(ManifestName, buf)
+	got[0] = 'X' // the caller owns what ReadFileReusing returns
+	if again, _ := pk.ReadFile(ManifestName); again[0] != '{' {
+		t.Error("writing ReadFileReusing's result changed the overlay")
+	}
+	if f, ok := pk.Lookup("new.md"); !ok || f.Size != 2 || !f.Mode.IsRegular() {
+		t.Errorf("Lookup(new.md) = %+v, %v", f, ok)
+	}
+	var tooLarge *FileTooLargeError
+	if _, err := pk.ReadFile("big.md"); !errors.As(err, &tooLarge) {
+		t.Errorf("ReadFile(big.md) err = %v, want too large", err)
+	}
+}

@@ -31,11 +31,10 @@ func suggestCommand(group *cobra.Command, word string) string {
 			names = append(names, c.Name())
 		}
 	}
-	if near, ok := suggest.Nearest(word, names, 2); ok {
-		return group.CommandPath() + " " + near
-	}
 	// Elsewhere in the tree: every command at the smallest distance, by
-	// full path ("wop agf lint' or 'wop pack lint").
+	// full path ("wop agf lint' or 'wop pack lint"); the group's own
+	// nearest command only when none elsewhere is nearer ('wop lnt' means
+	// lint, not lsp).
 	var paths, pathNames []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -47,8 +46,12 @@ func suggestCommand(group *cobra.Command, word string) string {
 		}
 	}
 	walk(group.Root())
+	closest := uniq(suggest.Closest(word, pathNames, 2))
+	if near, ok := suggest.Nearest(word, names, 2); ok && (len(closest) == 0 || slices.Contains(closest, near)) {
+		return group.CommandPath() + " " + near
+	}
 	var found []string
-	for _, near := range uniq(suggest.Closest(word, pathNames, 2)) {
+	for _, near := range closest {
 		for i, n := range pathNames {
 			if n == near {
 				found = append(found, paths[i])

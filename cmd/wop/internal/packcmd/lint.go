@@ -5,20 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wop-cli/wop/internal/catalog"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
@@ -100,41 +98,6 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	return cmd
 }
 
-// target is one pack to lint: where it is and how findings name it.
-type target struct{ path, display string }
-
-func expandTargets(env *cli.Env, args []string) ([]target, error) {
-	var out []target
-	for _, arg := range args {
-		abs := env.Abs(arg)
-		found, err := pack.Discover(abs)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, cli.Usagef("%s: no such file or directory", arg)
-			}
-			return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
-		}
-		for _, f := range found {
-			rel, _ := filepath.Rel(abs, f)
-			out = append(out, target{path: f, display: filepath.Join(arg, rel)})
-		}
-	}
-	return out, nil
-}
-
-// withoutPath drops the absolute path an *fs.PathError carries; callers
-// name the file as the user typed it.
-func withoutPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	if errors.Is(err, pack.ErrNoManifest) {
-		return errors.New("no pack.json here or in its subdirectories: point at a pack directory, a pack.json or a .tgz")
-	}
-	return err
-}
-
 func runLint(ctx context.Context, o *lintOptions) error {
 	if err := checkOutput(o.env, "--output", o.output, "wop.sarif"); err != nil {
 		return err
@@ -142,105 +105,30 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if err := checkOutput(o.env, "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
 		return err
 	}
-	targets, looseAGF, err := lintTargets(o)
-	if err != nil {
-		return err
+	res, err := lintrun.Run(ctx, runEnv(o.env), o.runOptions())
+	if err != nil || res == nil { // res is nil after --diff
+		return usage(err)
 	}
-	base := lintOpts(o.env, o.noCache)
-	catalogs := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, announce: o.format == "text", open: map[string]*catalog.Catalog{}}
-	base.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
-	if o.catalog != "" {
-		if base.Catalog, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog"); err != nil {
-			return err
-		}
-	}
-	jobs, limits, err := lintJobs(o, targets, base, &catalogs)
-	if err != nil {
-		return err
-	}
-	if o.fix || o.diff {
-		if err := applyFixes(o, targets, jobs, limits, !o.diff); err != nil {
-			return err
-		}
-		if o.diff {
-			return nil
-		}
-	}
-	trees := make([]spec.Tree, len(targets)) // each pack's, for the json and sarif reports
-	load := func(j lint.Job) (*pack.Pack, error) {
-		if err := ctx.Err(); err != nil { // Ctrl-C: no more packs
-			return nil, err
-		}
-		i := slices.IndexFunc(targets, func(t target) bool { return t.path == j.Path })
-		pk, err := pack.Load(j.Path, limits[i])
-		if err != nil {
-			return nil, err
-		}
-		pk.Display = pack.DisplayName(targets[i].display)
-		if o.format == "json" || o.format == "sarif" { // the reports that name it: reading the manifest again was 5% of a folder's text lint
-			trees[i] = treeOf(pk, j.Opt.Spec)
-		}
-		return pk, nil
-	}
-	var diags []diag.Diagnostic
-	var loadErrs []error
-	var packs []report.PackSpec
-	for i, r := range lint.RunAll(jobs, load) {
-		if r.Err != nil {
-			loadErrs = append(loadErrs, fmt.Errorf("%s: %w", targets[i].display, withoutPath(r.Err)))
-			continue
-		}
-		diags = append(diags, r.Diags...)
-		packs = append(packs, report.PackSpec{Path: targets[i].display, Spec: string(trees[i])})
-	}
-	base.Cache.Trim() // at most once a day; otherwise one stat
-	agfDiags, err := lintLooseAgentFormat(o.env, looseAGF)
-	if err != nil {
-		return err
-	}
-	diags = append(diags, agfDiags...)
-	if o.against != "" {
-		verdict, err := releaseVerdict(ctx, o, targets, jobs, limits)
-		if err != nil {
-			return err
-		}
-		diags = append(diags, verdict...)
-	}
-	var tally report.Tally // what the text summary says beyond the findings shown
-	if !o.info {
-		diags, tally.HiddenInfo = diag.WithoutInfo(diags)
-	}
-	diags = diag.Sort(diags)
 	if o.writeBaseline != "" {
-		return writeBaseline(o, diags)
+		return writeBaseline(o, res.Diags)
 	}
-	if diags, err = applyBaseline(o, diags); err != nil {
-		return err
+	if len(res.LoadErrs) > 0 && o.output != "" {
+		return &cli.UsageError{Err: errors.Join(res.LoadErrs...)} // no partial report file
 	}
-	if len(loadErrs) > 0 && o.output != "" {
-		return &cli.UsageError{Err: errors.Join(loadErrs...)} // no partial report file
-	}
-	rules := lint.Infos()
-	if o.format == "sarif" {
-		rules = lint.InfosWithDocs()
-	}
-	if o.against != "" {
-		rules = append(rules, releaseRules()...)
-	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: rules, Diags: diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
-		Spec: spec.Versions(), Packs: packs, Incomplete: catalogs.incomplete()}
+	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: o.ruleInfos(), Diags: res.Diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
+		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete}
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
-	counts := diag.Count(diags)
+	counts := diag.Count(res.Diags)
 	if o.format == "text" {
-		fmt.Fprintln(o.env.ErrOut, report.Summary(diags, tally, len(targets)-len(loadErrs)+len(looseAGF), "pack"))
+		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
 		}
 	}
-	if len(loadErrs) > 0 {
-		return &cli.UsageError{Err: errors.Join(loadErrs...)}
+	if len(res.LoadErrs) > 0 {
+		return &cli.UsageError{Err: errors.Join(res.LoadErrs...)}
 	}
 	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
 		return cli.ErrFindings
@@ -248,14 +136,41 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	return nil
 }
 
-// lintTargets expands the arguments into packs to lint, and AgentFormat
-// files outside any pack (only with --changed).
-func lintTargets(o *lintOptions) ([]target, []string, error) {
-	if o.changed {
-		return changedTargets(o.env, o.paths)
+// runOptions are the flags as lintrun takes them.
+func (o *lintOptions) runOptions() lintrun.Options {
+	r := lintrun.Options{Paths: o.paths, Changed: o.changed, Config: o.config, Offline: o.offline, NoCache: o.noCache,
+		Info: o.info, Baseline: o.baseline, Announce: o.format == "text", Specs: o.format == "json" || o.format == "sarif"}
+	r.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
+	if o.catalog != "" {
+		r.Catalogs = []string{o.catalog}
 	}
-	targets, err := expandTargets(o.env, o.paths)
-	return targets, nil, err
+	if o.writeBaseline != "" {
+		r.Baseline = "" // the baseline written holds every finding
+	}
+	switch {
+	case o.diff:
+		r.Fix = lintrun.FixDiff
+	case o.fix:
+		r.Fix = lintrun.FixWrite
+	}
+	if o.against != "" {
+		r.Against = func(ctx context.Context, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
+			return releaseVerdict(ctx, o, targets, jobs, limits)
+		}
+	}
+	return r
+}
+
+// ruleInfos are the rules the report lists.
+func (o *lintOptions) ruleInfos() []diag.RuleInfo {
+	rules := lint.Infos()
+	if o.format == "sarif" {
+		rules = lint.InfosWithDocs()
+	}
+	if o.against != "" {
+		rules = append(rules, releaseRules()...)
+	}
+	return rules
 }
 
 // writeLintReport writes the report to --output or Out. A file is written
@@ -319,26 +234,6 @@ func writeInto(path, flag string, data []byte) error {
 	return f.Close()
 }
 
-// lintJobs gives each target the options and limits of its configuration.
-func lintJobs(o *lintOptions, targets []target, base lint.Options, catalogs *catalogLoader) ([]lint.Job, []tarball.Limits, error) {
-	jobs := make([]lint.Job, len(targets))
-	limits := make([]tarball.Limits, len(targets))
-	seen := newSettingsMemo()
-	for i, t := range targets {
-		s, err := settingsFor(o.env, o.config, t.path, base, seen)
-		if err != nil {
-			return nil, nil, err
-		}
-		jobs[i], limits[i] = lint.Job{Path: t.path, Opt: s.opt}, s.limits
-		if base.Catalog == nil {
-			if jobs[i].Opt.Catalog, err = catalogs.forPack(s.catalog, t.path); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	return jobs, limits, nil
-}
-
 func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	out, err := lint.NewBaseline(diags).MarshalIndent()
 	if err != nil {
@@ -351,41 +246,6 @@ func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	return nil
 }
 
-func applyBaseline(o *lintOptions, diags []diag.Diagnostic) ([]diag.Diagnostic, error) {
-	if o.baseline == "" {
-		return diags, nil
-	}
-	b, err := lint.LoadBaseline(o.env.Abs(o.baseline))
-	if err != nil {
-		return nil, cli.Usagef("--baseline: %v", withoutPath(err))
-	}
-	for _, w := range b.Upgrade(lint.All()) {
-		fmt.Fprintf(o.env.ErrOut, "--baseline %s: warning: %s\n", o.baseline, w)
-	}
-	diags, n := b.Filter(diags)
-	if n > 0 && o.format == "text" {
-		fmt.Fprintf(o.env.ErrOut, "%d findings accepted by the baseline %s\n", n, o.baseline)
-	}
-	return diags, nil
-}
-
-// lintOpts are the lint options every command uses: the public profile and
-// the result cache (unless disabled, or the binary cannot be identified).
-// A cache that cannot be written is said once, as a warning.
-func lintOpts(env *cli.Env, noCache bool) lint.Options {
-	opt := lint.Options{CacheSalt: env.Version + "|" + env.BuildID}
-	if !noCache && env.BuildID != "" {
-		opt.Cache.Dir, opt.Cache.Now = env.CacheDir, env.Now
-		var once sync.Once
-		opt.Cache.Warn = func(err error) {
-			once.Do(func() {
-				fmt.Fprintf(env.ErrOut, "wop: warning: results not cached: %v (set WOP_CACHE_DIR to a writable directory, or WOP_CACHE_DIR=off)\n", err)
-			})
-		}
-	}
-	return opt
-}
-
 // ruleIDs lists every rule id, for completion and did-you-mean.
 func ruleIDs() []string {
 	var ids []string
@@ -393,22 +253,4 @@ func ruleIDs() []string {
 		ids = append(ids, info.ID)
 	}
 	return ids
-}
-
-// treeOf is the spec generation lint judges pk by: the one asked for, or
-// under auto the one its engine range picks (as lint's pass does). A
-// manifest that does not parse is judged as v1.
-func treeOf(pk *pack.Pack, asked spec.Tree) spec.Tree {
-	if asked == spec.V1 || asked == spec.V2 {
-		return asked
-	}
-	raw, err := pk.ReadFile(pack.ManifestName)
-	if err != nil {
-		return spec.V1
-	}
-	doc, err := jsonpos.Parse(raw)
-	if err != nil {
-		return spec.V1
-	}
-	return spec.TreeOf(doc.Root)
 }

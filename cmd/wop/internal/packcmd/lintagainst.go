@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -29,7 +30,7 @@ func releaseRules() []diag.RuleInfo {
 
 // releaseVerdict compares the one pack being linted with the previous
 // release --against names and returns the verdict findings.
-func releaseVerdict(ctx context.Context, o *lintOptions, targets []target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
+func releaseVerdict(ctx context.Context, o *lintOptions, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
 	if len(targets) != 1 {
 		return nil, cli.Usagef("--against compares one pack with its previous release; %d packs given", len(targets))
 	}
@@ -37,7 +38,7 @@ func releaseVerdict(ctx context.Context, o *lintOptions, targets []target, jobs 
 	if err != nil {
 		return nil, nil // the lint run reports why it cannot be read
 	}
-	pk.Display = pack.DisplayName(targets[0].display)
+	pk.Display = pack.DisplayName(targets[0].Display)
 	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, jobs[0].Path, limits[0])
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {

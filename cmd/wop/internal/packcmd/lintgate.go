@@ -1,50 +1,20 @@
 package packcmd
 
 import (
-	"maps"
-
-	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
-// lintGateMode is how strictly lint stands between a source and an archive.
-type lintGateMode int
+// lintGateMode is lintrun.Gate, named as this package's commands call it.
+type lintGateMode lintrun.Gate
 
 const (
-	gateOff     lintGateMode = iota // --no-lint
-	gateBuild                       // build: lint errors stop it
-	gatePublish                     // publish: also what must not reach a registry
+	gateOff     = lintGateMode(lintrun.GateOff)
+	gatePublish = lintGateMode(lintrun.GatePublish)
 )
 
 func gateFor(noLint, publishing bool) lintGateMode {
-	switch {
-	case noLint:
-		return gateOff
-	case publishing:
-		return gatePublish
-	}
-	return gateBuild
+	return lintGateMode(lintrun.GateFor(noLint, publishing))
 }
 
-// publishOnlyErrors are warnings while a pack is written and errors when it
-// is published: init's placeholders would go out as the pack's public text.
-var publishOnlyErrors = []string{"placeholder-left"}
-
-// options returns opt for the gate: at publish, publishOnlyErrors become
-// errors unless the configuration chose their severity (off included).
-func (g lintGateMode) options(opt lint.Options) lint.Options {
-	if g != gatePublish {
-		return opt
-	}
-	sev := maps.Clone(opt.Severities)
-	if sev == nil {
-		sev = map[string]diag.Severity{}
-	}
-	for _, id := range publishOnlyErrors {
-		if _, set := sev[id]; !set {
-			sev[id] = diag.Error
-		}
-	}
-	opt.Severities = sev
-	return opt
-}
+func (g lintGateMode) options(opt lint.Options) lint.Options { return lintrun.Gate(g).Options(opt) }

@@ -3,13 +3,12 @@ package packcmd
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 func newRulesCmd(env *cli.Env) *cobra.Command {
@@ -24,7 +23,7 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
 				for _, r := range lint.Infos() {
-					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, summaryOf(r), fixMark(r.ID))
+					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, lintrun.Summary(r), fixMark(r.ID))
 				}
 				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes of rules marked (fixable).\n")
 				return tw.Flush()
@@ -62,61 +61,17 @@ func fixMark(id string) string {
 	return ""
 }
 
-// summaryOf is a rule's summary, led by a deprecation note when it has one.
-func summaryOf(r diag.RuleInfo) string {
-	switch {
-	case r.Deprecated != "" && r.ReplacedBy != "":
-		return fmt.Sprintf("DEPRECATED, use %s: %s", r.ReplacedBy, r.Summary)
-	case r.Deprecated != "":
-		return "DEPRECATED: " + r.Summary
-	}
-	return r.Summary
-}
-
 func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(), id) }
 
-// explain prints rule id of rules: summary, why, the bad example, what wop
-// says about it and the fix; for a deprecated rule, what replaced it.
+// explain prints lintrun.Explain's text for rule id of rules.
 func explain(env *cli.Env, rules lint.Rules, id string) error {
-	r := rules.Lookup(id)
-	if r == nil {
+	text, found, err := lintrun.Explain(rules, id)
+	if !found {
 		return cli.UnknownRule(id, ruleIDs())
 	}
-	if r.Deprecated != "" {
-		_, err := fmt.Fprintf(env.Out, "%s (deprecated)\n%s\n\n%s\n", r.ID, summaryOf(r.Info()), r.Deprecated)
-		return err
-	}
-	doc, err := lint.Explain(id)
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose))
-	section := func(title string, files []lint.ExampleFile) {
-		fmt.Fprintf(&b, "\n%s:\n", title)
-		for _, f := range files {
-			fmt.Fprintf(&b, "  -- %s --\n", f.Name)
-			if binary(f.Data) { // a WASM module: its bytes would drive the terminal
-				fmt.Fprintf(&b, "  (%d bytes of binary data: % x)\n", len(f.Data), f.Data[:min(len(f.Data), 16)])
-				continue
-			}
-			for _, line := range strings.Split(strings.TrimRight(f.Data, "\n"), "\n") {
-				fmt.Fprintf(&b, "  %s\n", line)
-			}
-		}
-	}
-	section("Bad", doc.Bad)
-	fmt.Fprintf(&b, "\nwop says:\n")
-	for _, line := range strings.Split(strings.TrimRight(doc.Want, "\n"), "\n") {
-		fmt.Fprintf(&b, "  %s\n", line)
-	}
-	section("Fixed", doc.Good)
-	_, err = fmt.Fprint(env.Out, b.String())
+	_, err = fmt.Fprint(env.Out, text)
 	return err
-}
-
-// binary reports whether an example file holds control characters other
-// than tab, newline and carriage return.
-func binary(data string) bool {
-	return strings.ContainsFunc(data, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/keycmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/logincmd"
+	"github.com/wop-cli/wop/cmd/wop/internal/lspcmd"
 	"github.com/wop-cli/wop/cmd/wop/internal/packcmd"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
@@ -42,7 +43,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	_ = cmd.Flags().SetAnnotation("version", cobra.FlagSetByCobraAnnotation, []string{"true"})
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(packcmd.NewCmd(env), agfcmd.NewCmd(env), keycmd.NewCmd(env), logincmd.NewCmd(env), logincmd.NewLogoutCmd(env), cli.NewExitCodesTopic())
-	cmd.AddCommand(cachecmd.NewCmd(env))
+	cmd.AddCommand(cachecmd.NewCmd(env), lspcmd.NewCmd(env))
 	// Add cobra's completion group now (Execute would, later) so that it
 	// too refuses unknown words with a did-you-mean, like every group.
 	cmd.InitDefaultCompletionCmd()

@@ -1,4 +1,4 @@
-package packcmd
+package lintrun
 
 import (
 	"os"
@@ -28,7 +28,7 @@ func TestApplyRuleIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &packSettings{}
+			s := &Settings{}
 			warnings, err := apply(&config.Config{Rules: tt.rules}, s, rules)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -40,8 +40,8 @@ func TestApplyRuleIDs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for id, sev := range tt.want {
-				if s.opt.Severities[id] != sev {
-					t.Errorf("severity of %s = %v, want %v", id, s.opt.Severities[id], sev)
+				if s.Opt.Severities[id] != sev {
+					t.Errorf("severity of %s = %v, want %v", id, s.Opt.Severities[id], sev)
 				}
 			}
 			if got := strings.Join(warnings, "\n"); !strings.HasPrefix(got, tt.warning) || (tt.warning == "") != (got == "") {
@@ -51,14 +51,14 @@ func TestApplyRuleIDs(t *testing.T) {
 	}
 }
 
-// TestConfigRefusesUnknownRule: config.Load, given knownRule, is the one
+// TestConfigRefusesUnKnownRule: config.Load, given KnownRule, is the one
 // place an unknown rule id is refused (apply never sees one).
-func TestConfigRefusesUnknownRule(t *testing.T) {
+func TestConfigRefusesUnKnownRule(t *testing.T) {
 	p := filepath.Join(t.TempDir(), ".wop.yaml")
 	if err := os.WriteFile(p, []byte("registry: private\n\n\nrules:\n  agf-unknown-feild: off\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := config.Load(p, config.Options{Rule: knownRule})
+	_, err := config.Load(p, config.Options{Rule: KnownRule})
 	want := `no rule "agf-unknown-feild"; did you mean "agf-unknown-field"?`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)

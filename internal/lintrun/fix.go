@@ -1,7 +1,9 @@
-package packcmd
+package lintrun
 
 import (
+	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/diag"
 	"path/filepath"
 	"strings"
 
@@ -12,17 +14,26 @@ import (
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
+// FixMode is what a run does with the fixes rules declare.
+type FixMode int
+
+const (
+	FixNone  FixMode = iota
+	FixWrite         // --fix: rewrite the files, then lint what is left
+	FixDiff          // --diff: print the fixes as a unified diff; write and lint nothing
+)
+
 // applyFixes runs the rules' mechanical fixes on every pack directory
 // among the jobs: with write, each changed file is replaced atomically
 // (all of a pack's fixes are computed before any is written); without, a
 // unified diff goes to Out and nothing is written.
-func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
+func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
 	for i, job := range jobs {
 		pk, err := pack.Load(job.Path, limits[i])
 		if err != nil || pk.Archive != nil {
 			continue // load errors are reported by the lint run; archives are built output
 		}
-		pk.Display = pack.DisplayName(targets[i].display)
+		pk.Display = pack.DisplayName(targets[i].Display)
 		diags, err := lint.Run(pk, job.Opt)
 		if err != nil {
 			return err
@@ -33,7 +44,7 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 		}
 		if !write {
 			for _, f := range fixes {
-				if _, err := o.env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
+				if _, err := env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
 					return err
 				}
 			}
@@ -43,7 +54,7 @@ func applyFixes(o *lintOptions, targets []target, jobs []lint.Job, limits []tarb
 			return err
 		}
 		for _, f := range fixes {
-			fmt.Fprintf(o.env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
+			fmt.Fprintf(env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
 		}
 	}
 	return nil
@@ -62,4 +73,24 @@ func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
 		}
 	}
 	return nil
+}
+
+// Fixes computes, without writing, the fixes `lint --fix` makes for the
+// findings want (as Run returned them) of the one pack o names, reading
+// o's overlay: an editor's quick fix is the CLI's fix on the same bytes.
+func Fixes(ctx context.Context, env *Env, o Options, want []diag.Diagnostic) ([]lint.FileFix, error) {
+	p, err := prepare(ctx, env, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.targets) != 1 {
+		return nil, inputf("fixes are computed for one pack; %d given", len(p.targets))
+	}
+	pk, err := pack.Load(p.targets[0].Path, p.limits[0])
+	if err != nil {
+		return nil, nil // the lint run reports why it cannot be read
+	}
+	pk.Display = pack.DisplayName(p.targets[0].Display)
+	pk.Overlay(overlayIn(pk.Dir, o.Overlay))
+	return lint.Fixes(pk, want, p.jobs[0].Opt)
 }

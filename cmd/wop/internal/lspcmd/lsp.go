@@ -1,0 +1,50 @@
+// Package lspcmd implements `wop lsp`: the language server (internal/lsp)
+// on standard input and output.
+package lspcmd
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/lsp"
+)
+
+// NewCmd returns `wop lsp`.
+func NewCmd(env *cli.Env) *cobra.Command {
+	opt := lsp.Options{}
+	cmd := &cobra.Command{
+		Use:   "lsp",
+		Short: "Run the language server editors start (LSP over standard input and output)",
+		Long: `Run wop's language server: an editor starts it and speaks the Language
+Server Protocol on its standard input and output. It shows what
+'wop pack lint' says about the files as they are typed (unsaved buffers
+included), offers lint's fixes and "ignore this finding" as quick fixes,
+and answers hover, completion, go to definition and document links.
+The log goes to standard error. See README's "Editors" section.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.Env = &lintrun.Env{WorkDir: env.WorkDir, Getenv: env.Getenv, Out: io.Discard, ErrOut: env.ErrOut, Version: env.Version,
+				BuildID: env.BuildID, CacheDir: env.CacheDir, Now: env.Now, HTTPClient: env.HTTPClient}
+			if err := lsp.Serve(cmd.Context(), stdio{env.In, env.Out}, opt); err != nil {
+				return &cli.ExitError{Code: 1, Err: err}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&opt.Debounce, "debounce", lsp.DefaultDebounce, "quiet time after a change before lint runs")
+	// Editors' generic clients pass --stdio; standard I/O is the only transport.
+	cmd.Flags().Bool("stdio", true, "speak on standard input and output (the only transport; accepted for clients that pass it)")
+	return cmd
+}
+
+// stdio is the process's standard input and output as one stream.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+func (s stdio) Close() error                { return nil }

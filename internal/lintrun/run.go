@@ -1,0 +1,263 @@
+package lintrun
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// Options are the inputs of one run: what `wop pack lint`'s flags say,
+// and the editor's unsaved buffers.
+type Options struct {
+	// Paths are packs (directories, pack.json files, archives) or folders
+	// of packs; with Changed, changed files whose packs are linted.
+	Paths   []string
+	Changed bool
+	// Config names one configuration file for every pack; "" finds each
+	// pack's own (WOP_CONFIG, or .wop.yaml upward).
+	Config string
+	// Catalogs judge every pack (--catalog); none: each pack's configured
+	// catalog or registry checkout. One at most until catalogs merge.
+	Catalogs []string
+	// Profile is --profile, which another change brings; "" until then.
+	Profile string
+	Spec    spec.Tree
+	Offline bool
+	NoCache bool
+	Info    bool // keep info-level findings
+	// Baseline accepts the findings it lists: only new ones are returned.
+	Baseline string
+	Fix      FixMode
+	// Announce says on ErrOut which catalog is used and how many findings
+	// the baseline accepted (the text report's companions).
+	Announce bool
+	// Specs records in Result.Packs the spec generation of each pack (the
+	// json and sarif reports name it).
+	Specs bool
+	// Overlay holds unsaved contents by absolute path: they are linted
+	// instead of the file on disk (and the result cache is not used).
+	Overlay map[string][]byte
+	// Against, when set, adds the release verdict (--against) for the
+	// packs linted.
+	Against func(ctx context.Context, targets []Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error)
+	// Loader keeps catalogs open across runs (a language server); nil
+	// opens them for this run.
+	Loader *Catalogs
+	// Files keeps pack files' bytes across runs (a language server); nil
+	// reads them from disk.
+	Files *FileCache
+}
+
+// Result is a run's verdict, ready for a report.
+type Result struct {
+	Targets  []Target
+	Diags    []diag.Diagnostic // sorted; filtered by Info and Baseline
+	LoadErrs []error           // packs that could not be read, each named
+	Packs    []report.PackSpec // each linted pack (with its spec under Specs)
+	// Linted counts the packs and loose AgentFormat files linted.
+	Linted int
+	// HiddenInfo counts the info findings left out (Options.Info unset),
+	// so the summary can say they exist and how to see them.
+	HiddenInfo int
+	Incomplete *report.Incomplete
+}
+
+// plan is a run's packs with the options and limits each is linted with.
+type plan struct {
+	targets  []Target
+	looseAGF []string
+	jobs     []lint.Job
+	limits   []tarball.Limits
+	base     lint.Options
+	loader   *Catalogs
+}
+
+// Run lints what o names and returns the verdict. With FixDiff the patch
+// is printed and the result is nil.
+func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
+	p, err := prepare(ctx, env, o)
+	if err != nil {
+		return nil, err
+	}
+	if o.Fix != FixNone {
+		if err := applyFixes(env, p.targets, p.jobs, p.limits, o.Fix == FixWrite); err != nil {
+			return nil, err
+		}
+		if o.Fix == FixDiff {
+			return nil, nil
+		}
+	}
+	res := p.lint(ctx, o)
+	p.base.Cache.Trim() // at most once a day; otherwise one stat
+	agfDiags, err := lintLooseAgentFormat(env, p.looseAGF, o.Overlay)
+	if err != nil {
+		return nil, err
+	}
+	res.Diags = append(res.Diags, agfDiags...)
+	if o.Against != nil {
+		verdict, err := o.Against(ctx, p.targets, p.jobs, p.limits)
+		if err != nil {
+			return nil, err
+		}
+		res.Diags = append(res.Diags, verdict...)
+	}
+	if !o.Info {
+		res.Diags, res.HiddenInfo = diag.WithoutInfo(res.Diags)
+	}
+	res.Diags = diag.Sort(res.Diags)
+	if res.Diags, err = applyBaseline(env, o, res.Diags); err != nil {
+		return nil, err
+	}
+	res.Linted = len(p.targets) - len(res.LoadErrs) + len(p.looseAGF)
+	res.Incomplete = p.loader.Incomplete()
+	return res, nil
+}
+
+// prepare finds the packs, and each one's settings and catalog.
+func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
+	if o.Profile != "" {
+		return nil, inputf("--profile %s: profiles are not supported by this build", o.Profile)
+	}
+	if len(o.Catalogs) > 1 {
+		return nil, inputf("--catalog: one catalog at a time (%d given)", len(o.Catalogs))
+	}
+	p := &plan{loader: o.Loader}
+	if p.loader == nil {
+		p.loader = NewCatalogs(o.Offline, o.Announce)
+	}
+	var err error
+	if o.Changed {
+		p.targets, p.looseAGF, err = ChangedTargets(env, o.Paths)
+	} else {
+		p.targets, err = ExpandTargets(env, o.Paths)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.base = LintOptions(env, o.NoCache || len(o.Overlay) > 0)
+	p.base.Spec = o.Spec
+	if len(o.Catalogs) == 1 {
+		if p.base.Catalog, err = p.loader.Load(ctx, env, CatalogSrc(env, o.Catalogs[0]), "--catalog"); err != nil {
+			return nil, err
+		}
+	}
+	return p, p.makeJobs(ctx, env, o)
+}
+
+// makeJobs gives each target the options and limits of its configuration.
+func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
+	p.jobs = make([]lint.Job, len(p.targets))
+	p.limits = make([]tarball.Limits, len(p.targets))
+	seen := NewSettingsMemo()
+	for i, t := range p.targets {
+		s, err := SettingsFor(env, o.Config, t.Path, p.base, seen, o.Overlay)
+		if err != nil {
+			return err
+		}
+		p.jobs[i], p.limits[i] = lint.Job{Path: t.Path, Opt: s.Opt}, s.Limits
+		if p.base.Catalog == nil {
+			if p.jobs[i].Opt.Catalog, err = p.loader.ForPack(ctx, env, s.Catalog, t.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lint runs the rules over every pack, concurrently.
+func (p *plan) lint(ctx context.Context, o Options) *Result {
+	trees := make([]spec.Tree, len(p.targets)) // each pack's, for the json and sarif reports
+	load := func(j lint.Job) (*pack.Pack, error) {
+		if err := ctx.Err(); err != nil { // Ctrl-C: no more packs
+			return nil, err
+		}
+		i := slices.IndexFunc(p.targets, func(t Target) bool { return t.Path == j.Path })
+		pk, err := pack.Load(j.Path, p.limits[i])
+		if err != nil {
+			return nil, err
+		}
+		pk.Display = pack.DisplayName(p.targets[i].Display)
+		overlay := overlayIn(pk.Dir, o.Overlay)
+		if o.Files != nil {
+			overlay = o.Files.fill(pk, overlay)
+		}
+		pk.Overlay(overlay)
+		if o.Specs { // the reports that name it: reading the manifest again was 5% of a folder's text lint
+			trees[i] = treeOf(pk, j.Opt.Spec)
+		}
+		return pk, nil
+	}
+	res := &Result{Targets: p.targets}
+	for i, r := range lint.RunAll(p.jobs, load) {
+		if r.Err != nil {
+			res.LoadErrs = append(res.LoadErrs, fmt.Errorf("%s: %w", p.targets[i].Display, WithoutPath(r.Err)))
+			continue
+		}
+		res.Diags = append(res.Diags, r.Diags...)
+		res.Packs = append(res.Packs, report.PackSpec{Path: p.targets[i].Display, Spec: string(trees[i])})
+	}
+	return res
+}
+
+// overlayIn is the part of overlay inside dir, by slash name from dir.
+func overlayIn(dir string, overlay map[string][]byte) map[string][]byte {
+	if dir == "" || len(overlay) == 0 {
+		return nil
+	}
+	out := map[string][]byte{}
+	for path, data := range overlay {
+		rel, err := filepath.Rel(dir, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		out[filepath.ToSlash(rel)] = data
+	}
+	return out
+}
+
+// applyBaseline drops the findings o.Baseline accepts.
+func applyBaseline(env *Env, o Options, diags []diag.Diagnostic) ([]diag.Diagnostic, error) {
+	if o.Baseline == "" {
+		return diags, nil
+	}
+	b, err := lint.LoadBaseline(env.Abs(o.Baseline))
+	if err != nil {
+		return nil, inputf("--baseline: %v", WithoutPath(err))
+	}
+	for _, w := range b.Upgrade(lint.All()) {
+		fmt.Fprintf(env.ErrOut, "--baseline %s: warning: %s\n", o.Baseline, w)
+	}
+	diags, n := b.Filter(diags)
+	if n > 0 && o.Announce {
+		fmt.Fprintf(env.ErrOut, "%d findings accepted by the baseline %s\n", n, o.Baseline)
+	}
+	return diags, nil
+}
+
+// treeOf is the spec generation lint judges pk by: the one asked for, or
+// under auto the one its engine range picks (as lint's pass does). A
+// manifest that does not parse is judged as v1.
+func treeOf(pk *pack.Pack, asked spec.Tree) spec.Tree {
+	if asked == spec.V1 || asked == spec.V2 {
+		return asked
+	}
+	raw, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return spec.V1
+	}
+	doc, err := jsonpos.Parse(raw)
+	if err != nil {
+		return spec.V1
+	}
+	return spec.TreeOf(doc.Root)
+}

@@ -1,0 +1,154 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/safefile"
+	"go.lsp.dev/protocol"
+)
+
+// codeAction is LSP's CodeAction with a WorkspaceEdit that may create a
+// file (protocol's type holds only text edits).
+type codeAction struct {
+	Title       string                  `json:"title"`
+	Kind        protocol.CodeActionKind `json:"kind"`
+	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool                    `json:"isPreferred,omitempty"`
+	Edit        *workspaceEdit          `json:"edit"`
+}
+
+type workspaceEdit struct {
+	Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes,omitempty"`
+	DocumentChanges []any                                        `json:"documentChanges,omitempty"`
+}
+
+type createFile struct {
+	Kind string               `json:"kind"` // "create"
+	URI  protocol.DocumentURI `json:"uri"`
+}
+
+// codeActions offers, for each finding in the range, lint's own fix when
+// its rule has one (the edit `wop pack lint --fix` makes, format kept), and
+// "ignore this finding" as a .wop.yaml entry.
+func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) ([]codeAction, error) {
+	out := []codeAction{}
+	path, ok := pathOf(p.TextDocument.URI)
+	if !ok {
+		return out, nil
+	}
+	u, ok := unitOf(path)
+	if !ok || u.pack == "" {
+		return out, nil
+	}
+	for _, f := range s.findingsOf(path) {
+		if f.d.Rule == "" || !overlaps(f.rng, p.Range) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r := lint.Lookup(f.d.Rule); r != nil && r.Fix != nil {
+			if a, ok := s.fixAction(ctx, u, f); ok {
+				out = append(out, a)
+			}
+		}
+		if a, ok := s.ignoreAction(u, f); ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func overlaps(a, b protocol.Range) bool {
+	return contains(a, b.Start) || contains(a, b.End) || contains(b, a.Start)
+}
+
+// fixAction is lint's fix of one finding, computed on the open buffers.
+func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
+	s.lintMu.Lock()
+	fixes, err := lintrun.Fixes(ctx, s.env, lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: s.overlay(), Loader: s.loader}, []diag.Diagnostic{f.d})
+	s.lintMu.Unlock()
+	if err != nil || len(fixes) == 0 {
+		if err != nil {
+			s.log.Printf("fix %s: %v", f.d.Rule, err)
+		}
+		return codeAction{}, false
+	}
+	edit := &workspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
+	for _, fx := range fixes {
+		target := uriOf(filepath.Join(u.pack, filepath.FromSlash(fx.Name)))
+		edit.Changes[target] = append(edit.Changes[target], minimalEdit(fx.Old, fx.New))
+	}
+	return codeAction{Title: fmt.Sprintf("Fix: %s (%s)", f.d.Message, f.d.Rule), Kind: protocol.QuickFix,
+		Diagnostics: []protocol.Diagnostic{f.protocol()}, IsPreferred: true, Edit: edit}, true
+}
+
+// ignoreAction adds the finding's file to its rule's ignore list in the
+// pack's own .wop.yaml (made when the pack has none). A configuration
+// above the pack is not edited: the entry would ignore the file in every
+// pack below it.
+func (s *Server) ignoreAction(u unit, f finding) (codeAction, bool) {
+	s.lintMu.Lock()
+	settings, err := lintrun.SettingsFor(s.env, "", u.pack, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
+	s.lintMu.Unlock()
+	rel, relErr := filepath.Rel(u.pack, f.path)
+	if err != nil || relErr != nil {
+		return codeAction{}, false
+	}
+	target := settings.ConfigPath
+	if target == "" {
+		target = filepath.Join(u.pack, ".wop.yaml")
+	} else if filepath.Dir(target) != u.pack {
+		return codeAction{}, false
+	}
+	old, exists := s.text(target)
+	if !exists {
+		data, err := safefile.Read(target, safefile.Options{Max: 1 << 20})
+		if err != nil && !os.IsNotExist(err) {
+			return codeAction{}, false
+		}
+		old, exists = data, err == nil
+	}
+	updated, err := addIgnore(old, f.d.Rule, filepath.ToSlash(rel))
+	if err != nil {
+		s.log.Printf("ignore %s: %s: %v", f.d.Rule, target, err)
+		return codeAction{}, false
+	}
+	edit := &workspaceEdit{}
+	if exists {
+		edit.Changes = map[protocol.DocumentURI][]protocol.TextEdit{uriOf(target): {minimalEdit(old, updated)}}
+	} else {
+		edit.DocumentChanges = []any{createFile{Kind: "create", URI: uriOf(target)},
+			protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uriOf(target)}},
+				Edits: []protocol.TextEdit{{NewText: string(updated)}}}}
+	}
+	return codeAction{Title: fmt.Sprintf("Ignore %s in %s (.wop.yaml)", f.d.Rule, filepath.ToSlash(rel)), Kind: protocol.QuickFix,
+		Diagnostics: []protocol.Diagnostic{f.protocol()}, Edit: edit}, true
+}
+
+// minimalEdit is the one edit turning old into new: the bytes between
+// their common prefix and suffix, cut at character boundaries.
+func minimalEdit(old, new []byte) protocol.TextEdit {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
+		p--
+	}
+	sfx := 0
+	for sfx < len(old)-p && sfx < len(new)-p && old[len(old)-1-sfx] == new[len(new)-1-sfx] {
+		sfx++
+	}
+	for sfx > 0 && !utf8.RuneStart(old[len(old)-sfx]) {
+		sfx--
+	}
+	return protocol.TextEdit{Range: rangeOf(old, p, len(old)-sfx), NewText: string(new[p : len(new)-sfx])}
+}

@@ -1,0 +1,145 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Positions: LSP counts lines from 0 and columns in UTF-16 code units;
+// lint counts both from 1 and columns in code points; the assist package
+// and the overlay use byte offsets. Lines end at "\n" (a "\r\n" line's
+// "\r" is its last character, as lint sees it too).
+
+// lineStart returns the byte offset where 0-based line starts, clamped to
+// len(text) past the last line.
+func lineStart(text []byte, line int) int {
+	off := 0
+	for ; line > 0; line-- {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// lineEnd is the offset of the "\n" ending the line that holds off (or
+// len(text)).
+func lineEnd(text []byte, off int) int {
+	if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(text)
+}
+
+// offsetOf turns an LSP position into a byte offset, clamped to the line's
+// end (a client may name a column past it).
+func offsetOf(text []byte, p protocol.Position) int {
+	off := lineStart(text, int(p.Line))
+	end := lineEnd(text, off)
+	for units := int(p.Character); units > 0 && off < end; {
+		r, size := utf8.DecodeRune(text[off:end])
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1 // an invalid byte counts as one unit (U+FFFD)
+		}
+		if n > units {
+			break
+		}
+		units -= n
+		off += size
+	}
+	return off
+}
+
+// positionOf turns a byte offset into an LSP position.
+func positionOf(text []byte, off int) protocol.Position {
+	off = min(max(off, 0), len(text))
+	line, start := 0, 0
+	for i := 0; i < off; i++ {
+		if text[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[start:off]))}
+}
+
+// utf16Len counts the UTF-16 code units of b.
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if k := utf16.RuneLen(r); k > 0 {
+			n += k
+		} else {
+			n++
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// offsetOfLintPos turns lint's 1-based line and code-point column into a
+// byte offset.
+func offsetOfLintPos(text []byte, line, col int) int {
+	off := lineStart(text, line-1)
+	end := lineEnd(text, off)
+	for ; col > 1 && off < end; col-- {
+		_, size := utf8.DecodeRune(text[off:end])
+		off += size
+	}
+	return off
+}
+
+// lintPosOf turns an LSP position into lint's 1-based line and code-point
+// column (the property test compares the two).
+func lintPosOf(text []byte, p protocol.Position) (line, col int) {
+	off := offsetOf(text, p)
+	start := lineStart(text, int(p.Line))
+	return int(p.Line) + 1, utf8.RuneCount(text[start:off]) + 1
+}
+
+// rangeOf is the LSP range of bytes [start, end).
+func rangeOf(text []byte, start, end int) protocol.Range {
+	return protocol.Range{Start: positionOf(text, start), End: positionOf(text, end)}
+}
+
+// applyChange replaces the bytes an LSP range names with text.
+func applyChange(doc []byte, r protocol.Range, text string) ([]byte, error) {
+	start, end := offsetOf(doc, r.Start), offsetOf(doc, r.End)
+	if end < start {
+		return nil, fmt.Errorf("change range %d:%d-%d:%d ends before it starts", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+	}
+	out := make([]byte, 0, len(doc)-(end-start)+len(text))
+	out = append(out, doc[:start]...)
+	out = append(out, text...)
+	return append(out, doc[end:]...), nil
+}
+
+// pathOf is the clean absolute path a file: URI names; ok is false for
+// another scheme (an untitled buffer), which wop does not lint.
+func pathOf(u protocol.DocumentURI) (string, bool) {
+	parsed, err := url.Parse(string(u))
+	if err != nil || parsed.Scheme != "file" || parsed.Path == "" {
+		return "", false
+	}
+	p := filepath.FromSlash(parsed.Path)
+	if len(p) > 2 && p[0] == '\\' && p[2] == ':' { // Windows: /C:/x
+		p = p[1:]
+	}
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	return filepath.Clean(p), true
+}
+
+// uriOf is a path's file: URI.
+func uriOf(path string) protocol.DocumentURI { return uri.File(path) }
