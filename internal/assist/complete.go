@@ -143,7 +143,7 @@ func (m *manifest) typeIDItems(env Env, prefix string) []Item {
 			insert += "@" + n.Version
 		}
 		items = append(items, Item{Label: prefix + n.TypeID, Insert: insert, Kind: KindTypeID,
-			Detail: fmt.Sprintf("%s@%s", n.Pack, n.PackVersion), Doc: roleDoc(n.Role)})
+			Detail: n.Pack + "@" + n.PackVersion, Doc: roleDoc(n.Role)})
 	}
 	return items
 }
@@ -230,6 +230,9 @@ func (e edit) apply(items []Item) []Item {
 
 // escape writes s as the body of a JSON string.
 func escape(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 }) {
+		return s // ids, paths and enum values: nearly always
+	}
 	q := quote(s)
 	return q[1 : len(q)-1]
 }
