@@ -72,6 +72,8 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 		return licenseItems()
 	case len(path) == 1 && path[0] == "kind":
 		return kindItems() // every kind, not the one the current kind's schema allows
+	case isNodeRole(path):
+		return nodeRoleItems()
 	case isChainTypeID(path):
 		return m.typeIDItems(env, "")
 	case isTool(path):
@@ -94,6 +96,15 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 				items = append(items, Item{Label: v, Insert: v, Doc: desc, Kind: KindValue})
 			}
 		}
+	}
+	return items
+}
+
+// nodeRoleItems lists the node roles lint knows.
+func nodeRoleItems() []Item {
+	var items []Item
+	for _, r := range lint.NodeRoles() {
+		items = append(items, Item{Label: r, Insert: r, Detail: "node role", Kind: KindValue})
 	}
 	return items
 }

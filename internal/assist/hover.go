@@ -7,6 +7,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -27,6 +28,9 @@ func hoverManifest(env Env, m *manifest, off int) (string, Span, bool) {
 		}
 	}
 	if d := describe(m.subs(path), label(path)); d != "" {
+		if isNodeRole(path) {
+			d += "\n\nRoles lint knows (role-unknown): " + strings.Join(lint.NodeRoles(), ", ")
+		}
 		parts = append(parts, d)
 	}
 	if len(parts) == 0 {
