@@ -2,6 +2,7 @@ package assist
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -340,5 +341,32 @@ func TestDefinitionInCheckout(t *testing.T) {
 	locs := Definition(Env{Catalog: c}, doc, off)
 	if len(locs) != 1 || locs[0].Path != target || string(raw[locs[0].Span.Start:locs[0].Span.End]) != `"vendor.acme.tools.parse"` {
 		t.Fatalf("got %v, want the typeId in %s", locs, target)
+	}
+}
+
+// TestFileItemsBounded holds that listing a folder that is no pack (a home
+// directory opened by mistake) stops at its bounds: files listed, and
+// entries looked at when none match.
+func TestFileItemsBounded(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 10 {
+		sub := filepath.Join(dir, fmt.Sprintf("d%d", i))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 10 {
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.txt", j)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(listFiles(dir, "", 25, 1000)); n != 25 {
+		t.Errorf("%d files listed, want the bound 25", n)
+	}
+	if n := len(listFiles(dir, "", 1000, 30)); n >= 30 {
+		t.Errorf("%d files listed after 30 entries looked at", n)
+	}
+	if n := len(listFiles(dir, "", 1000, 1000)); n != 100 {
+		t.Errorf("%d files listed, want all 100", n)
 	}
 }
