@@ -3,8 +3,8 @@ package assist
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/agf"
