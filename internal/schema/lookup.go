@@ -3,7 +3,6 @@ package schema
 import (
 	neturl "net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -155,15 +154,4 @@ func (s *Set) resolve(id, ref string) (Sub, bool) {
 	}
 	m, ok := node.(map[string]any)
 	return Sub{ID: u.String(), Pointer: frag, Schema: m}, ok
-}
-
-// Kinds lists the pack manifest kinds OpenWOP defines, sorted: the values
-// of a manifest's kind, each selecting its schema (ForKind).
-func Kinds() []string {
-	kinds := make([]string, 0, len(kindFiles))
-	for k := range kindFiles {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
-	return kinds
 }
