@@ -93,6 +93,17 @@ func isNodeRole(path []string) bool {
 	return len(path) == 3 && path[0] == "nodes" && isIndex(path[1]) && path[2] == "role"
 }
 
+// isDependency reports whether path is a member of dependencies (its name
+// is a pack name, its value a version range).
+func isDependency(path []string) bool {
+	return len(path) == 2 && path[0] == "dependencies"
+}
+
+// isNodeDecl reports whether path is a node's own typeId (/nodes/<i>/typeId).
+func isNodeDecl(path []string) bool {
+	return len(path) == 3 && path[0] == "nodes" && isIndex(path[1]) && path[2] == "typeId"
+}
+
 // isTool reports whether path is an item of an agent's toolAllowlist.
 func isTool(path []string) bool {
 	n := len(path)
