@@ -146,6 +146,8 @@ func TestComplete(t *testing.T) {
 			[]string{"node", "workflow-chain", "prompt", "connection"}, nil, "node", `node"`, ""},
 		{"member names of an agent", "pack/pack.json", `{"agents": [{"agentId": "x", <|>}]}`,
 			[]string{"modelClass", "systemPromptRef", "toolAllowlist"}, []string{"agentId", "name"}, "modelClass", `"modelClass"`, ""},
+		{"member names described behind their $ref", "pack/pack.json", `{"name": "x", <|>}`,
+			[]string{"runtime", "signing", "nodes"}, []string{"name"}, "runtime", `"runtime"`, ""},
 		{"member names in an unclosed object", "pack/pack.json", `{"name": "x", "runtime": {<|>`,
 			[]string{"language", "entry"}, []string{"name"}, "", "", ""},
 		{"chain capability, an enum of array items", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"capabilities": ["cache<|>`,
@@ -385,4 +387,19 @@ func TestFileItemsBounded(t *testing.T) {
 	if n := len(listFiles(dir, "", 1000, 1000)); n != 100 {
 		t.Errorf("%d files listed, want all 100", n)
 	}
+}
+
+// TestPropertyBehindRef holds that a member whose schema is a $ref is
+// offered with the type found behind it.
+func TestPropertyBehindRef(t *testing.T) {
+	doc, off := at(t, "pack/pack.json", `{"name": "x", <|>}`)
+	for _, it := range Complete(Env{}, doc, off) {
+		if it.Label == "runtime" {
+			if it.Detail != "object" {
+				t.Errorf("runtime: detail %q, want object", it.Detail)
+			}
+			return
+		}
+	}
+	t.Fatal("runtime not offered")
 }

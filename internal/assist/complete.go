@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,7 +25,8 @@ func completeManifest(env Env, m *manifest, off int) []Item {
 		if c.Parent == nil || c.Parent.Kind != jsonpos.Object {
 			return nil
 		}
-		return e.apply(propertyItems(m.subs(c.Path), c.Parent, c.Name))
+		member := func(name string) []schema.Sub { return m.subs(append(c.Path[:len(c.Path):len(c.Path)], name)) }
+		return e.apply(propertyItems(m.subs(c.Path), c.Parent, c.Name, member))
 	}
 	if !c.Value || c.Token != nil && c.Token.Kind != jsonpos.String {
 		return nil
@@ -33,8 +35,9 @@ func completeManifest(env Env, m *manifest, off int) []Item {
 }
 
 // propertyItems lists the members the subschemas allow in an object, less
-// those it has (but the one being typed).
-func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string) []Item {
+// those it has (but the one being typed). A member whose schema is a $ref
+// is described by what member finds behind it.
+func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string, member func(name string) []schema.Sub) []Item {
 	var items []Item
 	for _, s := range subs {
 		props, _ := s.Schema["properties"].(map[string]any)
@@ -44,7 +47,15 @@ func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string) []Item 
 			}
 			p, _ := props[name].(map[string]any)
 			desc, _ := p["description"].(string)
-			items = append(items, Item{Label: name, Detail: strings.Join(typeNames(p["type"]), " | "), Doc: desc, Insert: name, Kind: KindProperty})
+			types := typeNames(p["type"])
+			if _, isRef := p["$ref"]; isRef {
+				for _, sub := range member(name) {
+					d, _ := sub.Schema["description"].(string)
+					desc = cmp.Or(desc, d)
+					types = appendNew(types, typeNames(sub.Schema["type"])...)
+				}
+			}
+			items = append(items, Item{Label: name, Detail: strings.Join(types, " | "), Doc: desc, Insert: name, Kind: KindProperty})
 		}
 	}
 	return items
