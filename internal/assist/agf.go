@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/schema"
+	"go.yaml.in/yaml/v3"
 )
 
 // source is a sub-agent's source in an *.agf.yaml: where it is written and
@@ -42,6 +45,9 @@ func sourceLinks(_ Env, doc Doc) []Link {
 // (the bound .wop.yaml has, config.MaxSize): an AgentFormat file is a few
 // kilobytes, and yaml.v3 reads some 20 KB a millisecond, on every request.
 const maxYAML = config.MaxSize
+
+// agfMaxDepth bounds the nesting hover walks, as internal/agf bounds it.
+const agfMaxDepth = 256
 
 // sources lists the source_type file sub-agents of action_space.local_agents
 // (read by internal/agf, with its bounds on hostile YAML), each resolved
@@ -139,4 +145,62 @@ func scalarSpan(p *positions, pos agf.Pos, value string) (Span, bool) {
 		return Span{}, false // a folded or multi-line scalar: no span to give
 	}
 	return Span{off, stop}, true
+}
+
+// hoverAgf describes the key or scalar value at off of an *.agf.yaml by
+// the AgentFormat schema's own words. A buffer that is not YAML (yet) has
+// no hover.
+func hoverAgf(doc Doc, off int) (string, Span, bool) {
+	if len(doc.Text) > maxYAML {
+		return "", Span{}, false
+	}
+	var root yaml.Node
+	if yaml.Unmarshal(doc.Text, &root) != nil || len(root.Content) == 0 {
+		return "", Span{}, false
+	}
+	at := newPositions(doc.Text)
+	path, span, ok := yamlAt(at, root.Content[0], off, nil)
+	if !ok {
+		return "", Span{}, false
+	}
+	set, err := schema.Default()
+	if err != nil {
+		return "", Span{}, false
+	}
+	md := describe(set.At(schema.AgentFormatID, path), label(path))
+	return md, span, md != ""
+}
+
+// yamlAt finds the key or scalar value of n's tree whose text holds off,
+// and its JSON pointer tokens. Aliases are not followed.
+func yamlAt(at *positions, n *yaml.Node, off int, path []string) ([]string, Span, bool) {
+	if len(path) > agfMaxDepth {
+		return nil, Span{}, false
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if s, ok := scalarSpan(at, agf.Pos{Line: n.Line, Column: n.Column}, n.Value); ok && off >= s.Start && off <= s.End {
+			return path, s, true
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := append(path[:len(path):len(path)], k.Value)
+			if k.Kind == yaml.ScalarNode {
+				if s, ok := scalarSpan(at, agf.Pos{Line: k.Line, Column: k.Column}, k.Value); ok && off >= s.Start && off <= s.End {
+					return p, s, true
+				}
+			}
+			if got, s, ok := yamlAt(at, v, off, p); ok {
+				return got, s, true
+			}
+		}
+	case yaml.SequenceNode:
+		for i, it := range n.Content {
+			if got, s, ok := yamlAt(at, it, off, append(path[:len(path):len(path)], strconv.Itoa(i))); ok {
+				return got, s, true
+			}
+		}
+	}
+	return nil, Span{}, false
 }

@@ -129,6 +129,8 @@ func Hover(env Env, doc Doc, off int) (markdown string, span Span, ok bool) {
 		return hoverManifest(env, newManifest(doc), off)
 	case configDoc:
 		return hoverConfig(doc, off)
+	case agfDoc:
+		return hoverAgf(doc, off)
 	}
 	return "", Span{}, false
 }

@@ -2,6 +2,7 @@ package assist
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +63,7 @@ func TestHover(t *testing.T) {
 			[]string{"**modelClass** (string)", "Closed enum from RFC 0002", "Allowed values: `\"reasoning\"`, `\"writing\"`"}, `"writing"`},
 		{"member name", "pack/pack.json", `{"agents": [{"model<|>Class": "writing"}]}`,
 			[]string{"**modelClass** (string)", "Closed enum"}, `"modelClass"`},
-		{"nested through $defs", "pack/pack.json", `{"nodes": [{"ro<|>le": "pure"}]}`, []string{"**role**"}, `"role"`},
+		{"nested through $defs", "pack/pack.json", `{"nodes": [{"ro<|>le": "pure"}]}`, []string{"**role** (string)", "Semantic role", "Roles lint knows (role-unknown): pure, side-effect"}, `"role"`},
 		{"half typed", "pack/pack.json", `{"agents": [{"agentId": "vendor.acme.x<|>`,
 			[]string{"**agentId** (string)", "Globally-unique manifest agentId"}, `"vendor.acme.x`},
 		{"v2 manifest, through ids.schema.json", "pack/pack.json", `{"engines": {"openwop": ">=2.0.0 <3.0.0"}, "agents": [{"agentId": "vendor.acme.<|>x"}]}`,
@@ -78,7 +79,21 @@ func TestHover(t *testing.T) {
 			[]string{"Defined by `vendor.acme.tools@2.3.0`"}, `"openwop:vendor.acme.tools.fetch"`},
 		{"agentId the catalog defines too", "pack/pack.json", `{"agents": [{"agentId": "vendor.acme.tools.helper<|>"}]}`,
 			[]string{"the catalog's `vendor.acme.tools@2.3.0` defines this agentId too", "Globally-unique"}, `"vendor.acme.tools.helper"`},
+		{"dependency name", "pack/pack.json", `{"dependencies": {"vendor.acme.to<|>ols": "^2.0.0"}}`,
+			[]string{"**vendor.acme.tools**: the catalog's latest is `2.3.0` (2 node types, 1 agents)", "Other node packs this pack depends on"}, `"vendor.acme.tools"`},
+		{"dependency range", "pack/pack.json", `{"dependencies": {"vendor.acme.nope": "^2<|>.0.0"}}`,
+			[]string{"no pack of this name in the catalog"}, `"^2.0.0"`},
+		{"typeId another pack defines too", "pack/pack.json", `{"name": "vendor.acme.helpers", "nodes": [{"typeId": "vendor.acme.tools.pa<|>rse"}]}`,
+			[]string{"the catalog's `vendor.acme.tools@2.3.0` defines this typeId too", "**typeId** (string)"}, `"vendor.acme.tools.parse"`},
+		{"unknown member", "pack/pack.json", `{"agents": [{"modelCla<|>s": "writing"}]}`, nil, ""},
 		{"between tokens", "pack/pack.json", `{"name": "x",  <|>  "version": "1.0.0"}`, nil, ""},
+		{"agf key", "pack/team.agf.yaml", "schema_version: \"1.0.0\"\naction_space:\n  local_agents:\n    - alias: d\n      sour<|>ce_type: file\n",
+			[]string{"**source_type** (string)", "Declares how the 'source' field should be resolved"}, "source_type"},
+		{"agf quoted value in a sequence", "pack/team.agf.yaml", "action_space:\n  local_agents:\n    - {alias: d, source: \"dra<|>fter.agf.yaml\"}\n",
+			[]string{"**source** (string)", "Reference to the sub-agent's definition"}, "drafter.agf.yaml"},
+		{"agf metadata version", "pack/team.agf.yaml", "metadata:\n  version: 1.0<|>.0\n",
+			[]string{"Agent version"}, "1.0.0"},
+		{"agf not YAML yet", "pack/team.agf.yaml", "metadata:\n  version: [1.0<|>\n", nil, ""},
 		{"config rule id", ".wop.yaml", "rules:\n  license-not-<|>spdx: warning\n",
 			[]string{"**license-not-spdx** (default warning", "license is not an SPDX identifier"}, "license-not-spdx"},
 		{"config severity", ".wop.yaml", "rules:\n  license-not-spdx: warn<|>ing\n", nil, ""},
@@ -123,10 +138,16 @@ func TestComplete(t *testing.T) {
 			[]string{"writing"}, []string{"reasoning"}, "writing", "writing", "wr"},
 		{"enum with no quote yet", "pack/pack.json", `{"agents": [{"role": <|>}]}`,
 			[]string{"skill", "assistant"}, nil, "skill", `"skill"`, ""},
+		{"node role, open in the schema, from lint's list", "pack/pack.json", `{"nodes": [{"role": "<|>"}]}`,
+			[]string{"pure", "side-effect", "human-input", "streaming-output", "gate"}, nil, "", "", ""},
+		{"node category", "pack/pack.json", `{"nodes": [{"category": "<|>"}]}`,
+			[]string{"data", "control", "integration"}, nil, "", "", ""},
 		{"kind in a half-typed buffer", "pack/pack.json", `{"kind": "<|>`,
 			[]string{"node", "workflow-chain", "prompt", "connection"}, nil, "node", `node"`, ""},
 		{"member names of an agent", "pack/pack.json", `{"agents": [{"agentId": "x", <|>}]}`,
 			[]string{"modelClass", "systemPromptRef", "toolAllowlist"}, []string{"agentId", "name"}, "modelClass", `"modelClass"`, ""},
+		{"member names described behind their $ref", "pack/pack.json", `{"name": "x", <|>}`,
+			[]string{"runtime", "signing", "nodes"}, []string{"name"}, "runtime", `"runtime"`, ""},
 		{"member names in an unclosed object", "pack/pack.json", `{"name": "x", "runtime": {<|>`,
 			[]string{"language", "entry"}, []string{"name"}, "", "", ""},
 		{"chain capability, an enum of array items", "chain/pack.json", `{"kind": "workflow-chain", "chains": [{"capabilities": ["cache<|>`,
@@ -215,6 +236,8 @@ func TestDefinition(t *testing.T) {
 			"pack/pack.json", `"vendor.acme.helpers.sum"`},
 		{"agentId reference", "chain/pack.json", `{"chains": [{"dag": {"nodes": [{"config": {"agentId": "vendor.acme.tools.<|>helper"}}]}}]}`,
 			"catalog/vendor.acme.tools/pack.json", `"vendor.acme.tools.helper"`},
+		{"dependency", "pack/pack.json", `{"dependencies": {"vendor.acme.<|>tools": "^2.0.0"}}`,
+			"catalog/vendor.acme.tools/pack.json", `"vendor.acme.tools"`},
 		{"$ref to another file", "pack/schemas/config.schema.json", `{"$id": "https://schemas.example.org/vendor.acme.helpers/1.0.0/schemas/config.schema.json", "properties": {"mode": {"$ref": "defs.<|>schema.json#/$defs/mode"}}}`,
 			"pack/schemas/defs.schema.json", `{"enum": ["fast", "slow"]}`},
 		{"$ref by absolute URL", "pack/schemas/config.schema.json", `{"$ref": "https://schemas.example.org/vendor.acme.helpers/1.0.0/schemas/defs.schema.json<|>"}`,
@@ -337,4 +360,46 @@ func TestDefinitionInCheckout(t *testing.T) {
 	if len(locs) != 1 || locs[0].Path != target || string(raw[locs[0].Span.Start:locs[0].Span.End]) != `"vendor.acme.tools.parse"` {
 		t.Fatalf("got %v, want the typeId in %s", locs, target)
 	}
+}
+
+// TestFileItemsBounded holds that listing a folder that is no pack (a home
+// directory opened by mistake) stops at its bounds: files listed, and
+// entries looked at when none match.
+func TestFileItemsBounded(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 10 {
+		sub := filepath.Join(dir, fmt.Sprintf("d%d", i))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 10 {
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.txt", j)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(listFiles(dir, "", 25, 1000)); n != 25 {
+		t.Errorf("%d files listed, want the bound 25", n)
+	}
+	if n := len(listFiles(dir, "", 1000, 30)); n >= 30 {
+		t.Errorf("%d files listed after 30 entries looked at", n)
+	}
+	if n := len(listFiles(dir, "", 1000, 1000)); n != 100 {
+		t.Errorf("%d files listed, want all 100", n)
+	}
+}
+
+// TestPropertyBehindRef holds that a member whose schema is a $ref is
+// offered with the type found behind it.
+func TestPropertyBehindRef(t *testing.T) {
+	doc, off := at(t, "pack/pack.json", `{"name": "x", <|>}`)
+	for _, it := range Complete(Env{}, doc, off) {
+		if it.Label == "runtime" {
+			if it.Detail != "object" {
+				t.Errorf("runtime: detail %q, want object", it.Detail)
+			}
+			return
+		}
+	}
+	t.Fatal("runtime not offered")
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wop-cli/wop/internal/catalog"
 )
@@ -52,6 +53,13 @@ func bigPack(b *testing.B) (Env, string, string) {
 	return Env{PackDir: dir, Catalog: c}, filepath.Join(dir, "pack.json"), text
 }
 
+// reportCPU reports the CPU time (all threads, the collector's too) per
+// operation since start: this machine is shared, and wall time under load
+// says little.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
 func writeFile(b *testing.B, path, text string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		b.Fatal(err)
@@ -73,33 +81,39 @@ func BenchmarkHover(b *testing.B) {
 	src, off := cursorAt(text, 0)
 	b.SetBytes(int64(len(src)))
 	doc := Doc{Path: path, Text: src}
+	start := cpuTime()
 	for b.Loop() {
 		if _, _, ok := Hover(env, doc, off); !ok {
 			b.Fatal("no hover")
 		}
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkCompleteEnum(b *testing.B) {
 	env, path, text := bigPack(b)
 	src, off := cursorAt(text, 0)
 	doc := Doc{Path: path, Text: src}
+	start := cpuTime()
 	for b.Loop() {
 		if len(Complete(env, doc, off)) == 0 {
 			b.Fatal("no items")
 		}
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkCompleteTool(b *testing.B) {
 	env, path, text := bigPack(b)
 	src, off := cursorAt(text, 1)
 	doc := Doc{Path: path, Text: src}
+	start := cpuTime()
 	for b.Loop() {
 		if n := len(Complete(env, doc, off)); n < 1900 {
 			b.Fatalf("%d items", n)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkCompleteFile(b *testing.B) {
@@ -107,9 +121,11 @@ func BenchmarkCompleteFile(b *testing.B) {
 	text = strings.Replace(text, `"modelClass": "wri<|>ting"`, `"systemPromptRef": "<|>"`, 1)
 	src, off := cursorAt(text, 0)
 	doc := Doc{Path: path, Text: src}
+	start := cpuTime()
 	for b.Loop() {
 		if n := len(Complete(env, doc, off)); n < 600 {
 			b.Fatalf("%d items", n)
 		}
 	}
+	reportCPU(b, start)
 }

@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,7 +25,8 @@ func completeManifest(env Env, m *manifest, off int) []Item {
 		if c.Parent == nil || c.Parent.Kind != jsonpos.Object {
 			return nil
 		}
-		return e.apply(propertyItems(m.subs(c.Path), c.Parent, c.Name))
+		member := func(name string) []schema.Sub { return m.subs(append(c.Path[:len(c.Path):len(c.Path)], name)) }
+		return e.apply(propertyItems(m.subs(c.Path), c.Parent, c.Name, member))
 	}
 	if !c.Value || c.Token != nil && c.Token.Kind != jsonpos.String {
 		return nil
@@ -33,8 +35,9 @@ func completeManifest(env Env, m *manifest, off int) []Item {
 }
 
 // propertyItems lists the members the subschemas allow in an object, less
-// those it has (but the one being typed).
-func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string) []Item {
+// those it has (but the one being typed). A member whose schema is a $ref
+// is described by what member finds behind it.
+func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string, member func(name string) []schema.Sub) []Item {
 	var items []Item
 	for _, s := range subs {
 		props, _ := s.Schema["properties"].(map[string]any)
@@ -44,7 +47,15 @@ func propertyItems(subs []schema.Sub, obj *jsonpos.Loose, typing string) []Item 
 			}
 			p, _ := props[name].(map[string]any)
 			desc, _ := p["description"].(string)
-			items = append(items, Item{Label: name, Detail: strings.Join(typeNames(p["type"]), " | "), Doc: desc, Insert: name, Kind: KindProperty})
+			types := typeNames(p["type"])
+			if _, isRef := p["$ref"]; isRef {
+				for _, sub := range member(name) {
+					d, _ := sub.Schema["description"].(string)
+					desc = cmp.Or(desc, d)
+					types = appendNew(types, typeNames(sub.Schema["type"])...)
+				}
+			}
+			items = append(items, Item{Label: name, Detail: strings.Join(types, " | "), Doc: desc, Insert: name, Kind: KindProperty})
 		}
 	}
 	return items
@@ -72,6 +83,8 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 		return licenseItems()
 	case len(path) == 1 && path[0] == "kind":
 		return kindItems() // every kind, not the one the current kind's schema allows
+	case isNodeRole(path):
+		return nodeRoleItems()
 	case isChainTypeID(path):
 		return m.typeIDItems(env, "")
 	case isTool(path):
@@ -94,6 +107,15 @@ func (m *manifest) valueItems(env Env, path []string) []Item {
 				items = append(items, Item{Label: v, Insert: v, Doc: desc, Kind: KindValue})
 			}
 		}
+	}
+	return items
+}
+
+// nodeRoleItems lists the node roles lint knows.
+func nodeRoleItems() []Item {
+	var items []Item
+	for _, r := range lint.NodeRoles() {
+		items = append(items, Item{Label: r, Insert: r, Detail: "node role", Kind: KindValue})
 	}
 	return items
 }
@@ -143,7 +165,7 @@ func (m *manifest) typeIDItems(env Env, prefix string) []Item {
 			insert += "@" + n.Version
 		}
 		items = append(items, Item{Label: prefix + n.TypeID, Insert: insert, Kind: KindTypeID,
-			Detail: fmt.Sprintf("%s@%s", n.Pack, n.PackVersion), Doc: roleDoc(n.Role)})
+			Detail: n.Pack + "@" + n.PackVersion, Doc: roleDoc(n.Role)})
 	}
 	return items
 }
@@ -230,6 +252,9 @@ func (e edit) apply(items []Item) []Item {
 
 // escape writes s as the body of a JSON string.
 func escape(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 }) {
+		return s // ids, paths and enum values: nearly always
+	}
 	q := quote(s)
 	return q[1 : len(q)-1]
 }

@@ -14,10 +14,16 @@ import (
 // this pack or the defining pack's pack.json), an agentId its agent.
 func defineInManifest(env Env, m *manifest, off int) []Location {
 	c := m.locate(off)
-	if c.OnName || c.Token == nil || c.Token.Kind != jsonpos.String {
+	if c.Token == nil || c.Token.Kind != jsonpos.String {
 		return nil
 	}
 	path, text := c.Pointer(), c.Token.Str
+	if isDependency(path) {
+		return packAt(env, path[1])
+	}
+	if c.OnName {
+		return nil
+	}
 	if _, ok := fileRef(path); ok {
 		if p, ok := packFile(m.packDir(env), text); ok {
 			return []Location{{Path: p}}
@@ -91,6 +97,14 @@ func definedIn(env Env, name string, find func(*jsonpos.Loose) *jsonpos.Loose, f
 		return []Location{{Path: p, Span: valueSpan(n.Get(field), n)}}
 	}
 	return []Location{{Path: p}}
+}
+
+// packAt opens the pack.json of the catalog's pack name, at its name.
+func packAt(env Env, name string) []Location {
+	if env.Catalog == nil {
+		return nil
+	}
+	return definedIn(env, name, func(root *jsonpos.Loose) *jsonpos.Loose { return root }, "name")
 }
 
 func ownAgent(root *jsonpos.Loose, id string) *jsonpos.Loose {

@@ -9,9 +9,13 @@ import (
 	"strings"
 )
 
-// maxListed bounds the files a completion lists: a pack holds dozens; a
-// folder opened by mistake (a home directory) must not be walked whole.
-const maxListed = 2000
+// maxListed bounds the files a completion lists, and maxVisited the
+// entries it looks at: a pack holds dozens; a folder opened by mistake (a
+// home directory) must not be walked whole.
+const (
+	maxListed  = 2000
+	maxVisited = 20000
+)
 
 // skipDirs are never part of a pack and can be huge.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
@@ -19,13 +23,18 @@ var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_mo
 // fileItems lists the regular files of the pack at dir, as the slash paths
 // a ref writes, with the extension ext ("" for any). Links are not
 // followed and not offered: a ref to one is an error (ref-not-file).
-func fileItems(dir, ext string) []Item {
+func fileItems(dir, ext string) []Item { return listFiles(dir, ext, maxListed, maxVisited) }
+
+// listFiles is fileItems with its bounds.
+func listFiles(dir, ext string, listed, visits int) []Item {
 	if dir == "" {
 		return nil
 	}
 	var items []Item
+	visited := 0
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if len(items) >= maxListed {
+		visited++
+		if len(items) >= listed || visited > visits {
 			return filepath.SkipAll
 		}
 		if err != nil {

@@ -93,15 +93,17 @@ func TestHostileDocuments(t *testing.T) {
 		binary[i] = byte(r.UintN(256))
 	}
 	docs := map[string][]byte{
-		"deep arrays":      bytes.Repeat([]byte("["), size),
-		"deep objects":     bytes.Repeat([]byte(`{"a":`), size/5),
-		"wide array":       []byte("[" + strings.Repeat(`"x",`, size/4) + "]"),
-		"many members":     []byte(`{"agents": [{` + strings.Repeat(`"modelClass": "w",`, size/18) + `"x": "`),
-		"long string":      []byte(`{"license": "` + strings.Repeat("a", size)),
-		"binary":           binary,
-		"binary value":     append([]byte(`{"agents": [{"modelClass": `), binary...),
-		"yaml nesting":     []byte(strings.Repeat("- ", size/2)),
-		"agf at its bound": []byte("action_space:\n  local_agents: [" + strings.Repeat(`{source: x.agf.yaml},`, maxYAML/21-2) + "]\n"),
+		"deep arrays":                   bytes.Repeat([]byte("["), size),
+		"deep objects":                  bytes.Repeat([]byte(`{"a":`), size/5),
+		"wide array":                    []byte("[" + strings.Repeat(`"x",`, size/4) + "]"),
+		"many members":                  []byte(`{"agents": [{` + strings.Repeat(`"modelClass": "w",`, size/18) + `"x": "`),
+		"long string":                   []byte(`{"license": "` + strings.Repeat("a", size)),
+		"binary":                        binary,
+		"binary value":                  append([]byte(`{"agents": [{"modelClass": `), binary...),
+		"yaml nesting":                  []byte(strings.Repeat("- ", size/2)),
+		"yaml nesting at the agf bound": []byte(strings.Repeat("- ", maxYAML/2-1)),
+		"flow nesting at the agf bound": []byte(strings.Repeat("[", maxYAML-1)),
+		"agf at its bound":              []byte("action_space:\n  local_agents: [" + strings.Repeat(`{source: x.agf.yaml},`, maxYAML/21-2) + "]\n"),
 	}
 	for name, text := range docs {
 		for _, file := range []string{"pack/pack.json", "pack/team.agf.yaml", "pack/.wop.yaml"} { // schemas read as pack.json does

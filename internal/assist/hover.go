@@ -7,6 +7,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -21,18 +22,38 @@ func hoverManifest(env Env, m *manifest, off int) (string, Span, bool) {
 	}
 	path := c.Pointer()
 	var parts []string
-	if !c.OnName {
-		if f := m.catalogFacts(env, path, c.Token.Str); f != "" {
-			parts = append(parts, f)
-		}
+	if isDependency(path) {
+		parts = append(parts, dependencyFacts(env, path[1]))
+	} else if f := m.catalogFacts(env, path, c.Token.Str); f != "" && !c.OnName {
+		parts = append(parts, f)
 	}
-	if d := describe(m.subs(path), label(path)); d != "" {
+	subs, what := m.subs(path), path
+	if c.OnName && len(subs) > 0 && !described(subs) && len(path) > 0 {
+		// A name of a map (dependencies): what the map means says more
+		// than the type of its values.
+		what = path[:len(path)-1]
+		subs = m.subs(what)
+	}
+	if d := describe(subs, label(what)); d != "" {
+		if isNodeRole(path) {
+			d += "\n\nRoles lint knows (role-unknown): " + strings.Join(lint.NodeRoles(), ", ")
+		}
 		parts = append(parts, d)
 	}
 	if len(parts) == 0 {
 		return "", Span{}, false
 	}
 	return strings.Join(parts, "\n\n---\n\n"), Span{c.Token.Start, c.Token.End}, true
+}
+
+// described reports whether one of subs has a description.
+func described(subs []schema.Sub) bool {
+	for _, s := range subs {
+		if _, ok := s.Schema["description"].(string); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // label names the member at path for a heading: "modelClass", "toolAllowlist[0]".
@@ -145,8 +166,26 @@ func (m *manifest) catalogFacts(env Env, path []string, text string) string {
 		}
 	case isAgentDecl(path) || isAgentRef(path):
 		return agentFacts(env, path, text)
+	case isNodeDecl(path) && env.Catalog != nil:
+		if n, ok := env.Catalog.NodeType(text); ok && n.Pack != m.root.Get("name").Text() {
+			return fmt.Sprintf("**%s**: the catalog's `%s@%s` defines this typeId too", text, n.Pack, n.PackVersion)
+		}
 	}
 	return ""
+}
+
+// dependencyFacts says what the catalog knows of the pack name a
+// dependency names.
+func dependencyFacts(env Env, name string) string {
+	if env.Catalog == nil {
+		return fmt.Sprintf("**%s**: no catalog is known, so whether the pack exists cannot be told", name)
+	}
+	for _, p := range env.Catalog.Packs {
+		if p.Name == name {
+			return fmt.Sprintf("**%s**: the catalog's latest is `%s` (%d node types, %d agents)", name, p.Version, len(p.TypeIDs), len(p.AgentIDs))
+		}
+	}
+	return fmt.Sprintf("**%s**: no pack of this name in the catalog (%s)", name, env.Catalog.Source)
 }
 
 // typeFacts describes node type id: where it is defined and what it

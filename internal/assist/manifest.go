@@ -87,6 +87,23 @@ func isChainTypeID(path []string) bool {
 	return n >= 4 && path[n-1] == "typeId" && isIndex(path[n-2]) && path[n-3] == "nodes" && path[n-4] == "dag"
 }
 
+// isNodeRole reports whether path is a node's role (/nodes/<i>/role),
+// which the schema leaves open and lint holds to a list.
+func isNodeRole(path []string) bool {
+	return len(path) == 3 && path[0] == "nodes" && isIndex(path[1]) && path[2] == "role"
+}
+
+// isDependency reports whether path is a member of dependencies (its name
+// is a pack name, its value a version range).
+func isDependency(path []string) bool {
+	return len(path) == 2 && path[0] == "dependencies"
+}
+
+// isNodeDecl reports whether path is a node's own typeId (/nodes/<i>/typeId).
+func isNodeDecl(path []string) bool {
+	return len(path) == 3 && path[0] == "nodes" && isIndex(path[1]) && path[2] == "typeId"
+}
+
 // isTool reports whether path is an item of an agent's toolAllowlist.
 func isTool(path []string) bool {
 	n := len(path)

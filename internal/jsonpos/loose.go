@@ -1,9 +1,9 @@
 package jsonpos
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
-	"strconv"
-	"unicode/utf8"
 )
 
 // A document an editor holds is often not JSON: the author is half way
@@ -148,51 +148,52 @@ func (p *looseParser) word() *Loose {
 // (a JSON string cannot hold a raw line break).
 func (p *looseParser) str() *Loose {
 	start := p.pos
-	closed := p.skipString()
+	closed, escaped := p.skipString()
 	v := p.node(Loose{Kind: String, Start: start, End: p.pos, Closed: closed})
 	body := p.src[start+1 : p.pos]
 	if closed {
 		body = body[:len(body)-1]
 	}
-	v.Str = unquoteLoose(body)
+	v.Str = string(body)
+	if escaped {
+		v.Str = unquoteLoose(v.Str)
+	}
 	return v
 }
 
 // skipString moves past the string literal at p.pos, reporting whether it
-// has its closing quote.
-func (p *looseParser) skipString() (closed bool) {
+// has its closing quote and whether it holds an escape.
+func (p *looseParser) skipString() (closed, escaped bool) {
 	p.pos++
 	for p.pos < len(p.src) {
-		c := p.src[p.pos]
-		if c == '\\' {
-			p.pos += 2
+		i := bytes.IndexAny(p.src[p.pos:], "\"\\\n\r")
+		if i < 0 {
+			p.pos = len(p.src)
+			break
+		}
+		p.pos += i
+		switch p.src[p.pos] {
+		case '\\':
+			escaped = true
+			p.pos = min(p.pos+2, len(p.src))
 			continue
+		case '"':
+			p.pos++
+			return true, escaped
 		}
-		if c == '\n' || c == '\r' {
-			break
-		}
-		p.pos++
-		if c == '"' {
-			closed = true
-			break
-		}
+		break // a line break: the string is unclosed
 	}
-	p.pos = min(p.pos, len(p.src))
-	return closed
+	return false, escaped
 }
 
-// unquoteLoose decodes a string literal's body, keeping what does not
-// decode as written.
-func unquoteLoose(body []byte) string {
-	for _, c := range body {
-		if c == '\\' {
-			if s, err := strconv.Unquote(`"` + string(body) + `"`); err == nil && utf8.ValidString(s) {
-				return s
-			}
-			break
-		}
+// unquoteLoose decodes a string literal's body as JSON does, keeping it as
+// written when it does not decode (a half-typed escape).
+func unquoteLoose(body string) string {
+	var s string
+	if json.Unmarshal([]byte(`"`+body+`"`), &s) == nil {
+		return s
 	}
-	return string(body)
+	return body
 }
 
 func (p *looseParser) object(depth int) *Loose {

@@ -49,6 +49,7 @@ func TestParseLooseForgives(t *testing.T) {
 		{`{"a" 1, "b": 2}`, `{"a":null,"b":2}`},
 		{`[1,,2]}`, `[1,2]`},
 		{`{"a": {"b": 1]}`, `{"a":{"b":1}}`},
+		{`["a\/b", "\ud83d\ude00", "x\u00e9", "half \u00`, `["a/b","😀","xé","half \\u00"]`},
 	} {
 		v := ParseLoose([]byte(tc.src))
 		got, _ := json.Marshal(looseInterface(v))
@@ -66,7 +67,7 @@ func TestParseLooseForgives(t *testing.T) {
 // that it reads valid JSON as encoding/json does, and that Locate at any
 // offset names tokens inside the document.
 func FuzzParseLoose(f *testing.F) {
-	for _, s := range []string{`{"kind": "`, `{"a":[1,"\u00e9",{"b":null}]}`, `{"a" 1, "b": 2}`, `[1,,2]}`, "\"\\", strings.Repeat("[", 300), `{"a": {"b": 1]}`} {
+	for _, s := range []string{`{"kind": "`, `{"a":[1,"\u00e9",{"b":null}]}`, `{"a" 1, "b": 2}`, `[1,,2]}`, "\"\\", strings.Repeat("[", 300), `{"a": {"b": 1]}`, `["a\/b", "\ud83d\ude00"]`} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, at uint16) {

@@ -53,15 +53,3 @@ func TestAt(t *testing.T) {
 		}
 	}
 }
-
-func TestKinds(t *testing.T) {
-	kinds := Kinds()
-	for _, k := range kinds {
-		if _, ok := ForKind(spec.V1, k); !ok {
-			t.Errorf("kind %q has no schema", k)
-		}
-	}
-	if !slices.Contains(kinds, "node") || !slices.IsSorted(kinds) {
-		t.Errorf("kinds %v", kinds)
-	}
-}
