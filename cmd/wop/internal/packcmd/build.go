@@ -12,6 +12,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -138,7 +139,7 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSe
 	pk.Keep(keepBudget)
 	keys.configKeyID = settings.keyID
 	if gate != gateOff {
-		if err := lintGate(env, pk, gate.options(settings.opt)); err != nil {
+		if err := lintGate(env, pk, gate.options(settings.opt), gate == gatePublish); err != nil {
 			return nil, err
 		}
 	}
@@ -165,8 +166,11 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	return src.Plan(s)
 }
 
-// lintGate refuses to build a pack with lint errors, printing them.
-func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options) error {
+// lintGate refuses to build (or, publishing, to publish) a pack with lint
+// errors, printing them. Publish never suggests --no-lint: what it would
+// skip is at most style, and following such a hint on a fresh pack would
+// publish its placeholders under an immutable version.
+func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options, publishing bool) error {
 	ds, err := lint.RunCached(pk, opt)
 	if err != nil {
 		return err
@@ -183,22 +187,19 @@ func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options) error {
 	if err := report.Print(env.ErrOut, "text", report.Input{Diags: errs, Color: env.Color}); err != nil {
 		return err
 	}
-	noun := "errors"
+	noun, verb := "errors", "building"
 	if len(errs) == 1 {
 		noun = "error"
 	}
 	hint := "fix them, or pass --no-lint to build anyway"
-	if slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return gateRules[d.Rule] }) {
+	switch {
+	case publishing:
+		verb = "publishing"
+		hint = "fix them: a published version is immutable (placeholders, secrets, links and unsafe paths stop a publish even with --no-lint)"
+	case slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return publish.IsGuardRule(d.Rule) && d.Rule != "placeholder-left" }):
 		hint = "fix them: secrets, links and unsafe paths are refused by build and publish themselves, with or without --no-lint"
 	}
-	return cli.WithHint(fmt.Errorf("lint found %d %s; not building", len(errs), noun), hint)
-}
-
-// gateRules are the findings that build and publish refuse whether or not
-// lint runs: no hint may suggest --no-lint for them.
-var gateRules = map[string]bool{
-	"private-key-in-pack": true, "symlink-in-pack": true, "path-unsafe": true,
-	"archive-unsafe-path": true, "archive-link": true, "archive-special-file": true,
+	return cli.WithHint(fmt.Errorf("lint found %d %s; not %s", len(errs), noun, verb), hint)
 }
 
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {

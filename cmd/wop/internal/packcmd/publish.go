@@ -18,6 +18,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -217,10 +219,8 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err := gateArchive(o.env, pk, o.keys.allowSecrets); err != nil {
 		return err
 	}
-	if !o.noLint && !linted {
-		if err := lintGate(o.env, pk, gatePublish.options(settings.opt)); err != nil {
-			return err
-		}
+	if err := o.lintGate(pk, settings.opt, linted); err != nil {
+		return err
 	}
 	gen, err := generation(tree, a)
 	if err != nil {
@@ -293,6 +293,19 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	}
 	res.Status = map[registry.Outcome]string{registry.Published: "published", registry.AlreadyThere: "already-published"}[outcome]
 	return o.report(res)
+}
+
+// lintGate lints the archive about to be published, unless the build that
+// made it just did: fully, or with --no-lint only for what must never reach
+// a registry (publish.GuardRules).
+func (o *publishOptions) lintGate(pk *pack.Pack, opt lint.Options, linted bool) error {
+	switch {
+	case o.noLint:
+		return lintGate(o.env, pk, publish.GuardOptions(opt), true)
+	case !linted:
+		return lintGate(o.env, pk, gatePublish.options(opt), true)
+	}
+	return nil
 }
 
 // archive returns the .tgz to publish, building a source directory first;
