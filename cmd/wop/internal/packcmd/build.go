@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -66,10 +67,17 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 	if err := o.keys.preload(o.env); err != nil {
 		return err
 	}
+	if o.list && o.keys.noSigner() {
+		// --list writes nothing, so it needs no key: it lists the archive
+		// without a signature, and says so.
+		o.keys.unsigned = true
+		fmt.Fprintln(o.env.ErrOut, "note: no key given: listing the unsigned archive (a signed one adds keys/pack.json.sig and signs pack.json, so its integrity differs)")
+	}
 	if !o.list {
 		// A killed build may have left its temporary files there.
 		atomicfile.RemoveStaleTemps(o.env.Abs(o.outDir), o.env.Time())
 	}
+	o.dirs = expandBuildDirs(o.env, o.dirs)
 	if len(o.dirs) == 1 {
 		plan, err := prepareBuild(ctx, o.env, o.dirs[0], gateFor(o.noLint, false), &o.keys)
 		if err != nil {
@@ -78,6 +86,26 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 		return emit(ctx, o.env, o, plan)
 	}
 	return buildMany(ctx, o)
+}
+
+// expandBuildDirs reads each argument as lint does (pack.Discover): a
+// folder without a pack.json is a folder of packs, each subfolder holding
+// one built. An argument that names no pack stays as it is, for the build
+// to say what is wrong with it.
+func expandBuildDirs(env *cli.Env, args []string) []string {
+	var dirs []string
+	for _, arg := range args {
+		found, err := pack.Discover(env.Abs(arg))
+		if err != nil {
+			dirs = append(dirs, arg)
+			continue
+		}
+		for _, f := range found {
+			rel, _ := filepath.Rel(env.Abs(arg), f)
+			dirs = append(dirs, filepath.Join(arg, rel))
+		}
+	}
+	return dirs
 }
 
 // emit lists the plan (--list) or writes it into the output folder, and

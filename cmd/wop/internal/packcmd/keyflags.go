@@ -58,6 +58,11 @@ func (k *keyFlags) validate() error {
 	return nil // the key id may come from WOP_KEY_ID or .wop.yaml: signing checks it
 }
 
+// noSigner says no flag chose how to sign, or not to.
+func (k *keyFlags) noSigner() bool {
+	return k.key == "" && k.signature == "" && !k.sigstore.enabled && !k.unsigned
+}
+
 // tree is the --spec value as a spec tree: it picks the lint rules and the
 // signing block.
 func (k *keyFlags) tree() (spec.Tree, error) {
