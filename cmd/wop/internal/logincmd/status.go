@@ -46,11 +46,24 @@ func runStatus(ctx context.Context, env *cli.Env, reg string) error {
 	shown := redactor.String(strings.TrimSuffix(reg, "/"))
 	out := *env
 	out.Out, out.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
-	checker := func(token registry.Token) (tokenChecker, error) {
+	return redactor.Error(status(ctx, &out, shown, reg, newChecker(env, reg, redactor)))
+}
+
+// newChecker makes the registry client that checks a token for reg.
+func newChecker(env *cli.Env, reg string, redactor *registry.Redactor) func(registry.Token) (tokenChecker, error) {
+	return func(token registry.Token) (tokenChecker, error) {
 		return registry.New(registry.Options{Registry: reg, Token: token, UserAgent: "wop/" + env.Version,
 			Transport: env.HTTPClient().Transport, MaxAttempts: 3, Redactor: redactor})
 	}
-	return redactor.Error(status(ctx, &out, shown, reg, checker))
+}
+
+// askRegistry asks the registry whether it takes the checker's token.
+func askRegistry(ctx context.Context, c tokenChecker) (registry.TokenVerdict, error) {
+	d, err := c.Discover(ctx)
+	if err != nil {
+		return registry.TokenUnchecked, err
+	}
+	return c.CheckToken(ctx, d)
 }
 
 // status reports the token for reg (shown is reg as printed) and asks the
@@ -71,11 +84,7 @@ func status(ctx context.Context, env *cli.Env, shown, reg string, checker func(r
 	if err != nil {
 		return err
 	}
-	d, err := c.Discover(ctx)
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-	}
-	verdict, err := c.CheckToken(ctx, d)
+	verdict, err := askRegistry(ctx, c)
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
 	}
