@@ -57,8 +57,8 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 'wop pack lint'; --strict makes warnings (unknown fields included) fail.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(report.Formats, format) {
-				return cli.Usagef("--format %q: want one of text, json, sarif, github", format)
+			if err := cli.FlagValue("--format", format, report.Formats...); err != nil {
+				return err
 			}
 			var names []string
 			for _, a := range args {

@@ -89,3 +89,22 @@ func UnknownRule(id string, ids []string) error {
 	}
 	return Usagef("no rule %q; 'wop pack rules' lists them", id)
 }
+
+// FlagValue checks that a flag's value is one of allowed: otherwise a
+// usage error naming the values, with the nearest one for a near miss
+// (--format "sarf": ...; did you mean "sarif"?). Every flag that takes a
+// fixed set of words (--format, --spec) checks it here, so they all answer
+// alike.
+func FlagValue(flag, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	want := "one of " + strings.Join(allowed, ", ")
+	if len(allowed) == 2 {
+		want = allowed[0] + " or " + allowed[1]
+	}
+	if near, ok := suggest.Nearest(value, allowed, 2); ok && value != "" {
+		return Usagef("%s %q: want %s; did you mean %q?", flag, value, want, near)
+	}
+	return Usagef("%s %q: want %s", flag, value, want)
+}

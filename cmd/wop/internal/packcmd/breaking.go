@@ -67,8 +67,8 @@ error or warning); 2 bad usage or input that cannot be read.`,
 			if o.against == "" {
 				return cli.Usagef("--against is required: the previous release as a .tgz, a directory, git:REF, NAME@VERSION or registry")
 			}
-			if !slices.Contains(report.Formats, o.format) {
-				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			if err := cli.FlagValue("--format", o.format, report.Formats...); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)

@@ -43,7 +43,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	cmd.Flags().StringArrayVar(&k.allowSecrets, "allow-secret", nil, "bundle this file (pack-relative path) although it looks like a secret; repeat per file")
 	_ = cmd.MarkFlagFilename("key", "pem")
-	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
+	cli.CompleteValues(cmd, "spec", cli.Fixed("auto", "v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
 	k.sigstore.addFlags(cmd)
 	cmd.MarkFlagsMutuallyExclusive("sigstore", "signature")

@@ -101,8 +101,8 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if o.format != "text" && o.format != "json" {
-				return cli.Usagef("--format %q: want text or json", o.format)
+			if err := cli.FlagValue("--format", o.format, "text", "json"); err != nil {
+				return err
 			}
 			if err := o.keys.validate(); err != nil {
 				return err
