@@ -280,7 +280,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	}
 	if o.dryRun {
 		res.Status = "dry-run"
-		fmt.Fprintf(o.env.ErrOut, "would PUT %s (%d bytes, %s, signing %s)\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningMethod())
+		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningWords())
 		return o.report(res)
 	}
 	up := registry.Upload{Name: a.Name, Version: a.Version, Open: a.Reader, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
