@@ -15,7 +15,6 @@ import (
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/bump"
 	"github.com/wop-cli/wop/internal/config"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -88,7 +87,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	if err != nil {
 		return err
 	}
-	current, err := manifestField(pk, "version")
+	current, err := pk.ManifestString("version")
 	if err != nil {
 		return cli.Usagef("%s: %v", o.path, err)
 	}
@@ -166,19 +165,6 @@ func nextVersion(step, current string, res *breaking.Result) (string, error) {
 	return step, nil
 }
 
-// manifestField is a top-level string of the pack's manifest ("" if absent).
-func manifestField(pk *pack.Pack, key string) (string, error) {
-	src, err := pk.ReadFile(pack.ManifestName)
-	if err != nil {
-		return "", err
-	}
-	doc, err := jsonpos.Parse(src)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
-	}
-	return doc.Root.Get(key).String(), nil
-}
-
 // packConfig loads the pack's .wop.yaml (or --config); a pack without one
 // gets the zero Config.
 func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
@@ -212,7 +198,7 @@ func compareWith(ctx context.Context, env *cli.Env, against, dir string, pk *pac
 	oldPk, cleanup, err := previousRelease(ctx, env, against, dir, tarball.DefaultLimits)
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
-		cur, err := manifestField(pk, "version")
+		cur, err := pk.ManifestString("version")
 		return &breaking.Result{OldVersion: cur}, err
 	}
 	if err != nil {
