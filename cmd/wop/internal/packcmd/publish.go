@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,13 +52,8 @@ type publishOptions struct {
 // progressThreshold is the size from which an upload shows a progress bar.
 const progressThreshold = 4 << 20
 
-func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
-	o := &publishOptions{env: env}
-	o.keys.strictKeyMode = true
-	cmd := &cobra.Command{
-		Use:   "publish [DIR|TGZ] --registry URL",
-		Short: "Publish a pack to a registry, after the checks the registry would make",
-		Long: `Publish a pack. Given a source directory, build and sign it first (same
+// publishHelp is publish's --help text.
+const publishHelp = `Publish a pack. Given a source directory, build and sign it first (same
 flags as build); given a .tgz, publish exactly those bytes.
 
 Before any byte is sent, wop checks what the registry would: lint, the
@@ -91,7 +85,15 @@ never printed (--verbose shows requests with it redacted). See
 docs/network.md.
 
 Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
-3 network; 4 token refused; 5 version conflict; 130 interrupted.`,
+3 network; 4 token refused; 5 version conflict; 130 interrupted.`
+
+func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
+	o := &publishOptions{env: env}
+	o.keys.strictKeyMode = true
+	cmd := &cobra.Command{
+		Use:   "publish [DIR|TGZ] --registry URL",
+		Short: "Publish a pack to a registry, after the checks the registry would make",
+		Long:  publishHelp,
 		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
   wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
   wop pack publish . --key acme-1.pem --key-id acme-1 --stage ~/src/openwop-registry --branch publish/acme.tools-1.0.0`,
@@ -201,27 +203,11 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	a, err := publish.ReadArchive(archivePath, settings.limits)
+	a, err := o.open(archivePath, settings, linted)
 	if err != nil {
-		return cli.Usagef("%s: %v", o.target, err)
+		return err
 	}
 	defer a.Close()
-	if o.afterHash != nil {
-		o.afterHash()
-	}
-	pk, err := loadPackWith(o.env, archivePath, settings.limits)
-	if err != nil {
-		return err
-	}
-	if pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
-		return cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
-	}
-	if err := gateArchive(o.env, pk, o.keys.allowSecrets); err != nil {
-		return err
-	}
-	if err := o.lintGate(pk, settings.opt, linted); err != nil {
-		return err
-	}
 	gen, err := generation(tree, a)
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
@@ -229,6 +215,41 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if o.stage != "" {
 		return o.stageIn(ctx, a, gen)
 	}
+	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
+	return o.upload(ctx, redactor, a, gen)
+}
+
+// open reads and hashes the archive to publish, then applies the secrets
+// gate and lint's (publish.GuardRules alone with --no-lint) to the archive
+// that was hashed.
+func (o *publishOptions) open(archivePath string, settings *packSettings, linted bool) (*publish.Archive, error) {
+	a, err := publish.ReadArchive(archivePath, settings.limits)
+	if err != nil {
+		return nil, cli.Usagef("%s: %v", o.target, err)
+	}
+	if o.afterHash != nil {
+		o.afterHash()
+	}
+	pk, err := loadPackWith(o.env, archivePath, settings.limits)
+	if err == nil && pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
+		err = cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
+	}
+	if err == nil {
+		err = gateArchive(o.env, pk, o.keys.allowSecrets)
+	}
+	if err == nil {
+		err = o.lintGate(pk, settings.opt, linted)
+	}
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// upload publishes the checked archive to the registry (publish.Run) and
+// says what happened.
+func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor, a *publish.Archive, gen spec.Tree) error {
 	// A broken credentials setup fails before any traffic; the token also
 	// goes with the GETs (a private registry may authenticate reads).
 	token, err := o.token()
@@ -236,7 +257,6 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	redactor.Add(string(token))
-	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
 	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
 	if o.verbose {
 		copts.trace = o.env.ErrOut
@@ -245,54 +265,40 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	d, err := client.Discover(ctx)
-	if err != nil {
-		return networkError(ctx, err)
+	req := publish.Request{Client: client, Archive: a, DryRun: o.dryRun}
+	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
+		req.HasCredentials = true
 	}
-	if err := publish.Gates(ctx, client, d, a); err != nil {
-		return networkError(ctx, err)
-	}
-	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base(), Archive: archivePath, Spec: string(gen)}
-	if !d.WriteAPI.Supported {
-		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base(), cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
-			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
-	}
-	if !o.dryRun {
-		if err := o.requireCredentials(token, client); err != nil {
-			return err
-		}
-	}
-	e := d.Endpoints()
-	existing, theirs, err := publish.Check(ctx, client, e, a)
-	if err != nil {
-		return networkError(ctx, err)
-	}
-	switch existing {
-	case publish.Identical:
-		res.Status = "already-published"
-		return o.report(res)
-	case publish.Different:
-		published := registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version})
-		if u, err := client.Resolve(published); err == nil {
-			published = u.String()
-		}
-		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}, published)}
-	}
-	if o.dryRun {
-		res.Status = "dry-run"
-		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningWords())
-		return o.report(res)
-	}
-	up := registry.Upload{Name: a.Name, Version: a.Version, Open: a.Reader, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
 	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
-		up.Body = o.progress
+		req.Body = o.progress
 	}
-	outcome, err := client.Publish(ctx, e, up)
+	out, err := publish.Run(ctx, req)
 	if err != nil {
-		return uploadError(ctx, err)
+		return o.runError(ctx, err, out)
 	}
-	res.Status = map[registry.Outcome]string{registry.Published: "published", registry.AlreadyThere: "already-published"}[outcome]
-	return o.report(res)
+	if out.Status == "dry-run" {
+		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
+	}
+	return o.report(result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
+}
+
+// runError gives publish.Run's errors their exit codes and hints.
+func (o *publishOptions) runError(ctx context.Context, err error, out publish.Outcome) error {
+	var noWrite *publish.NoWriteAPIError
+	var noCreds *publish.NoCredentialsError
+	var conflict *publish.ConflictError
+	var upload *publish.UploadError
+	switch {
+	case errors.As(err, &noWrite):
+		return cli.WithHint(err, "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
+	case errors.As(err, &noCreds):
+		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
+	case errors.As(err, &conflict):
+		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(conflict, out.Put)}
+	case errors.As(err, &upload):
+		return uploadError(ctx, upload.Err)
+	}
+	return networkError(ctx, err)
 }
 
 // lintGate lints the archive about to be published, unless the build that
@@ -378,16 +384,6 @@ func (o *publishOptions) token() (registry.Token, error) {
 		return "", err
 	}
 	return t, nil
-}
-
-// requireCredentials fails an upload that has no credentials at all before
-// the body is sent: the registry would refuse it after receiving it whole.
-func (o *publishOptions) requireCredentials(token registry.Token, c *registry.Client) error {
-	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
-		return nil
-	}
-	err := fmt.Errorf("no token for %s, so the registry would refuse the upload; nothing was sent", c.Base())
-	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
 }
 
 func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {

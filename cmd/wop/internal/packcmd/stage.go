@@ -25,28 +25,8 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen sp
 	if err != nil {
 		return err
 	}
-	c, err := o.openCheckout()
+	c, d, err := o.stageChecks(ctx, a, tree)
 	if err != nil {
-		return err
-	}
-	d, err := c.Discover(ctx)
-	if errors.Is(err, registry.ErrUnreadable) {
-		return &cli.UsageError{Err: err}
-	}
-	if err != nil {
-		return err
-	}
-	if err := stage.CheckTree(tree, a); err != nil {
-		return cli.Usagef("%v", err)
-	}
-	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
-		var oe *registry.OriginError
-		if errors.As(err, &oe) {
-			return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
-		}
-		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
-	}
-	if err := publish.Gates(ctx, c.Client(d), d, a); err != nil {
 		return err
 	}
 	p := stage.Pack{Archive: a, SourceDir: o.sourceDir()}
@@ -80,6 +60,43 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen sp
 	if err := o.report(out); err != nil {
 		return err
 	}
+	return o.nextSteps(res, a, opt.Message)
+}
+
+// stageChecks opens the checkout and makes the checks a registry would
+// before anything is staged: the tree, the key (as the checkout lists it)
+// and the publish gates.
+func (o *publishOptions) stageChecks(ctx context.Context, a *publish.Archive, tree string) (*stage.Checkout, *registry.Discovery, error) {
+	c, err := o.openCheckout()
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := c.Discover(ctx)
+	if errors.Is(err, registry.ErrUnreadable) {
+		return nil, nil, &cli.UsageError{Err: err}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := stage.CheckTree(tree, a); err != nil {
+		return nil, nil, cli.Usagef("%v", err)
+	}
+	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
+		var oe *registry.OriginError
+		if errors.As(err, &oe) {
+			return nil, nil, cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
+		}
+		return nil, nil, cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
+	}
+	if err := publish.Gates(ctx, c.Client(d), d, a); err != nil {
+		return nil, nil, err
+	}
+	return c, d, nil
+}
+
+// nextSteps says, after a text-format staging, what the author does next:
+// push the branch made, or the git steps to make one.
+func (o *publishOptions) nextSteps(res *stage.Result, a *publish.Archive, message string) error {
 	if o.format != "text" || res.Status != stage.Staged {
 		return nil
 	}
@@ -87,7 +104,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen sp
 		fmt.Fprintf(o.env.ErrOut, "committed on branch %s in %s (not pushed); next:\n  git -C %s push -u origin %s\nthen open a pull request for the branch.\n", res.Branch, o.stage, o.stage, res.Branch)
 		return nil
 	}
-	fmt.Fprint(o.env.ErrOut, stage.GitSteps(o.stage, "publish/"+a.Name+"-"+a.Version, opt.Message, res.Edits))
+	fmt.Fprint(o.env.ErrOut, stage.GitSteps(o.stage, "publish/"+a.Name+"-"+a.Version, message, res.Edits))
 	return nil
 }
 
