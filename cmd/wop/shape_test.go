@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -70,19 +71,30 @@ func funcLines(fset *token.FileSet, fn *ast.FuncDecl) int {
 // ways.
 func crossFileUses(files []goFile) (uses, mutual []string) {
 	declared := map[string]string{} // pkg + "." + name -> file
-	methods := map[string]string{}
+	methods := map[string][]string{} // pkg + "." + method name -> files
+	fields := map[string]bool{}      // pkg + "." + struct field name
 	for _, f := range files {
 		for _, d := range f.ast.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
-				methods[f.pkg+"."+fd.Name.Name] = f.rel
+				methods[f.pkg+"."+fd.Name.Name] = append(methods[f.pkg+"."+fd.Name.Name], f.rel)
 				continue
 			}
 			for _, name := range declNames(d) {
 				declared[f.pkg+"."+name] = f.rel
 			}
 		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if st, ok := n.(*ast.StructType); ok {
+				for _, fl := range st.Fields.List {
+					for _, name := range fl.Names {
+						fields[f.pkg+"."+name.Name] = true
+					}
+				}
+			}
+			return true
+		})
 	}
-	seen := map[[2]string]bool{}
+	seen := map[[2]string][]string{} // the names used
 	for _, f := range files {
 		keys := map[*ast.Ident]bool{} // composite literal keys name fields
 		ast.Inspect(f.ast, func(n ast.Node) bool {
@@ -92,8 +104,13 @@ func crossFileUses(files []goFile) (uses, mutual []string) {
 					keys[id] = true
 				}
 			case *ast.SelectorExpr:
-				if owner, ok := methods[f.pkg+"."+x.Sel.Name]; ok && owner != f.rel {
-					seen[[2]string{f.rel, owner}] = true
+				// A method called by name; a name that is also a field, or
+				// a method of this file, is too ambiguous to count.
+				owners := methods[f.pkg+"."+x.Sel.Name]
+				if !fields[f.pkg+"."+x.Sel.Name] && !slices.Contains(owners, f.rel) {
+					for _, owner := range owners {
+						use(seen, f.rel, owner, x.Sel.Name)
+					}
 				}
 				ast.Inspect(x.X, func(m ast.Node) bool { return inspectIdent(m, f, declared, keys, seen) })
 				return false
@@ -101,10 +118,10 @@ func crossFileUses(files []goFile) (uses, mutual []string) {
 			return inspectIdent(n, f, declared, keys, seen)
 		})
 	}
-	for k := range seen {
+	for k, names := range seen {
 		uses = append(uses, k[0]+" -> "+k[1])
-		if k[0] < k[1] && seen[[2]string{k[1], k[0]}] {
-			mutual = append(mutual, k[0]+" <-> "+k[1])
+		if back, ok := seen[[2]string{k[1], k[0]}]; ok && k[0] < k[1] {
+			mutual = append(mutual, fmt.Sprintf("%s <-> %s (%s; %s)", k[0], k[1], strings.Join(names, " "), strings.Join(back, " ")))
 		}
 	}
 	slices.Sort(uses)
@@ -112,13 +129,21 @@ func crossFileUses(files []goFile) (uses, mutual []string) {
 	return uses, mutual
 }
 
-func inspectIdent(n ast.Node, f goFile, declared map[string]string, keys map[*ast.Ident]bool, seen map[[2]string]bool) bool {
+// use records that file from uses name, declared in to.
+func use(seen map[[2]string][]string, from, to, name string) {
+	k := [2]string{from, to}
+	if !slices.Contains(seen[k], name) {
+		seen[k] = append(seen[k], name)
+	}
+}
+
+func inspectIdent(n ast.Node, f goFile, declared map[string]string, keys map[*ast.Ident]bool, seen map[[2]string][]string) bool {
 	id, ok := n.(*ast.Ident)
 	if !ok || id.Obj != nil || keys[id] {
 		return true
 	}
 	if owner, ok := declared[f.pkg+"."+id.Name]; ok && owner != f.rel {
-		seen[[2]string{f.rel, owner}] = true
+		use(seen, f.rel, owner, id.Name)
 	}
 	return true
 }

@@ -108,3 +108,17 @@ func FlagValue(flag, value string, allowed ...string) error {
 	}
 	return Usagef("%s %q: want %s", flag, value, want)
 }
+
+// GroupRunE makes a command group refuse an unknown subcommand (cobra would
+// print help and exit 0) and show help when called bare.
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && args[0] == "help" && cmd.HasParent() {
+		// `wop pack help lint`: help is a command of the root only.
+		topic := strings.Join(append([]string{strings.TrimPrefix(cmd.CommandPath(), "wop ")}, args[1:]...), " ")
+		return Usagef("unknown command \"help\" for %q; did you mean 'wop help %s'?", cmd.CommandPath(), topic)
+	}
+	if len(args) > 0 {
+		return UnknownCommand(cmd, args[0])
+	}
+	return cmd.Help()
+}

@@ -34,6 +34,16 @@ type packBuild struct {
 	err      error
 }
 
+// manyOptions are what a build of many packs is asked to do.
+type manyOptions struct {
+	env    *cli.Env
+	dirs   []string
+	outDir string
+	list   bool
+	gate   lintGateMode
+	keys   keyFlags
+}
+
 // publishChunk is how many packs are staged before their sets are
 // published together: each staged pack holds its files open until the
 // batch syncs them, and a run of thousands of packs must not run out of
@@ -50,7 +60,7 @@ const publishChunk = 256
 // order they finish in. A pack that fails leaves its own outputs as they
 // were and does not stop the others; two packs with the same name and
 // version are refused before anything is published.
-func buildMany(ctx context.Context, o *buildOptions) error {
+func buildMany(ctx context.Context, o manyOptions) error {
 	base, err := buildLintOpts(o.env, &o.keys)
 	if err != nil {
 		return err
@@ -66,7 +76,7 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 		}
 		packs[i] = p
 	}
-	gate := gateFor(o.noLint, false)
+	gate := o.gate
 	compressors := new(tarball.Compressors)
 	first := map[string]string{}
 	for chunk := range slices.Chunk(packs, publishChunk) {
@@ -98,7 +108,7 @@ func buildMany(ctx context.Context, o *buildOptions) error {
 
 // prepare lints and plans the pack, then (unless --list) writes it to
 // temporary names in the output folder.
-func (p *packBuild) prepare(ctx context.Context, o *buildOptions, gate lintGateMode, compressors *tarball.Compressors) {
+func (p *packBuild) prepare(ctx context.Context, o manyOptions, gate lintGateMode, compressors *tarball.Compressors) {
 	plan, err := preparePack(ctx, p.env, p.dir, p.settings, gate, &p.keys)
 	if err != nil {
 		p.err = err

@@ -157,3 +157,14 @@ func (k *keyFlags) resolveKeyID(env *cli.Env) string {
 	}
 	return ""
 }
+
+// refuseSigstoreV2 refuses --sigstore for a pack whose tree is v2 before
+// the signer is set up: otherwise a missing wop-sigstore helper or
+// identity token was reported first (and in GitHub Actions an OIDC token
+// was requested) for a signature the v2 tree refuses anyway.
+func (k *keyFlags) refuseSigstoreV2(src *build.Source) error {
+	if k.sigstore.enabled && src.SignSpec(sign.Spec(k.spec)) == sign.SpecV2 {
+		return build.ErrSigstoreV2
+	}
+	return nil
+}

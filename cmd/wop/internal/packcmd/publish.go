@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,10 +36,7 @@ type publishOptions struct {
 	quiet      bool
 	verbose    bool
 	format     string
-	stage      string
-	tree       string
-	noGate     bool
-	branch     string
+	stage      stageFlags
 	noLint     bool
 	outDir     string
 	keys       keyFlags
@@ -109,8 +107,8 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 			if err := o.keys.validate(); err != nil {
 				return err
 			}
-			if o.stage == "" {
-				if o.branch != "" || o.noGate {
+			if o.stage.checkout == "" {
+				if o.stage.branch != "" || o.stage.noGate {
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
@@ -137,10 +135,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
-	f.StringVar(&o.stage, "stage", "", "clone of a pull-request registry's repository to stage the version in (offline; --registry not needed)")
-	f.StringVar(&o.tree, "tree", "", "registry tree to stage into: v1 or v2 (default: the pack's spec generation, as --spec picks it)")
-	f.BoolVar(&o.noGate, "no-registry-check", false, "with --stage: skip the checkout's CI gate")
-	f.StringVar(&o.branch, "branch", "", "with --stage: create this branch in the checkout and commit the change (never pushed)")
+	o.stage.addFlags(cmd)
 	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
@@ -181,8 +176,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	if o.stage != "" {
-		if err := o.checkStage(ctx); err != nil {
+	if o.stage.checkout != "" {
+		if err := o.stage.check(ctx, o.env); err != nil {
 			return err
 		}
 	}
@@ -212,8 +207,8 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	if o.stage != "" {
-		return o.stageIn(ctx, a, gen)
+	if o.stage.checkout != "" {
+		return o.stageIn(ctx, a, gen, tree)
 	}
 	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
 	return o.upload(ctx, redactor, a, gen)
@@ -299,6 +294,45 @@ func (o *publishOptions) runError(ctx context.Context, err error, out publish.Ou
 		return uploadError(ctx, upload.Err)
 	}
 	return networkError(ctx, err)
+}
+
+// stageIn stages the checked archive into --stage's checkout and says
+// what it did.
+func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, asked spec.Tree) error {
+	var progress func(string, ...any)
+	if !o.quiet {
+		progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
+	}
+	st, err := o.stage.stageIn(ctx, o.env, a, gen, asked, o.sourceDir(), progress)
+	if err != nil {
+		return err
+	}
+	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
+		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
+	for _, e := range st.res.Edits {
+		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+	}
+	out.Gate = st.res.GateNote
+	if st.res.Gate != "" {
+		out.Gate = st.res.Gate + " passed: the pull request is ready"
+	}
+	if err := o.report(out); err != nil {
+		return err
+	}
+	if o.format == "text" {
+		o.stage.nextSteps(o.env.ErrOut, st, a)
+	}
+	return nil
+}
+
+// sourceDir is the pack's source folder when publishing from one, "" for
+// an archive.
+func (o *publishOptions) sourceDir() string {
+	dir := o.env.Abs(o.target)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ""
+	}
+	return dir
 }
 
 // lintGate lints the archive about to be published, unless the build that
@@ -439,4 +473,20 @@ func generation(asked spec.Tree, a *publish.Archive) (spec.Tree, error) {
 		return "", fmt.Errorf("pack.json: %w", err)
 	}
 	return asked.Resolve(doc.Root), nil
+}
+
+// conflict gives a version conflict the hint that fits what the user has:
+// the archive they named, or the untouched one in --output, or none.
+func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
+	src := o.target
+	if o.pending == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
+	}
+	local := o.pending.finalPath()
+	if _, statErr := os.Stat(local); statErr == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
+			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
+	}
+	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
+		filepath.Join(src, "pack.json"), tarballURL, src))
 }

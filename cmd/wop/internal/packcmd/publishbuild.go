@@ -9,10 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/publish"
 )
 
 // pendingBuild is a source directory built for publish into a scratch folder
@@ -112,20 +110,4 @@ func (p *pendingBuild) discard() { os.RemoveAll(p.scratch) }
 // finalPath is where the archive lands in outDir if kept.
 func (p *pendingBuild) finalPath() string {
 	return filepath.Join(p.outDir, filepath.Base(p.res.Archive))
-}
-
-// conflict gives a version conflict the hint that fits what the user has:
-// the archive they named, or the untouched one in --output, or none.
-func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
-	src := o.target
-	if o.pending == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
-	}
-	local := o.pending.finalPath()
-	if _, statErr := os.Stat(local); statErr == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
-	}
-	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
-		filepath.Join(src, "pack.json"), tarballURL, src))
 }

@@ -9,9 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/registry"
-	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
@@ -136,15 +134,4 @@ func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte)
 		}
 		return resp.Signer, nil
 	}
-}
-
-// refuseSigstoreV2 refuses --sigstore for a pack whose tree is v2 before
-// the signer is set up: otherwise a missing wop-sigstore helper or
-// identity token was reported first (and in GitHub Actions an OIDC token
-// was requested) for a signature the v2 tree refuses anyway.
-func refuseSigstoreV2(src *build.Source, keys *keyFlags) error {
-	if keys.sigstore.enabled && src.SignSpec(sign.Spec(keys.spec)) == sign.SpecV2 {
-		return build.ErrSigstoreV2
-	}
-	return nil
 }
