@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wop-cli/wop/internal/catalog"
+	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -133,19 +134,25 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
 	})
 	if o.format == "text" {
-		fmt.Fprintf(o.env.ErrOut, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
-		if res.Accepted > 0 {
-			fmt.Fprintf(o.env.ErrOut, " (%d accepted in .wop.yaml)", res.Accepted)
-		}
-		fmt.Fprintln(o.env.ErrOut)
-		if in.Incomplete != nil {
-			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
-		}
+		printVerdict(o.env.ErrOut, res, in.Incomplete)
 	}
 	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// printVerdict says, under a text report, what the changes need and what
+// the version makes.
+func printVerdict(w io.Writer, res *breaking.Result, incomplete *report.Incomplete) {
+	fmt.Fprintf(w, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
+	if res.Accepted > 0 {
+		fmt.Fprintf(w, " (%d accepted in .wop.yaml)", res.Accepted)
+	}
+	fmt.Fprintln(w)
+	if incomplete != nil {
+		fmt.Fprintln(w, incomplete.Message)
+	}
 }
 
 func bumpWord(b breaking.Bump) string {

@@ -113,30 +113,8 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err := ctx.Err(); err != nil { // Ctrl-C while fetching
 		return err
 	}
-	var sigstoreKey []byte
-	if o.key != "" {
-		raw, err := readVerifyKey(o.env, o.key)
-		if err != nil {
-			return err
-		}
-		// An Ed25519 SPKI key checks the manual scheme; any other public key
-		// (or the same key, for an Ed25519ph bundle) checks a Sigstore bundle.
-		opt.Key, _ = sign.ParsePublicKey(raw)
-		opt.KeyName = "--key " + o.key
-		sigstoreKey = raw
-	}
-	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
-		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
-	}
-	if o.versionManifest != "" {
-		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
-			return err
-		}
-	}
-	if o.source != "" {
-		if opt.Source, err = loadPack(o.env, o.source); err != nil {
-			return err
-		}
+	if err := o.readFlags(ctx, &opt); err != nil {
+		return err
 	}
 	var rep *verify.Report
 	if strings.HasSuffix(o.archive, ".json") {
@@ -153,6 +131,38 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	printReport(o.env.Out, o.archive, rep)
 	if !rep.OK() {
 		return cli.ErrFindings
+	}
+	return nil
+}
+
+// readFlags reads what the flags name into opt: the key (--key, or a
+// Sigstore identity), the version manifest, the source to rebuild.
+func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) error {
+	var sigstoreKey []byte
+	if o.key != "" {
+		raw, err := readVerifyKey(o.env, o.key)
+		if err != nil {
+			return err
+		}
+		// An Ed25519 SPKI key checks the manual scheme; any other public key
+		// (or the same key, for an Ed25519ph bundle) checks a Sigstore bundle.
+		opt.Key, _ = sign.ParsePublicKey(raw)
+		opt.KeyName = "--key " + o.key
+		sigstoreKey = raw
+	}
+	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
+		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
+	}
+	var err error
+	if o.versionManifest != "" {
+		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
+			return err
+		}
+	}
+	if o.source != "" {
+		if opt.Source, err = loadPack(o.env, o.source); err != nil {
+			return err
+		}
 	}
 	return nil
 }
