@@ -70,7 +70,7 @@ func funcLines(fset *token.FileSet, fn *ast.FuncDecl) int {
 // between a command package's files. mutual are the pairs that run both
 // ways.
 func crossFileUses(files []goFile) (uses, mutual []string) {
-	declared := map[string]string{} // pkg + "." + name -> file
+	declared := map[string]string{}  // pkg + "." + name -> file
 	methods := map[string][]string{} // pkg + "." + method name -> files
 	fields := map[string]bool{}      // pkg + "." + struct field name
 	for _, f := range files {

@@ -178,7 +178,7 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	if err := writeImport(dir, im); err != nil {
+	if err := agf.WriteImport(dir, im); err != nil {
 		return err
 	}
 	if im.Updated {
