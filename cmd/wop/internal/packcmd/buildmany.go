@@ -1,11 +1,9 @@
 package packcmd
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +13,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/ordered"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
 )
@@ -24,7 +23,7 @@ import (
 type packBuild struct {
 	dir      string
 	env      *cli.Env // the command's, writing into log
-	log      *outputLog
+	log      *ordered.Log
 	keys     keyFlags
 	settings *packSettings
 	weight   int64         // the size of its pack.json: about how long it takes
@@ -68,8 +67,10 @@ func buildMany(ctx context.Context, o manyOptions) error {
 	packs := make([]*packBuild, len(o.dirs))
 	seen := newSettingsMemo()
 	for i, dir := range o.dirs {
-		p := &packBuild{dir: dir, log: &outputLog{}, keys: o.keys}
-		p.env = p.log.env(o.env)
+		p := &packBuild{dir: dir, log: &ordered.Log{}, keys: o.keys}
+		env := *o.env
+		env.Out, env.ErrOut = p.log.Writers()
+		p.env = &env
 		p.settings, p.err = settingsFor(p.env, "", o.env.Abs(dir), base, seen)
 		if info, err := os.Stat(filepath.Join(o.env.Abs(dir), pack.ManifestName)); err == nil {
 			p.weight = info.Size()
@@ -90,7 +91,7 @@ func buildMany(ctx context.Context, o manyOptions) error {
 	}
 	failed := false
 	for _, p := range packs {
-		p.log.replay(o.env.Out, o.env.ErrOut)
+		p.log.Replay(o.env.Out, o.env.ErrOut)
 		// After Ctrl-C every unfinished pack fails alike: say it once.
 		if p.err != nil && ctx.Err() == nil {
 			fmt.Fprintf(o.env.ErrOut, "wop: %s: %v\n", p.dir, p.err)
@@ -191,53 +192,4 @@ func refuseSameOutputs(packs []*packBuild, first map[string]string) {
 		}
 		first[p.base] = p.dir
 	}
-}
-
-// outputLog records what one pack writes to standard output and error, in
-// order, so that packs built concurrently print one after another.
-type outputLog struct {
-	mu     sync.Mutex
-	chunks []logChunk
-}
-
-type logChunk struct {
-	toErr bool
-	data  []byte
-}
-
-// env is base with Out and ErrOut writing into the log.
-func (l *outputLog) env(base *cli.Env) *cli.Env {
-	e := *base
-	e.Out, e.ErrOut = logWriter{l, false}, logWriter{l, true}
-	return &e
-}
-
-// replay writes the recorded output to out and errOut, in order.
-func (l *outputLog) replay(out, errOut io.Writer) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, c := range l.chunks {
-		w := out
-		if c.toErr {
-			w = errOut
-		}
-		w.Write(c.data)
-	}
-	l.chunks = nil
-}
-
-type logWriter struct {
-	l     *outputLog
-	toErr bool
-}
-
-func (w logWriter) Write(b []byte) (int, error) {
-	w.l.mu.Lock()
-	defer w.l.mu.Unlock()
-	if n := len(w.l.chunks); n > 0 && w.l.chunks[n-1].toErr == w.toErr {
-		w.l.chunks[n-1].data = append(w.l.chunks[n-1].data, b...)
-	} else {
-		w.l.chunks = append(w.l.chunks, logChunk{w.toErr, bytes.Clone(b)})
-	}
-	return len(b), nil
 }

@@ -128,7 +128,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err != nil {
 		return cli.Usagef("%s: %v", o.archive, err)
 	}
-	printReport(o.env.Out, o.archive, rep)
+	rep.WriteText(o.env.Out, o.archive)
 	if !rep.OK() {
 		return cli.ErrFindings
 	}
@@ -208,25 +208,6 @@ func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *v
 		opt.VersionManifest = manifest
 	}
 	return io.NopCloser(bytes.NewReader(data)), nil
-}
-
-func printReport(w io.Writer, archive string, rep *verify.Report) {
-	header := fmt.Sprintf("%s: %s@%s", archive, rep.Name, rep.Version)
-	if rep.Integrity.SRI != "" { // a VERSION.json alone has no archive to hash
-		header += "  " + rep.Integrity.SRI
-	}
-	fmt.Fprintln(w, header)
-	for _, c := range rep.Checks {
-		status := "ok  "
-		if !c.OK {
-			status = "FAIL"
-		}
-		msg := c.Message
-		if c.OK && c.Name == "signature" {
-			msg = "pack.json is signed by " + rep.SignedBy
-		}
-		fmt.Fprintf(w, "  %s %-16s %s\n", status, c.Name, msg)
-	}
 }
 
 // registryKeys opens --registry for verify: with the token 'wop login'
