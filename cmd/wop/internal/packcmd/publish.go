@@ -17,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
@@ -41,7 +42,7 @@ type publishOptions struct {
 	outDir     string
 	keys       keyFlags
 	target     string
-	pending    *pendingBuild // a source build not yet moved into --output
+	pending    *build.Pending // a source build not yet moved into --output
 	// afterHash, when set, runs once the archive is opened and hashed:
 	// tests swap the file there to show no later step reads the new one.
 	afterHash func()
@@ -186,7 +187,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	if o.pending != nil {
-		defer o.pending.discard()
+		defer o.pending.Discard()
 	}
 	tree, err := o.keys.tree()
 	if err != nil {
@@ -362,15 +363,15 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if err != nil {
 		return "", false, err
 	}
-	if o.pending, err = writePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
+	if o.pending, err = build.WritePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
 		return "", false, err
 	}
-	return o.pending.res.Archive, !o.noLint, nil
+	return o.pending.Result.Archive, !o.noLint, nil
 }
 
 func (o *publishOptions) report(r result) error {
 	if o.pending != nil { // success: the build replaces what --output held
-		kept, err := o.pending.keep()
+		kept, err := o.pending.Keep()
 		if err != nil {
 			return err
 		}
@@ -482,7 +483,7 @@ func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string)
 	if o.pending == nil {
 		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
 	}
-	local := o.pending.finalPath()
+	local := o.pending.FinalPath()
 	if _, statErr := os.Stat(local); statErr == nil {
 		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
 			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
