@@ -20,24 +20,14 @@ type tokenChecker interface {
 
 var _ tokenChecker = (*registry.Client)(nil)
 
-// currentToken finds the token publish would use without --token-stdin:
-// WOP_TOKEN, else the stored one. source says where it came from.
+// currentToken finds the token publish would use without --token-stdin
+// (credentials.Find); source says where it came from.
 func currentToken(env *cli.Env, reg string) (token registry.Token, source string, err error) {
-	if t := env.Getenv("WOP_TOKEN"); t != "" {
-		return registry.Token(t), "WOP_TOKEN", nil
-	}
-	if env.ConfigDir == "" {
-		return "", "", nil
-	}
-	path := credentials.Path(env.ConfigDir)
-	t, err := credentials.Token(path, reg)
+	token, source, err = credentials.Find(env.Getenv, env.ConfigDir, reg)
 	if err != nil {
 		return "", "", cli.Usagef("%v", err)
 	}
-	if t == "" {
-		return "", "", nil
-	}
-	return t, "stored in " + path, nil
+	return token, source, nil
 }
 
 func runStatus(ctx context.Context, env *cli.Env, reg string) error {
