@@ -137,7 +137,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
 	o.stage.addFlags(cmd)
-	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
+	f.BoolVar(&o.noLint, "no-lint", false, "skip lint but for what must never be published (placeholders, secrets, unsafe archive entries); the other checks still run")
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
 	return cmd
