@@ -42,17 +42,17 @@ type staged struct {
 	message string // the commit message
 }
 
-// stageIn publishes to a pull-request registry: the checkout's discovery
-// document and keys stand in for the registry (no network), the version is
-// staged with every derived file, and the checkout's own gate judges it.
-// asked is --spec; source the pack's folder ("" for an archive); progress
-// (nil: quiet) is told each step.
+// stageIn publishes to a pull-request registry (stage.Publish): the
+// checkout's discovery document and keys stand in for the registry (no
+// network), the version is staged with every derived file, and the
+// checkout's own gate judges it. asked is --spec; source the pack's folder
+// ("" for an archive); progress (nil: quiet) is told each step.
 func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archive, gen, asked spec.Tree, source string, progress func(string, ...any)) (*staged, error) {
 	tree, err := s.stageTree(gen, asked)
 	if err != nil {
 		return nil, err
 	}
-	c, d, err := s.checks(ctx, env, a, tree)
+	c, err := s.open(env)
 	if err != nil {
 		return nil, err
 	}
@@ -65,45 +65,29 @@ func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archi
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
 		Environ: withoutSecrets(os.Environ()), Progress: progress,
 	}
-	res, err := stage.Stage(ctx, c, p, opt)
-	switch {
-	case errors.Is(err, registry.ErrConflict):
-		return nil, &cli.ExitError{Code: cli.ExitConflict, Err: err}
-	case err != nil:
-		return nil, err
+	res, d, err := stage.Publish(ctx, c, p, opt)
+	if err != nil {
+		return nil, stageError(err)
 	}
 	return &staged{res: res, root: c.Root, url: d.URL, message: opt.Message}, nil
 }
 
-// checks opens the checkout and makes the checks a registry would before
-// anything is staged: the tree, the key (as the checkout lists it) and the
-// publish gates.
-func (s *stageFlags) checks(ctx context.Context, env *cli.Env, a *publish.Archive, tree string) (*stage.Checkout, *registry.Discovery, error) {
-	c, err := s.open(env)
-	if err != nil {
-		return nil, nil, err
+// stageError gives stage.Publish's errors their exit codes and hints.
+func stageError(err error) error {
+	var tree *stage.TreeError
+	var key *stage.KeyError
+	var origin *registry.OriginError
+	switch {
+	case errors.Is(err, registry.ErrUnreadable), errors.As(err, &tree):
+		return &cli.UsageError{Err: err}
+	case errors.As(err, &key) && errors.As(err, &origin):
+		return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
+	case errors.As(err, &key):
+		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
+	case errors.Is(err, registry.ErrConflict):
+		return &cli.ExitError{Code: cli.ExitConflict, Err: err}
 	}
-	d, err := c.Discover(ctx)
-	if errors.Is(err, registry.ErrUnreadable) {
-		return nil, nil, &cli.UsageError{Err: err}
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := stage.CheckTree(tree, a); err != nil {
-		return nil, nil, cli.Usagef("%v", err)
-	}
-	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
-		var oe *registry.OriginError
-		if errors.As(err, &oe) {
-			return nil, nil, cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
-		}
-		return nil, nil, cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
-	}
-	if err := publish.Gates(ctx, c.Client(d), d, a); err != nil {
-		return nil, nil, err
-	}
-	return c, d, nil
+	return err
 }
 
 // nextSteps tells the author what to do after staging: push the branch
