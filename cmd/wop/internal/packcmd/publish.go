@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
@@ -204,7 +203,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	defer a.Close()
-	gen, err := generation(tree, a)
+	gen, err := a.Generation(tree)
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
@@ -463,17 +462,6 @@ func uploadError(ctx context.Context, err error) error {
 		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
 	}
 	return networkError(ctx, err)
-}
-
-// generation is the spec generation of the archive being published: the
-// one --spec forces, or under auto the one its engine range picks, as the
-// registry decides the tree it publishes to.
-func generation(asked spec.Tree, a *publish.Archive) (spec.Tree, error) {
-	doc, err := jsonpos.Parse(a.Manifest)
-	if err != nil {
-		return "", fmt.Errorf("pack.json: %w", err)
-	}
-	return asked.Resolve(doc.Root), nil
 }
 
 // conflict gives a version conflict the hint that fits what the user has:

@@ -3,13 +3,13 @@ package packcmd
 import (
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"io/fs"
 	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/sign"
 )
 
 // readVerifyKey reads verify's --key: a public key file (SPKI PEM, or a
@@ -30,29 +30,8 @@ func readVerifyKey(env *cli.Env, arg string) ([]byte, error) {
 	if err != nil {
 		return nil, cli.Usagef("--key: %v (want a public key file, or the key's base64)", withoutPath(err))
 	}
-	if err := checkPublicKey(raw); err != nil {
+	if err := sign.CheckPublicKey(raw); err != nil {
 		return nil, cli.Usagef("--key %s: %v", arg, err)
 	}
 	return raw, nil
-}
-
-// checkPublicKey accepts any SPKI public key (Ed25519 for the manual
-// scheme, ECDSA and others for Sigstore bundles) in PEM or base64.
-func checkPublicKey(raw []byte) error {
-	der := raw
-	if block, _ := pem.Decode(raw); block != nil {
-		if strings.Contains(block.Type, "PRIVATE KEY") {
-			return errors.New(`this is a private key ("` + block.Type + `"); verify needs the public one: the .pub.pem 'wop key generate' wrote beside it, or 'openssl pkey -in KEY.pem -pubout'`)
-		}
-		if block.Type != "PUBLIC KEY" {
-			return errors.New(`PEM block is "` + block.Type + `"; want "PUBLIC KEY" (SPKI)`)
-		}
-		der = block.Bytes
-	} else if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(raw))); err == nil {
-		der = b
-	}
-	if _, err := x509.ParsePKIXPublicKey(der); err != nil {
-		return errors.New("not an SPKI public key: " + err.Error())
-	}
-	return nil
 }
