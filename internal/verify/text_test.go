@@ -10,7 +10,7 @@ import (
 func TestWriteText(t *testing.T) {
 	rep := &Report{Name: "community.acme.x", Version: "1.0.0", SignedBy: `key "acme-1"`,
 		Integrity: build.Integrity{SRI: "sha256-abc="},
-		Checks: []Check{{Name: "archive", OK: true, Message: "well formed"}, {Name: "signature", OK: true, Message: "ok"}, {Name: "integrity", Message: "differs"}}}
+		Checks:    []Check{{Name: "archive", OK: true, Message: "well formed"}, {Name: "signature", OK: true, Message: "ok"}, {Name: "integrity", Message: "differs"}}}
 	var b strings.Builder
 	rep.WriteText(&b, "x.tgz")
 	want := `x.tgz: community.acme.x@1.0.0  sha256-abc=
