@@ -80,7 +80,9 @@ func crossFileUses(files []goFile) (uses, mutual []string) {
 				continue
 			}
 			for _, name := range declNames(d) {
-				declared[f.pkg+"."+name] = f.rel
+				if name != "_" {
+					declared[f.pkg+"."+name] = f.rel
+				}
 			}
 		}
 		ast.Inspect(f.ast, func(n ast.Node) bool {
@@ -172,7 +174,8 @@ func declNames(d ast.Decl) []string {
 }
 
 // TestCmdShape measures cmd/ (run with -v to see the figures) and holds
-// every function outside the lint family to maxFuncLines.
+// every function outside the lint family to maxFuncLines, and every pair of
+// files outside it to using each other one way at most.
 func TestCmdShape(t *testing.T) {
 	fset := token.NewFileSet()
 	files := parseCmd(t, fset)
@@ -213,6 +216,11 @@ func TestCmdShape(t *testing.T) {
 	t.Logf("files of one command package using each other's names: %d uses, %d both ways", len(uses), len(mutual))
 	for _, u := range mutual {
 		t.Logf("  %s", u)
+		a, rest, _ := strings.Cut(u, " <-> ")
+		b, _, _ := strings.Cut(rest, " ")
+		if !slices.Contains(lintFamily, a) && !slices.Contains(lintFamily, b) {
+			t.Errorf("%s and %s use each other: one of them should only be used", a, b)
+		}
 	}
 }
 
