@@ -41,6 +41,19 @@ func buildLintOpts(env *cli.Env, keys *keyFlags) (lint.Options, error) {
 	return opt, nil
 }
 
+// gateGuard is publish --no-lint: lint stands between the pack and the
+// registry with publish.GuardRules only, which no flag switches off.
+// (lintGateMode's other values are in lintgate.go.)
+const gateGuard = gatePublish + 1
+
+// gateOptions are the lint options of gate for a pack configured as opt.
+func gateOptions(gate lintGateMode, opt lint.Options) lint.Options {
+	if gate == gateGuard {
+		return publish.GuardOptions(opt)
+	}
+	return gate.options(opt)
+}
+
 // keepBudget is how many bytes of a pack's files a build keeps after lint
 // reads them, for the secret check and the archive (pack.Pack.Keep): real
 // packs fit whole (the largest of 89 real ones is 0.5 MB), and a pack at
@@ -61,7 +74,7 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSe
 	pk.Keep(keepBudget)
 	keys.configKeyID = settings.keyID
 	if gate != gateOff {
-		if err := lintGate(env, pk, gate.options(settings.opt), gate == gatePublish); err != nil {
+		if err := lintGate(env, pk, gateOptions(gate, settings.opt), gate >= gatePublish); err != nil {
 			return nil, err
 		}
 	}

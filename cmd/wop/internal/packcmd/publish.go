@@ -339,13 +339,14 @@ func (o *publishOptions) sourceDir() string {
 // made it just did: fully, or with --no-lint only for what must never reach
 // a registry (publish.GuardRules).
 func (o *publishOptions) lintGate(pk *pack.Pack, opt lint.Options, linted bool) error {
-	switch {
-	case o.noLint:
-		return lintGate(o.env, pk, publish.GuardOptions(opt), true)
-	case !linted:
-		return lintGate(o.env, pk, gatePublish.options(opt), true)
+	if linted {
+		return nil
 	}
-	return nil
+	gate := gatePublish
+	if o.noLint {
+		gate = gateGuard
+	}
+	return lintGate(o.env, pk, gateOptions(gate, opt), true)
 }
 
 // archive returns the .tgz to publish, building a source directory first;
@@ -358,14 +359,18 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	plan, err := prepareBuild(ctx, o.env, o.target, gateFor(o.noLint, true), &o.keys)
+	gate := gatePublish
+	if o.noLint {
+		gate = gateGuard
+	}
+	plan, err := prepareBuild(ctx, o.env, o.target, gate, &o.keys)
 	if err != nil {
 		return "", false, err
 	}
 	if o.pending, err = build.WritePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
 		return "", false, err
 	}
-	return o.pending.Result.Archive, !o.noLint, nil
+	return o.pending.Result.Archive, true, nil
 }
 
 func (o *publishOptions) report(r result) error {
