@@ -142,25 +142,5 @@ func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (mig
 	if err != nil || c == nil {
 		return nil, err
 	}
-	return catalogPins{c}, nil
-}
-
-// catalogPins answers migrate's version questions from a catalog.
-type catalogPins struct{ c *catalog.Catalog }
-
-func (p catalogPins) NodeVersion(typeID string) (string, bool) {
-	t, ok := p.c.NodeType(typeID)
-	if !ok {
-		return "", false
-	}
-	return t.Version, true
-}
-
-func (p catalogPins) PackVersion(name string) (string, bool) {
-	for _, pk := range p.c.Packs {
-		if pk.Name == name {
-			return pk.Version, true
-		}
-	}
-	return "", false
+	return migrate.Pins(c), nil
 }
