@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/agfimport"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/schema"
@@ -57,8 +57,8 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 'wop pack lint'; --strict makes warnings (unknown fields included) fail.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(report.Formats, format) {
-				return cli.Usagef("--format %q: want one of text, json, sarif, github", format)
+			if err := cli.FlagValue("--format", format, report.Formats...); err != nil {
+				return err
 			}
 			var names []string
 			for _, a := range args {
@@ -146,62 +146,36 @@ import fail unless --accept-loss.`,
 }
 
 func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
-	src, err := readCapped(env.Abs(file))
-	if err != nil {
-		return cli.Usagef("%s: %v", file, err)
+	res, err := agfimport.Import(agfimport.Request{File: file, PackDir: packDir, Abs: env.Abs, Source: diskSource(env), Import: o})
+	var input *agfimport.InputError
+	var lintErr *agfimport.LintError
+	switch {
+	case errors.As(err, &input):
+		return &cli.UsageError{Err: err}
+	case errors.As(err, &lintErr):
+		report.Print(env.ErrOut, "text", report.Input{Diags: lintErr.Diags})
+		return err
 	}
-	ds, err := lint.AgentFormat([]string{filepath.ToSlash(filepath.Clean(file))}, diskSource(env), lint.AgentFormatOptions{})
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
-	if c := diag.Count(ds); c.Errors > 0 {
-		report.Print(env.ErrOut, "text", report.Input{Diags: ds})
-		return fmt.Errorf("%s has %d lint errors; fix them before importing", file, c.Errors)
-	}
-	dir := env.Abs(packDir)
-	manifestPath := filepath.Join(dir, pack.ManifestName)
-	manifest, err := safefile.Read(manifestPath, safefile.Options{Max: tarball.DefaultLimits.MaxEntry})
-	if err != nil {
-		return cli.Usagef("--pack %s: %v", packDir, err)
-	}
-	im, err := agf.Import(src, manifest, o)
-	var me *agf.ManifestError
-	if errors.As(err, &me) { // name the user's pack.json, not the AgentFormat file
-		return fmt.Errorf("%s:%d:%d: %s", filepath.Join(packDir, pack.ManifestName), me.Pos.Line, me.Pos.Column, me.Msg)
-	}
-	if im != nil && len(im.Losses) > 0 {
-		report.Print(env.ErrOut, "text", report.Input{Diags: agf.LossReport(file, im.Losses)})
+	if res != nil && len(res.Losses) > 0 {
+		report.Print(env.ErrOut, "text", report.Input{Diags: res.Losses})
 	}
 	if errors.Is(err, agf.ErrApprovalLoss) {
-		return cli.WithHint(fmt.Errorf("%s: %w", file, err), "pass --accept-loss to import without them, and enforce approvals in the host")
+		return cli.WithHint(err, "pass --accept-loss to import without them, and enforce approvals in the host")
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	if err := writeImport(dir, im); err != nil {
 		return err
 	}
-	if im.Updated {
-		fmt.Fprintf(env.Out, "re-imported %s into %s: updated %s in place\n", file, packDir, im.AgentID)
+	if res.Imported.Updated {
+		fmt.Fprintf(env.Out, "re-imported %s into %s: updated %s in place\n", file, packDir, res.Imported.AgentID)
 	} else {
-		fmt.Fprintf(env.Out, "imported %s into %s as %s\n", file, packDir, im.AgentID)
+		fmt.Fprintf(env.Out, "imported %s into %s as %s\n", file, packDir, res.Imported.AgentID)
 	}
-	return lintResult(env, dir, packDir)
-}
-
-func lintResult(env *cli.Env, dir, display string) error {
-	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	ds, err := agfimport.LintPack(env.Abs(packDir), packDir)
 	if err != nil {
 		return err
 	}
-	pk.Display = pack.DisplayName(display)
-	ds, err := lint.Run(pk, lint.Options{})
-	if err != nil {
-		return err
-	}
-	ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return d.Severity < diag.Warning })
 	if len(ds) == 0 {
-		fmt.Fprintf(env.ErrOut, "%s lints clean\n", display)
+		fmt.Fprintf(env.ErrOut, "%s lints clean\n", packDir)
 		return nil
 	}
 	report.Print(env.ErrOut, "text", report.Input{Diags: ds})

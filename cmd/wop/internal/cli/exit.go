@@ -3,9 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/spf13/cobra"
 )
 
 // Exit codes. They are part of wop's interface: CI scripts branch on them.
@@ -96,6 +93,9 @@ func (e *InternalError) Unwrap() error { return e.Err }
 // Hinter is an error with a next step for the user, printed as "hint: ...".
 type Hinter interface{ Hint() string }
 
+// ErrInterrupted is the cause of a context cancelled by Ctrl-C (or SIGTERM).
+var ErrInterrupted = errors.New("interrupted")
+
 // ExitCode maps an error returned by a command to the process exit code.
 func ExitCode(err error) int {
 	var ue *UsageError
@@ -116,20 +116,6 @@ func ExitCode(err error) int {
 		return xe.Code
 	}
 	return ExitFindings
-}
-
-// GroupRunE makes a command group refuse an unknown subcommand (cobra would
-// print help and exit 0) and show help when called bare.
-func GroupRunE(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 && args[0] == "help" && cmd.HasParent() {
-		// `wop pack help lint`: help is a command of the root only.
-		topic := strings.Join(append([]string{strings.TrimPrefix(cmd.CommandPath(), "wop ")}, args[1:]...), " ")
-		return Usagef("unknown command \"help\" for %q; did you mean 'wop help %s'?", cmd.CommandPath(), topic)
-	}
-	if len(args) > 0 {
-		return UnknownCommand(cmd, args[0])
-	}
-	return cmd.Help()
 }
 
 // WithHint attaches a next step to err; the top level prints it as "hint:".

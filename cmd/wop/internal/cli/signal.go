@@ -2,15 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 )
-
-// ErrInterrupted is the cause of a context cancelled by Ctrl-C (or SIGTERM).
-var ErrInterrupted = errors.New("interrupted")
 
 // interruptGrace is how long a command has, after the first Ctrl-C, to
 // stop and remove its temporary files before the process exits anyway:

@@ -92,3 +92,36 @@ func UnknownRule(id string, ids []string) error {
 	}
 	return Usagef("no rule %q; 'wop pack rules' lists them", id)
 }
+
+// FlagValue checks that a flag's value is one of allowed: otherwise a
+// usage error naming the values, with the nearest one for a near miss
+// (--format "sarf": ...; did you mean "sarif"?). Every flag that takes a
+// fixed set of words (--format, --spec) checks it here, so they all answer
+// alike.
+func FlagValue(flag, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	want := "one of " + strings.Join(allowed, ", ")
+	if len(allowed) == 2 {
+		want = allowed[0] + " or " + allowed[1]
+	}
+	if near, ok := suggest.Nearest(value, allowed, 2); ok && value != "" {
+		return Usagef("%s %q: want %s; did you mean %q?", flag, value, want, near)
+	}
+	return Usagef("%s %q: want %s", flag, value, want)
+}
+
+// GroupRunE makes a command group refuse an unknown subcommand (cobra would
+// print help and exit 0) and show help when called bare.
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && args[0] == "help" && cmd.HasParent() {
+		// `wop pack help lint`: help is a command of the root only.
+		topic := strings.Join(append([]string{strings.TrimPrefix(cmd.CommandPath(), "wop ")}, args[1:]...), " ")
+		return Usagef("unknown command \"help\" for %q; did you mean 'wop help %s'?", cmd.CommandPath(), topic)
+	}
+	if len(args) > 0 {
+		return UnknownCommand(cmd, args[0])
+	}
+	return cmd.Help()
+}

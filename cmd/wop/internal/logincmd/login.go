@@ -5,6 +5,7 @@ package logincmd
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,14 +22,16 @@ import (
 // NewCmd returns `wop login`.
 func NewCmd(env *cli.Env) *cobra.Command {
 	var reg string
-	var status bool
+	var status, offline bool
 	cmd := &cobra.Command{
-		Use:   "login [--registry URL] [--status]",
+		Use:   "login [--registry URL] [--status] [--offline]",
 		Short: "Store a registry token for wop pack publish, or check the one in use",
-		Long: `Read a registry token from standard input (without echo on a terminal) and
-store it for the registry in the user's config directory
-(wop/credentials.json, mode 0600). wop refuses to read that file if other
-users can. The registry is --registry, or $WOP_REGISTRY as for publish.
+		Long: `Read a registry token from standard input (without echo on a terminal), ask
+the registry whether it accepts it (as --status does), and store it for the
+registry in the user's config directory (wop/credentials.json, mode 0600).
+A token the registry refuses is not stored; --offline stores it unchecked.
+wop refuses to read that file if other users can. The registry is
+--registry, or $WOP_REGISTRY as for publish.
 
 --status stores nothing: it says which token publish would use (WOP_TOKEN,
 or the stored one) and asks the registry whether it accepts it, with an
@@ -49,15 +52,20 @@ Exit status: 0 stored, or accepted (or the registry has no write API to ask);
 			if status {
 				return runStatus(cmd.Context(), env, url)
 			}
-			return runLogin(env, url)
+			return runLogin(cmd.Context(), env, url, offline)
 		},
 	}
 	cmd.Flags().StringVar(&reg, "registry", "", "registry URL (default $WOP_REGISTRY)")
 	cmd.Flags().BoolVar(&status, "status", false, "show which token publish would use and whether the registry accepts it")
+	cmd.Flags().BoolVar(&offline, "offline", false, "store the token without asking the registry whether it accepts it")
+	cmd.MarkFlagsMutuallyExclusive("status", "offline")
 	return cmd
 }
 
-func runLogin(env *cli.Env, reg string) error {
+// runLogin reads a token, has the registry check it (unless offline), and
+// stores it; a refused token, or one that could not be checked, is not
+// stored.
+func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error {
 	if env.ConfigDir == "" {
 		return errors.New("no user config directory to store the token in")
 	}
@@ -65,11 +73,44 @@ func runLogin(env *cli.Env, reg string) error {
 	if err != nil {
 		return err
 	}
+	redactor := registry.NewRedactor()
+	redactor.AddURL(reg)
+	redactor.Add(string(token))
+	shown := redactor.String(strings.TrimSuffix(reg, "/"))
+	if !offline {
+		c, err := newChecker(env, reg, redactor)(token)
+		if err != nil {
+			return err
+		}
+		if err := checkNew(ctx, env, shown, c); err != nil {
+			return redactor.Error(err)
+		}
+	}
 	path := credentials.Path(env.ConfigDir)
 	if err := credentials.Save(path, reg, token); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", registry.NewRedactor().String(reg), path)
+	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", shown, path)
+	return nil
+}
+
+// checkNew asks the registry (shown as shown) about a token login is about
+// to store: refused or unchecked, it is not stored.
+func checkNew(ctx context.Context, env *cli.Env, shown string, c tokenChecker) error {
+	const offlineHint = "pass --offline to store it without asking the registry"
+	verdict, err := askRegistry(ctx, c)
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitNetwork, Err: cli.WithHint(fmt.Errorf("could not ask %s about the token, so it was not stored: %w", shown, err), offlineHint)}
+	}
+	switch verdict {
+	case registry.TokenRefused:
+		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(fmt.Errorf("%s refuses the token (401); it was not stored", shown),
+			"get a new token from the registry's operators; "+offlineHint)}
+	case registry.TokenAccepted:
+		fmt.Fprintln(env.ErrOut, "the registry accepts the token")
+	default:
+		fmt.Fprintln(env.ErrOut, "not checked: the registry has no write API (it takes pull requests)")
+	}
 	return nil
 }
 

@@ -1,7 +1,9 @@
 package logincmd
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -16,17 +18,15 @@ func NewLogoutCmd(env *cli.Env) *cobra.Command {
 		Use:   "logout [--registry URL]",
 		Short: "Forget the token 'wop login' stored for a registry",
 		Long: `Remove the registry's token from the credentials file 'wop login' writes.
-The registry is --registry, or $WOP_REGISTRY. A token in WOP_TOKEN is not
-wop's to forget: unset it. Nothing stored is not an error.`,
+The registry is --registry, or $WOP_REGISTRY, or, when neither is set, the
+one registry a token is stored for. A token in WOP_TOKEN is not wop's to
+forget: unset it. Nothing stored is not an error.`,
 		Example: `  wop logout --registry https://registry.acme.dev`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			url, err := cli.RegistryURL(env, reg)
-			if err != nil {
+			url, err := logoutRegistry(env, reg)
+			if err != nil || url == "" {
 				return err
-			}
-			if env.ConfigDir == "" {
-				return fmt.Errorf("no user config directory")
 			}
 			path := credentials.Path(env.ConfigDir)
 			removed, err := credentials.Remove(path, url)
@@ -44,6 +44,41 @@ wop's to forget: unset it. Nothing stored is not an error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&reg, "registry", "", "registry URL (default $WOP_REGISTRY)")
+	cmd.Flags().StringVar(&reg, "registry", "", "registry URL (default $WOP_REGISTRY, or the one registry a token is stored for)")
 	return cmd
+}
+
+// logoutRegistry is the registry to log out of: --registry or
+// $WOP_REGISTRY as for every command, else the only one a token is stored
+// for. "" (and no error) when nothing is stored at all.
+func logoutRegistry(env *cli.Env, flag string) (string, error) {
+	var url string
+	if flag != "" || env.Getenv("WOP_REGISTRY") != "" {
+		var err error
+		if url, err = cli.RegistryURL(env, flag); err != nil {
+			return "", err
+		}
+	}
+	if env.ConfigDir == "" {
+		return "", errors.New("no user config directory")
+	}
+	if url != "" {
+		return url, nil
+	}
+	stored, err := credentials.Registries(credentials.Path(env.ConfigDir))
+	if err != nil {
+		return "", cli.Usagef("%v", err)
+	}
+	switch len(stored) {
+	case 0:
+		fmt.Fprintln(env.ErrOut, "no token stored for any registry")
+		return "", nil
+	case 1:
+		return stored[0], nil
+	}
+	shown := make([]string, len(stored))
+	for i, s := range stored {
+		shown[i] = registry.NewRedactor().String(s)
+	}
+	return "", cli.Usagef("--registry URL is required: tokens are stored for %s", strings.Join(shown, ", "))
 }

@@ -20,24 +20,14 @@ type tokenChecker interface {
 
 var _ tokenChecker = (*registry.Client)(nil)
 
-// currentToken finds the token publish would use without --token-stdin:
-// WOP_TOKEN, else the stored one. source says where it came from.
+// currentToken finds the token publish would use without --token-stdin
+// (credentials.Find); source says where it came from.
 func currentToken(env *cli.Env, reg string) (token registry.Token, source string, err error) {
-	if t := env.Getenv("WOP_TOKEN"); t != "" {
-		return registry.Token(t), "WOP_TOKEN", nil
-	}
-	if env.ConfigDir == "" {
-		return "", "", nil
-	}
-	path := credentials.Path(env.ConfigDir)
-	t, err := credentials.Token(path, reg)
+	token, source, err = credentials.Find(env.Getenv, env.ConfigDir, reg)
 	if err != nil {
 		return "", "", cli.Usagef("%v", err)
 	}
-	if t == "" {
-		return "", "", nil
-	}
-	return t, "stored in " + path, nil
+	return token, source, nil
 }
 
 func runStatus(ctx context.Context, env *cli.Env, reg string) error {
@@ -46,11 +36,24 @@ func runStatus(ctx context.Context, env *cli.Env, reg string) error {
 	shown := redactor.String(strings.TrimSuffix(reg, "/"))
 	out := *env
 	out.Out, out.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
-	checker := func(token registry.Token) (tokenChecker, error) {
+	return redactor.Error(status(ctx, &out, shown, reg, newChecker(env, reg, redactor)))
+}
+
+// newChecker makes the registry client that checks a token for reg.
+func newChecker(env *cli.Env, reg string, redactor *registry.Redactor) func(registry.Token) (tokenChecker, error) {
+	return func(token registry.Token) (tokenChecker, error) {
 		return registry.New(registry.Options{Registry: reg, Token: token, UserAgent: "wop/" + env.Version,
 			Transport: env.HTTPClient().Transport, MaxAttempts: 3, Redactor: redactor})
 	}
-	return redactor.Error(status(ctx, &out, shown, reg, checker))
+}
+
+// askRegistry asks the registry whether it takes the checker's token.
+func askRegistry(ctx context.Context, c tokenChecker) (registry.TokenVerdict, error) {
+	d, err := c.Discover(ctx)
+	if err != nil {
+		return registry.TokenUnchecked, err
+	}
+	return c.CheckToken(ctx, d)
 }
 
 // status reports the token for reg (shown is reg as printed) and asks the
@@ -71,11 +74,7 @@ func status(ctx context.Context, env *cli.Env, shown, reg string, checker func(r
 	if err != nil {
 		return err
 	}
-	d, err := c.Discover(ctx)
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-	}
-	verdict, err := c.CheckToken(ctx, d)
+	verdict, err := askRegistry(ctx, c)
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
 	}

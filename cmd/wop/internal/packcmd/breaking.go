@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wop-cli/wop/internal/catalog"
+	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -67,8 +68,8 @@ error or warning); 2 bad usage or input that cannot be read.`,
 			if o.against == "" {
 				return cli.Usagef("--against is required: the previous release as a .tgz, a directory, git:REF, NAME@VERSION or registry")
 			}
-			if !slices.Contains(report.Formats, o.format) {
-				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			if err := cli.FlagValue("--format", o.format, report.Formats...); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -133,19 +134,25 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
 	})
 	if o.format == "text" {
-		fmt.Fprintf(o.env.ErrOut, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
-		if res.Accepted > 0 {
-			fmt.Fprintf(o.env.ErrOut, " (%d accepted in .wop.yaml)", res.Accepted)
-		}
-		fmt.Fprintln(o.env.ErrOut)
-		if in.Incomplete != nil {
-			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
-		}
+		printVerdict(o.env.ErrOut, res, in.Incomplete)
 	}
 	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
 	}
 	return nil
+}
+
+// printVerdict says, under a text report, what the changes need and what
+// the version makes.
+func printVerdict(w io.Writer, res *breaking.Result, incomplete *report.Incomplete) {
+	fmt.Fprintf(w, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
+	if res.Accepted > 0 {
+		fmt.Fprintf(w, " (%d accepted in .wop.yaml)", res.Accepted)
+	}
+	fmt.Fprintln(w)
+	if incomplete != nil {
+		fmt.Fprintln(w, incomplete.Message)
+	}
 }
 
 func bumpWord(b breaking.Bump) string {

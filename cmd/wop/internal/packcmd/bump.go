@@ -6,16 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/bump"
 	"github.com/wop-cli/wop/internal/config"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -88,7 +84,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	if err != nil {
 		return err
 	}
-	current, err := manifestField(pk, "version")
+	current, err := pk.ManifestString("version")
 	if err != nil {
 		return cli.Usagef("%s: %v", o.path, err)
 	}
@@ -98,9 +94,9 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 			return err
 		}
 	}
-	next, err := nextVersion(o.step, current, res)
+	next, err := bump.Next(o.step, current, res)
 	if err != nil {
-		return err
+		return cli.Usagef("%v", err)
 	}
 	opt := bump.Options{SchemaBase: cmp.Or(cfg.SchemaBase, lint.DefaultSchemaBase)}
 	if res != nil {
@@ -118,65 +114,7 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	if o.dryRun || len(edits) == 0 {
 		return nil
 	}
-	return writeEdits(dir, edits)
-}
-
-// writeEdits replaces each edited file atomically, keeping its mode.
-func writeEdits(dir string, edits []bump.FileEdit) error {
-	// All or nothing: a read-only file refuses before any is rewritten.
-	for _, e := range edits {
-		if err := atomicfile.CheckWritable(filepath.Join(dir, filepath.FromSlash(e.Name))); err != nil {
-			return fmt.Errorf("write %s: %w", e.Name, err)
-		}
-	}
-	for _, e := range edits {
-		if err := atomicfile.Replace(filepath.Join(dir, filepath.FromSlash(e.Name)), e.New); err != nil {
-			return fmt.Errorf("write %s: %w", e.Name, err)
-		}
-	}
-	return nil
-}
-
-// nextVersion turns the step argument into a version.
-func nextVersion(step, current string, res *breaking.Result) (string, error) {
-	steps := map[string]breaking.Bump{"major": breaking.Major, "minor": breaking.Minor, "patch": breaking.Patch}
-	if b, ok := steps[step]; ok {
-		v, err := semver.StrictNewVersion(current)
-		if err != nil {
-			return "", cli.Usagef("pack.json version %q is not SemVer: give the new version as X.Y.Z", current)
-		}
-		next := map[breaking.Bump]semver.Version{breaking.Major: v.IncMajor(), breaking.Minor: v.IncMinor(), breaking.Patch: v.IncPatch()}[b]
-		return next.String(), nil
-	}
-	if step == "auto" {
-		needed := max(res.Needed, breaking.Patch)
-		next, err := breaking.Next(res.OldVersion, needed)
-		if err != nil {
-			return "", cli.Usagef("previous release: %v", err)
-		}
-		return next, nil
-	}
-	v, err := semver.StrictNewVersion(step)
-	if err != nil {
-		return "", cli.Usagef("%q: want major, minor, patch, auto or a version X.Y.Z", step)
-	}
-	if cur, err := semver.StrictNewVersion(current); err == nil && !v.GreaterThan(cur) {
-		return "", cli.Usagef("%s is not above the current version %s", step, current)
-	}
-	return step, nil
-}
-
-// manifestField is a top-level string of the pack's manifest ("" if absent).
-func manifestField(pk *pack.Pack, key string) (string, error) {
-	src, err := pk.ReadFile(pack.ManifestName)
-	if err != nil {
-		return "", err
-	}
-	doc, err := jsonpos.Parse(src)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", pack.ManifestName, err)
-	}
-	return doc.Root.Get(key).String(), nil
+	return bump.Write(dir, edits)
 }
 
 // packConfig loads the pack's .wop.yaml (or --config); a pack without one
@@ -212,7 +150,7 @@ func compareWith(ctx context.Context, env *cli.Env, against, dir string, pk *pac
 	oldPk, cleanup, err := previousRelease(ctx, env, against, dir, tarball.DefaultLimits)
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
-		cur, err := manifestField(pk, "version")
+		cur, err := pk.ManifestString("version")
 		return &breaking.Result{OldVersion: cur}, err
 	}
 	if err != nil {

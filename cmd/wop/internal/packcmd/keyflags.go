@@ -43,7 +43,7 @@ func (k *keyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&k.unsigned, "unsigned", false, "build without a signature (registries refuse unsigned non-private packs)")
 	cmd.Flags().StringArrayVar(&k.allowSecrets, "allow-secret", nil, "bundle this file (pack-relative path) although it looks like a secret; repeat per file")
 	_ = cmd.MarkFlagFilename("key", "pem")
-	cli.CompleteValues(cmd, "spec", cli.Fixed("v1", "v2"))
+	cli.CompleteValues(cmd, "spec", cli.Fixed("auto", "v1", "v2"))
 	cmd.MarkFlagsMutuallyExclusive("key", "signature", "unsigned")
 	k.sigstore.addFlags(cmd)
 	cmd.MarkFlagsMutuallyExclusive("sigstore", "signature")
@@ -56,6 +56,11 @@ func (k *keyFlags) validate() error {
 		return err
 	}
 	return nil // the key id may come from WOP_KEY_ID or .wop.yaml: signing checks it
+}
+
+// noSigner says no flag chose how to sign, or not to.
+func (k *keyFlags) noSigner() bool {
+	return k.key == "" && k.signature == "" && !k.sigstore.enabled && !k.unsigned
 }
 
 // tree is the --spec value as a spec tree: it picks the lint rules and the
@@ -151,4 +156,15 @@ func (k *keyFlags) resolveKeyID(env *cli.Env) string {
 		return strings.TrimSuffix(filepath.Base(k.key), ".pem")
 	}
 	return ""
+}
+
+// refuseSigstoreV2 refuses --sigstore for a pack whose tree is v2 before
+// the signer is set up: otherwise a missing wop-sigstore helper or
+// identity token was reported first (and in GitHub Actions an OIDC token
+// was requested) for a signature the v2 tree refuses anyway.
+func (k *keyFlags) refuseSigstoreV2(src *build.Source) error {
+	if k.sigstore.enabled && src.SignSpec(sign.Spec(k.spec)) == sign.SpecV2 {
+		return build.ErrSigstoreV2
+	}
+	return nil
 }

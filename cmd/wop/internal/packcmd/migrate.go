@@ -1,20 +1,15 @@
 package packcmd
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/catalog"
-	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/migrate"
 	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/safefile"
 )
 
 // migrateOptions are wop pack migrate's flags.
@@ -88,58 +83,45 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 	if pk.Archive != nil {
 		return 0, cli.Usagef("%s is an archive; migrate the source directory and build it again", dir)
 	}
-	path := filepath.Join(pk.Dir, pack.ManifestName)
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		// Replacing it would either fail half-way (after a catalog
-		// download) or rewrite a file outside the pack; refuse up front.
-		return 0, cli.Usagef("%s is not a regular file (%s); migrate edits the pack's own pack.json: replace it with a copy of what it points to, or migrate the pack it belongs to", pk.Path(pack.ManifestName), safefile.Kind(fi.Mode()))
-	}
-	src, err := pk.ReadFile(pack.ManifestName) // within the manifest ceiling, never through a link
-	if tl := (*pack.FileTooLargeError)(nil); errors.As(err, &tl) {
-		return 0, cli.Usagef("%s is %d bytes, over the %d a registry accepts (manifest-too-large): move prompt bodies into prompts/*.md with systemPromptRef, then migrate", pk.Path(pack.ManifestName), tl.Size, tl.Max)
-	}
+	res, err := migrate.Read(pk)
 	if err != nil {
-		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), withoutPath(err))
+		return 0, &cli.UsageError{Err: err}
 	}
 	cat, err := migrateCatalog(o, catalogs, pk.Dir)
 	if err != nil {
 		return 0, err
 	}
-	out, notes, err := migrate.ToV2(src, migrate.Options{Catalog: cat})
-	if se := (*migrate.SourceError)(nil); errors.As(err, &se) {
-		return 0, cli.Usagef("%s:%v", pk.Path(pack.ManifestName), se) // pack.json:line:col: ...
-	}
-	if err != nil {
-		return 0, cli.Usagef("%s: %v", pk.Path(pack.ManifestName), err)
+	if err := res.ToV2(migrate.Options{Catalog: cat}); err != nil {
+		return 0, &cli.UsageError{Err: err}
 	}
 	// Each note's line and column are in the file as it stands afterwards:
 	// the migrated one, or with --diff the one on disk.
-	after := out
+	after := res.After
 	if o.showDiff {
-		after = src
+		after = res.Before
 	}
-	doc, err := jsonpos.Parse(after)
+	at, err := res.Locate(after)
 	if err != nil {
-		return 0, fmt.Errorf("migrating %s produced invalid JSON (a bug in wop): %w", path, err)
+		return 0, err
 	}
-	for _, n := range notes {
-		at := doc.Locate(n.Pointer)
-		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", pk.Path(pack.ManifestName), at.Line, at.Column, n.Pointer, n.Message)
+	shown := pk.Path(pack.ManifestName)
+	for i, n := range res.Notes {
+		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", shown, at[i].Line, at[i].Column, n.Pointer, n.Message)
 	}
 	switch {
-	case string(out) == string(src):
-		if len(notes) == 0 {
-			fmt.Fprintf(env.ErrOut, "%s is already v2: nothing to change\n", pk.Path(pack.ManifestName))
+	case string(res.After) == string(res.Before):
+		if len(res.Notes) == 0 {
+			fmt.Fprintf(env.ErrOut, "%s is already v2: nothing to change\n", shown)
 		}
 	case o.showDiff:
-		_, err = env.Out.Write(diff.Diff("a/"+pk.Path(pack.ManifestName), src, "b/"+pk.Path(pack.ManifestName), out))
+		_, err = env.Out.Write(diff.Diff("a/"+shown, res.Before, "b/"+shown, res.After))
 	default:
-		if err := atomicfile.Replace(path, out); err != nil {
-			return len(notes), fmt.Errorf("write %s: %w", pk.Path(pack.ManifestName), err)
+		if err := atomicfile.Replace(res.Path, res.After); err != nil {
+			return len(res.Notes), fmt.Errorf("write %s: %w", shown, err)
 		}
-		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", pk.Path(pack.ManifestName))
+		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", shown)
 	}
-	return len(notes), err
+	return len(res.Notes), err
 }
 
 // migrateCatalog opens the catalog chain references are pinned from, as
@@ -160,25 +142,5 @@ func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (mig
 	if err != nil || c == nil {
 		return nil, err
 	}
-	return catalogPins{c}, nil
-}
-
-// catalogPins answers migrate's version questions from a catalog.
-type catalogPins struct{ c *catalog.Catalog }
-
-func (p catalogPins) NodeVersion(typeID string) (string, bool) {
-	t, ok := p.c.NodeType(typeID)
-	if !ok {
-		return "", false
-	}
-	return t.Version, true
-}
-
-func (p catalogPins) PackVersion(name string) (string, bool) {
-	for _, pk := range p.c.Packs {
-		if pk.Name == name {
-			return pk.Version, true
-		}
-	}
-	return "", false
+	return migrate.Pins(c), nil
 }

@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,13 +10,16 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -34,15 +36,12 @@ type publishOptions struct {
 	quiet      bool
 	verbose    bool
 	format     string
-	stage      string
-	tree       string
-	noGate     bool
-	branch     string
+	stage      stageFlags
 	noLint     bool
 	outDir     string
 	keys       keyFlags
 	target     string
-	pending    *pendingBuild // a source build not yet moved into --output
+	pending    *build.Pending // a source build not yet moved into --output
 	// afterHash, when set, runs once the archive is opened and hashed:
 	// tests swap the file there to show no later step reads the new one.
 	afterHash func()
@@ -51,13 +50,8 @@ type publishOptions struct {
 // progressThreshold is the size from which an upload shows a progress bar.
 const progressThreshold = 4 << 20
 
-func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
-	o := &publishOptions{env: env}
-	o.keys.strictKeyMode = true
-	cmd := &cobra.Command{
-		Use:   "publish [DIR|TGZ] --registry URL",
-		Short: "Publish a pack to a registry, after the checks the registry would make",
-		Long: `Publish a pack. Given a source directory, build and sign it first (same
+// publishHelp is publish's --help text.
+const publishHelp = `Publish a pack. Given a source directory, build and sign it first (same
 flags as build); given a .tgz, publish exactly those bytes.
 
 Before any byte is sent, wop checks what the registry would: lint, the
@@ -89,7 +83,15 @@ never printed (--verbose shows requests with it redacted). See
 docs/network.md.
 
 Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
-3 network; 4 token refused; 5 version conflict; 130 interrupted.`,
+3 network; 4 token refused; 5 version conflict; 130 interrupted.`
+
+func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
+	o := &publishOptions{env: env}
+	o.keys.strictKeyMode = true
+	cmd := &cobra.Command{
+		Use:   "publish [DIR|TGZ] --registry URL",
+		Short: "Publish a pack to a registry, after the checks the registry would make",
+		Long:  publishHelp,
 		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
   wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
   wop pack publish . --key acme-1.pem --key-id acme-1 --stage ~/src/openwop-registry --branch publish/acme.tools-1.0.0`,
@@ -99,14 +101,14 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if o.format != "text" && o.format != "json" {
-				return cli.Usagef("--format %q: want text or json", o.format)
+			if err := cli.FlagValue("--format", o.format, "text", "json"); err != nil {
+				return err
 			}
 			if err := o.keys.validate(); err != nil {
 				return err
 			}
-			if o.stage == "" {
-				if o.branch != "" || o.noGate {
+			if o.stage.checkout == "" {
+				if o.stage.branch != "" || o.stage.noGate {
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
@@ -133,11 +135,8 @@ Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
-	f.StringVar(&o.stage, "stage", "", "clone of a pull-request registry's repository to stage the version in (offline; --registry not needed)")
-	f.StringVar(&o.tree, "tree", "", "registry tree to stage into: v1 or v2 (default: the pack's spec generation, as --spec picks it)")
-	f.BoolVar(&o.noGate, "no-registry-check", false, "with --stage: skip the checkout's CI gate")
-	f.StringVar(&o.branch, "branch", "", "with --stage: create this branch in the checkout and commit the change (never pushed)")
-	f.BoolVar(&o.noLint, "no-lint", false, "skip lint (the other checks still run)")
+	o.stage.addFlags(cmd)
+	f.BoolVar(&o.noLint, "no-lint", false, "skip lint but for what must never be published (placeholders, secrets, unsafe archive entries); the other checks still run")
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
 	return cmd
@@ -177,8 +176,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	if o.stage != "" {
-		if err := o.checkStage(ctx); err != nil {
+	if o.stage.checkout != "" {
+		if err := o.stage.check(ctx, o.env); err != nil {
 			return err
 		}
 	}
@@ -187,7 +186,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	if o.pending != nil {
-		defer o.pending.discard()
+		defer o.pending.Discard()
 	}
 	tree, err := o.keys.tree()
 	if err != nil {
@@ -199,36 +198,53 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	a, err := publish.ReadArchive(archivePath, settings.limits)
+	a, err := o.open(archivePath, settings, linted)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	gen, err := a.Generation(tree)
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	defer a.Close()
+	if o.stage.checkout != "" {
+		return o.stageIn(ctx, a, gen, tree)
+	}
+	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
+	return o.upload(ctx, redactor, a, gen)
+}
+
+// open reads and hashes the archive to publish, then applies the secrets
+// gate and lint's (publish.GuardRules alone with --no-lint) to the archive
+// that was hashed.
+func (o *publishOptions) open(archivePath string, settings *packSettings, linted bool) (*publish.Archive, error) {
+	a, err := publish.ReadArchive(archivePath, settings.limits)
+	if err != nil {
+		return nil, cli.Usagef("%s: %v", o.target, err)
+	}
 	if o.afterHash != nil {
 		o.afterHash()
 	}
 	pk, err := loadPackWith(o.env, archivePath, settings.limits)
+	if err == nil && pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
+		err = cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
+	}
+	if err == nil {
+		err = gateArchive(o.env, pk, o.keys.allowSecrets)
+	}
+	if err == nil {
+		err = o.lintGate(pk, settings.opt, linted)
+	}
 	if err != nil {
-		return err
+		a.Close()
+		return nil, err
 	}
-	if pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
-		return cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
-	}
-	if err := gateArchive(o.env, pk, o.keys.allowSecrets); err != nil {
-		return err
-	}
-	if !o.noLint && !linted {
-		if err := lintGate(o.env, pk, gatePublish.options(settings.opt)); err != nil {
-			return err
-		}
-	}
-	gen, err := generation(tree, a)
-	if err != nil {
-		return cli.Usagef("%s: %v", o.target, err)
-	}
-	if o.stage != "" {
-		return o.stageIn(ctx, a, gen)
-	}
+	return a, nil
+}
+
+// upload publishes the checked archive to the registry (publish.Run) and
+// says what happened.
+func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor, a *publish.Archive, gen spec.Tree) error {
 	// A broken credentials setup fails before any traffic; the token also
 	// goes with the GETs (a private registry may authenticate reads).
 	token, err := o.token()
@@ -236,7 +252,6 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 		return err
 	}
 	redactor.Add(string(token))
-	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
 	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
 	if o.verbose {
 		copts.trace = o.env.ErrOut
@@ -245,54 +260,93 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	d, err := client.Discover(ctx)
-	if err != nil {
-		return networkError(ctx, err)
+	req := publish.Request{Client: client, Archive: a, DryRun: o.dryRun}
+	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
+		req.HasCredentials = true
 	}
-	if err := publish.Gates(ctx, client, d, a); err != nil {
-		return networkError(ctx, err)
-	}
-	res := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: client.Base(), Archive: archivePath, Spec: string(gen)}
-	if !d.WriteAPI.Supported {
-		return cli.WithHint(fmt.Errorf("%s has no write API (it takes new versions as %s)", client.Base(), cmp.Or(d.WriteAPI.PublishMethod, "pull requests")),
-			"stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
-	}
-	if !o.dryRun {
-		if err := o.requireCredentials(token, client); err != nil {
-			return err
-		}
-	}
-	e := d.Endpoints()
-	existing, theirs, err := publish.Check(ctx, client, e, a)
-	if err != nil {
-		return networkError(ctx, err)
-	}
-	switch existing {
-	case publish.Identical:
-		res.Status = "already-published"
-		return o.report(res)
-	case publish.Different:
-		published := registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version})
-		if u, err := client.Resolve(published); err == nil {
-			published = u.String()
-		}
-		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(&publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Theirs: theirs}, published)}
-	}
-	if o.dryRun {
-		res.Status = "dry-run"
-		fmt.Fprintf(o.env.ErrOut, "would PUT %s (%d bytes, %s, signing %s)\n", registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version}), a.Size, a.Integrity.SRI, a.SigningMethod())
-		return o.report(res)
-	}
-	up := registry.Upload{Name: a.Name, Version: a.Version, Open: a.Reader, Size: a.Size, Integrity: a.Integrity.SRI, SigningMethod: a.SigningMethod()}
 	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
-		up.Body = o.progress
+		req.Body = o.progress
 	}
-	outcome, err := client.Publish(ctx, e, up)
+	out, err := publish.Run(ctx, req)
 	if err != nil {
-		return uploadError(ctx, err)
+		return o.runError(ctx, err, out)
 	}
-	res.Status = map[registry.Outcome]string{registry.Published: "published", registry.AlreadyThere: "already-published"}[outcome]
-	return o.report(res)
+	if out.Status == "dry-run" {
+		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
+	}
+	return o.report(result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
+}
+
+// runError gives publish.Run's errors their exit codes and hints.
+func (o *publishOptions) runError(ctx context.Context, err error, out publish.Outcome) error {
+	var noWrite *publish.NoWriteAPIError
+	var noCreds *publish.NoCredentialsError
+	var conflict *publish.ConflictError
+	var upload *publish.UploadError
+	switch {
+	case errors.As(err, &noWrite):
+		return cli.WithHint(err, "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
+	case errors.As(err, &noCreds):
+		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
+	case errors.As(err, &conflict):
+		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(conflict, out.Put)}
+	case errors.As(err, &upload):
+		return uploadError(ctx, upload.Err)
+	}
+	return networkError(ctx, err)
+}
+
+// stageIn stages the checked archive into --stage's checkout and says
+// what it did.
+func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, asked spec.Tree) error {
+	var progress func(string, ...any)
+	if !o.quiet {
+		progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
+	}
+	st, err := o.stage.stageIn(ctx, o.env, a, gen, asked, o.sourceDir(), progress)
+	if err != nil {
+		return err
+	}
+	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
+		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
+	for _, e := range st.res.Edits {
+		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+	}
+	out.Gate = st.res.GateNote
+	if st.res.Gate != "" {
+		out.Gate = st.res.Gate + " passed: the pull request is ready"
+	}
+	if err := o.report(out); err != nil {
+		return err
+	}
+	if o.format == "text" {
+		o.stage.nextSteps(o.env.ErrOut, st, a)
+	}
+	return nil
+}
+
+// sourceDir is the pack's source folder when publishing from one, "" for
+// an archive.
+func (o *publishOptions) sourceDir() string {
+	dir := o.env.Abs(o.target)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ""
+	}
+	return dir
+}
+
+// lintGate lints the archive about to be published, unless the build that
+// made it just did: fully, or with --no-lint only for what must never reach
+// a registry (publish.GuardRules).
+func (o *publishOptions) lintGate(pk *pack.Pack, opt lint.Options, linted bool) error {
+	if linted {
+		return nil
+	}
+	gate := gatePublish
+	if o.noLint {
+		gate = gateGuard
+	}
+	return lintGate(o.env, pk, gateOptions(gate, opt), true)
 }
 
 // archive returns the .tgz to publish, building a source directory first;
@@ -305,19 +359,23 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	plan, err := prepareBuild(ctx, o.env, o.target, gateFor(o.noLint, true), &o.keys)
+	gate := gatePublish
+	if o.noLint {
+		gate = gateGuard
+	}
+	plan, err := prepareBuild(ctx, o.env, o.target, gate, &o.keys)
 	if err != nil {
 		return "", false, err
 	}
-	if o.pending, err = writePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
+	if o.pending, err = build.WritePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
 		return "", false, err
 	}
-	return o.pending.res.Archive, !o.noLint, nil
+	return o.pending.Result.Archive, true, nil
 }
 
 func (o *publishOptions) report(r result) error {
 	if o.pending != nil { // success: the build replaces what --output held
-		kept, err := o.pending.keep()
+		kept, err := o.pending.Keep()
 		if err != nil {
 			return err
 		}
@@ -367,16 +425,6 @@ func (o *publishOptions) token() (registry.Token, error) {
 	return t, nil
 }
 
-// requireCredentials fails an upload that has no credentials at all before
-// the body is sent: the registry would refuse it after receiving it whole.
-func (o *publishOptions) requireCredentials(token registry.Token, c *registry.Client) error {
-	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
-		return nil
-	}
-	err := fmt.Errorf("no token for %s, so the registry would refuse the upload; nothing was sent", c.Base())
-	return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
-}
-
 func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	bar := progressbar.DefaultBytes(size, "uploading")
 	progressbar.OptionSetWriter(o.env.ErrOut)(bar)
@@ -421,13 +469,18 @@ func uploadError(ctx context.Context, err error) error {
 	return networkError(ctx, err)
 }
 
-// generation is the spec generation of the archive being published: the
-// one --spec forces, or under auto the one its engine range picks, as the
-// registry decides the tree it publishes to.
-func generation(asked spec.Tree, a *publish.Archive) (spec.Tree, error) {
-	doc, err := jsonpos.Parse(a.Manifest)
-	if err != nil {
-		return "", fmt.Errorf("pack.json: %w", err)
+// conflict gives a version conflict the hint that fits what the user has:
+// the archive they named, or the untouched one in --output, or none.
+func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
+	src := o.target
+	if o.pending == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
 	}
-	return asked.Resolve(doc.Root), nil
+	local := o.pending.FinalPath()
+	if _, statErr := os.Stat(local); statErr == nil {
+		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
+			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
+	}
+	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
+		filepath.Join(src, "pack.json"), tarballURL, src))
 }

@@ -82,10 +82,7 @@ func (f *registryFlags) client(env *cli.Env, o clientOptions) (*registry.Client,
 // readToken finds a registry's token without asking for one: WOP_TOKEN,
 // or the file 'wop login' writes ("" if neither has one).
 func readToken(env *cli.Env, registryURL string) (registry.Token, error) {
-	if t := env.Getenv("WOP_TOKEN"); t != "" {
-		return registry.Token(t), nil
-	}
-	t, err := credentials.Token(credentials.Path(env.ConfigDir), registryURL)
+	t, _, err := credentials.Find(env.Getenv, env.ConfigDir, registryURL)
 	if err != nil {
 		return "", cli.Usagef("%v", err)
 	}
@@ -93,21 +90,11 @@ func readToken(env *cli.Env, registryURL string) (registry.Token, error) {
 }
 
 // readTokenForReads finds a token for a command that only reads (verify):
-// the one 'wop login' stored for this registry, or WOP_TOKEN when
-// WOP_REGISTRY names the same origin. Unlike publish, a read never sends
-// WOP_TOKEN to whatever registry it was pointed at.
+// see credentials.FindForReads.
 func readTokenForReads(env *cli.Env, registryURL string) (registry.Token, error) {
-	t, err := credentials.Token(credentials.Path(env.ConfigDir), registryURL)
+	t, err := credentials.FindForReads(env.Getenv, env.ConfigDir, registryURL)
 	if err != nil {
 		return "", cli.Usagef("%v", err)
 	}
-	if t != "" {
-		return t, nil
-	}
-	target, err1 := url.Parse(registryURL)
-	home, err2 := url.Parse(env.Getenv("WOP_REGISTRY"))
-	if err1 == nil && err2 == nil && home.Host != "" && registry.OriginOf(target) == registry.OriginOf(home) {
-		return registry.Token(env.Getenv("WOP_TOKEN")), nil
-	}
-	return "", nil
+	return t, nil
 }

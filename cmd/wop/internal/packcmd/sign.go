@@ -33,34 +33,41 @@ that archive's pack.json and signature, keeping its other entries.`,
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			pk, err := loadPack(env, args[0])
-			if err != nil {
-				return err
-			}
-			if pk.Archive == nil {
-				return runBuild(cmd.Context(), o)
-			}
-			if o.outDir == "" {
-				o.outDir = filepath.Dir(env.Abs(args[0]))
-			}
-			settings, err := settingsFor(env, "", env.Abs(args[0]), lintOpts(env, false), newSettingsMemo())
-			if err != nil {
-				return err
-			}
-			o.keys.configKeyID = settings.keyID
-			plan, err := planFor(cmd.Context(), env, pk, &o.keys)
-			if err != nil {
-				return err
-			}
-			res, err := plan.Write(cmd.Context(), env.Abs(o.outDir))
-			if err != nil {
-				return err
-			}
-			return printResult(env, res)
+			return runSign(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVarP(&o.outDir, "output", "o", "", "directory for the signed archive (default: beside the input)")
 	cmd.Flags().BoolVar(&o.noLint, "no-lint", false, "sign even if lint finds errors")
 	o.keys.addFlags(cmd)
 	return cmd
+}
+
+// runSign builds and signs a source folder (as build does), or re-signs an
+// archive: its pack.json and signature rewritten, its other entries kept.
+func runSign(ctx context.Context, o *buildOptions) error {
+	env, arg := o.env, o.dirs[0]
+	pk, err := loadPack(env, arg)
+	if err != nil {
+		return err
+	}
+	if pk.Archive == nil {
+		return runBuild(ctx, o)
+	}
+	if o.outDir == "" {
+		o.outDir = filepath.Dir(env.Abs(arg))
+	}
+	settings, err := settingsFor(env, "", env.Abs(arg), lintOpts(env, false), newSettingsMemo())
+	if err != nil {
+		return err
+	}
+	o.keys.configKeyID = settings.keyID
+	plan, err := planFor(ctx, env, pk, &o.keys)
+	if err != nil {
+		return err
+	}
+	res, err := plan.Write(ctx, env.Abs(o.outDir))
+	if err != nil {
+		return err
+	}
+	return printResult(env, res)
 }

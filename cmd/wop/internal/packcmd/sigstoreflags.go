@@ -2,16 +2,12 @@ package packcmd
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/registry"
-	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
@@ -65,40 +61,19 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 	}, nil
 }
 
-// identityToken finds the OIDC token: the flag, $SIGSTORE_ID_TOKEN, or
-// GitHub Actions' ambient token (audience "sigstore"). It is never printed.
+// identityToken finds the OIDC token (sigstorehelper.FindIDToken), its
+// errors given their exit codes and hints.
 func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelper.IDToken, error) {
-	if flag != "" {
-		return sigstorehelper.IDToken(flag), nil
+	t, err := sigstorehelper.FindIDToken(ctx, sigstorehelper.TokenSource{Flag: flag, Getenv: env.Getenv,
+		UserAgent: "wop/" + env.Version, Transport: env.HTTPClient().Transport})
+	var actions *sigstorehelper.ActionsTokenError
+	switch {
+	case errors.Is(err, sigstorehelper.ErrNoIDToken):
+		return "", &cli.UsageError{Err: err}
+	case errors.As(err, &actions):
+		return "", cli.WithHint(err, "the job needs 'permissions: id-token: write'")
 	}
-	if t := env.Getenv("SIGSTORE_ID_TOKEN"); t != "" {
-		return sigstorehelper.IDToken(t), nil
-	}
-	url, bearer := env.Getenv("ACTIONS_ID_TOKEN_REQUEST_URL"), env.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN")
-	if url == "" || bearer == "" {
-		return "", cli.Usagef("keyless signing needs an OIDC identity token: --identity-token, SIGSTORE_ID_TOKEN, or in GitHub Actions 'permissions: id-token: write'")
-	}
-	sep := "?"
-	if strings.Contains(url, "?") {
-		sep = "&"
-	}
-	// The runtime token goes only to the token service's own origin.
-	c, err := registry.New(registry.Options{Registry: url, Token: registry.Token(bearer), UserAgent: "wop/" + env.Version,
-		Transport: env.HTTPClient().Transport, MaxAttempts: 3})
-	if err != nil {
-		return "", fmt.Errorf("GitHub Actions identity token: ACTIONS_ID_TOKEN_REQUEST_URL: %w", err)
-	}
-	resp, err := c.Get(ctx, url+sep+"audience=sigstore", registry.GetOptions{MaxBytes: 1 << 20})
-	if err != nil {
-		return "", cli.WithHint(fmt.Errorf("GitHub Actions identity token: %w", err), "the job needs 'permissions: id-token: write'")
-	}
-	var body struct {
-		Value string `json:"value"`
-	}
-	if err := json.Unmarshal(resp.Body, &body); err != nil || body.Value == "" {
-		return "", fmt.Errorf("GitHub Actions identity token: no token in the answer")
-	}
-	return sigstorehelper.IDToken(body.Value), nil
+	return t, err
 }
 
 // verifyFlags are the Sigstore verification flags of verify.
@@ -136,15 +111,4 @@ func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte)
 		}
 		return resp.Signer, nil
 	}
-}
-
-// refuseSigstoreV2 refuses --sigstore for a pack whose tree is v2 before
-// the signer is set up: otherwise a missing wop-sigstore helper or
-// identity token was reported first (and in GitHub Actions an OIDC token
-// was requested) for a signature the v2 tree refuses anyway.
-func refuseSigstoreV2(src *build.Source, keys *keyFlags) error {
-	if keys.sigstore.enabled && src.SignSpec(sign.Spec(keys.spec)) == sign.SpecV2 {
-		return build.ErrSigstoreV2
-	}
-	return nil
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
@@ -17,126 +19,126 @@ import (
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
-// stageIn publishes to a pull-request registry: the checkout's discovery
-// document and keys stand in for the registry (no network), the version is
-// staged with every derived file, and the checkout's own gate judges it.
-func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen spec.Tree) error {
-	tree, err := o.stageTree(gen)
+// stageFlags are publish's flags for a pull-request registry: the version
+// is staged into a checkout of its repository instead of uploaded.
+type stageFlags struct {
+	checkout, tree, branch string
+	noGate                 bool
+}
+
+func (s *stageFlags) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&s.checkout, "stage", "", "clone of a pull-request registry's repository to stage the version in (offline; --registry not needed)")
+	f.StringVar(&s.tree, "tree", "", "registry tree to stage into: v1 or v2 (default: the pack's spec generation, as --spec picks it)")
+	f.BoolVar(&s.noGate, "no-registry-check", false, "with --stage: skip the checkout's CI gate")
+	f.StringVar(&s.branch, "branch", "", "with --stage: create this branch in the checkout and commit the change (never pushed)")
+}
+
+// staged is what staging did, for publish to report.
+type staged struct {
+	res     *stage.Result
+	root    string // the checkout
+	url     string // the registry it stands for
+	message string // the commit message
+}
+
+// stageIn publishes to a pull-request registry (stage.Publish): the
+// checkout's discovery document and keys stand in for the registry (no
+// network), the version is staged with every derived file, and the
+// checkout's own gate judges it. asked is --spec; source the pack's folder
+// ("" for an archive); progress (nil: quiet) is told each step.
+func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archive, gen, asked spec.Tree, source string, progress func(string, ...any)) (*staged, error) {
+	tree, err := s.stageTree(gen, asked)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	c, err := o.openCheckout()
+	c, err := s.open(env)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d, err := c.Discover(ctx)
-	if errors.Is(err, registry.ErrUnreadable) {
-		return &cli.UsageError{Err: err}
-	}
-	if err != nil {
-		return err
-	}
-	if err := stage.CheckTree(tree, a); err != nil {
-		return cli.Usagef("%v", err)
-	}
-	if err := c.CheckKey(d, a.KeyID(), a.Name); err != nil {
-		var oe *registry.OriginError
-		if errors.As(err, &oe) {
-			return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
-		}
-		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
-	}
-	if err := publish.Gates(ctx, c.Client(d), d, a); err != nil {
-		return err
-	}
-	p := stage.Pack{Archive: a, SourceDir: o.sourceDir()}
+	p := stage.Pack{Archive: a, SourceDir: source}
 	// build writes the version manifest beside the archive; a missing or
 	// stale one is made again from the archive.
 	p.Manifest, _ = safefile.Read(strings.TrimSuffix(a.Path, ".tgz")+".json", safefile.Options{Max: tarball.DefaultLimits.MaxManifest, FollowLinks: true})
 	opt := stage.Options{
-		Tree: tree, NoGate: o.noGate, Branch: o.branch,
+		Tree: tree, NoGate: s.noGate, Branch: s.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
-		Environ: withoutSecrets(os.Environ()),
+		Environ: withoutSecrets(os.Environ()), Progress: progress,
 	}
-	if !o.quiet {
-		opt.Progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
+	res, d, err := stage.Publish(ctx, c, p, opt)
+	if err != nil {
+		return nil, stageError(err)
 	}
-	res, err := stage.Stage(ctx, c, p, opt)
+	return &staged{res: res, root: c.Root, url: d.URL, message: opt.Message}, nil
+}
+
+// stageError gives stage.Publish's errors their exit codes and hints.
+func stageError(err error) error {
+	var tree *stage.TreeError
+	var key *stage.KeyError
+	var origin *registry.OriginError
 	switch {
+	case errors.Is(err, registry.ErrUnreadable), errors.As(err, &tree):
+		return &cli.UsageError{Err: err}
+	case errors.As(err, &key) && errors.As(err, &origin):
+		return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
+	case errors.As(err, &key):
+		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
 	case errors.Is(err, registry.ErrConflict):
 		return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-	case err != nil:
-		return err
 	}
-	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: d.URL, Archive: a.Path,
-		Status: string(res.Status), Staged: c.Root, Branch: res.Branch, Spec: string(gen)}
-	for _, e := range res.Edits {
-		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+	return err
+}
+
+// nextSteps tells the author what to do after staging: push the branch
+// made, or the git steps to make one.
+func (s *stageFlags) nextSteps(w io.Writer, st *staged, a *publish.Archive) {
+	if st.res.Status != stage.Staged {
+		return
 	}
-	out.Gate = res.GateNote
-	if res.Gate != "" {
-		out.Gate = res.Gate + " passed: the pull request is ready"
+	if st.res.Branch != "" {
+		fmt.Fprintf(w, "committed on branch %s in %s (not pushed); next:\n  git -C %s push -u origin %s\nthen open a pull request for the branch.\n", st.res.Branch, s.checkout, s.checkout, st.res.Branch)
+		return
 	}
-	if err := o.report(out); err != nil {
-		return err
-	}
-	if o.format != "text" || res.Status != stage.Staged {
-		return nil
-	}
-	if res.Branch != "" {
-		fmt.Fprintf(o.env.ErrOut, "committed on branch %s in %s (not pushed); next:\n  git -C %s push -u origin %s\nthen open a pull request for the branch.\n", res.Branch, o.stage, o.stage, res.Branch)
-		return nil
-	}
-	fmt.Fprint(o.env.ErrOut, stage.GitSteps(o.stage, "publish/"+a.Name+"-"+a.Version, opt.Message, res.Edits))
-	return nil
+	fmt.Fprint(w, stage.GitSteps(s.checkout, "publish/"+a.Name+"-"+a.Version, st.message, st.res.Edits))
 }
 
 // stageTree is the registry tree to stage into: --tree, or by default the
 // archive's spec generation gen (--spec, or its engine range), the tree
 // the registry itself would put it in. A --tree that contradicts a forced
-// --spec is a usage error.
-func (o *publishOptions) stageTree(gen spec.Tree) (string, error) {
-	if o.tree == "" {
+// --spec (asked) is a usage error.
+func (s *stageFlags) stageTree(gen, asked spec.Tree) (string, error) {
+	if s.tree == "" {
 		return string(gen), nil
 	}
-	if asked, _ := o.keys.tree(); asked != spec.Auto && string(asked) != o.tree {
-		return "", cli.Usagef("--tree %s contradicts --spec %s: drop one", o.tree, asked)
+	if asked != spec.Auto && string(asked) != s.tree {
+		return "", cli.Usagef("--tree %s contradicts --spec %s: drop one", s.tree, asked)
 	}
-	return o.tree, nil
+	return s.tree, nil
 }
 
-// openCheckout opens --stage's registry checkout.
-func (o *publishOptions) openCheckout() (*stage.Checkout, error) {
-	c, err := stage.Open(o.env.Abs(o.stage))
+// open opens --stage's registry checkout.
+func (s *stageFlags) open(env *cli.Env) (*stage.Checkout, error) {
+	c, err := stage.Open(env.Abs(s.checkout))
 	if err != nil {
 		return nil, cli.WithHint(cli.Usagef("--stage: %v", err), "pass a clone of the registry's repository: git clone https://github.com/openwop/openwop-registry")
 	}
 	return c, nil
 }
 
-// checkStage refuses a --stage CHECKOUT (and --branch) that cannot take the
+// check refuses a --stage CHECKOUT (and --branch) that cannot take the
 // change before the pack is built and the checkout's generators run: a
 // folder that is no registry checkout, or, with --branch, no git clone or
 // a branch that exists.
-func (o *publishOptions) checkStage(ctx context.Context) error {
-	c, err := o.openCheckout()
-	if err != nil || o.branch == "" {
+func (s *stageFlags) check(ctx context.Context, env *cli.Env) error {
+	c, err := s.open(env)
+	if err != nil || s.branch == "" {
 		return err
 	}
-	if err := c.CheckBranch(ctx, os.Environ(), o.branch); err != nil {
+	if err := c.CheckBranch(ctx, os.Environ(), s.branch); err != nil {
 		return &cli.UsageError{Err: err}
 	}
 	return nil
-}
-
-// sourceDir is the pack's source folder when publishing from one, "" for
-// an archive.
-func (o *publishOptions) sourceDir() string {
-	dir := o.env.Abs(o.target)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return ""
-	}
-	return dir
 }
 
 // stageSecrets are the credentials wop reads from the environment. Staging

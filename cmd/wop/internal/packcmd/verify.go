@@ -3,7 +3,6 @@ package packcmd
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -97,13 +97,13 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 
 func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	opt := verify.Options{Integrity: o.integrity, Limits: tarball.DefaultLimits}
-	var reg *registryKeys
+	var reg *release.Registry
 	if o.reg.url != "" {
 		var err error
 		if reg, err = o.registryKeys(ctx, redactor); err != nil {
 			return err
 		}
-		opt.ResolveKey = reg.key
+		opt.ResolveKey = reg.Key
 	}
 	in, err := o.input(ctx, reg, &opt)
 	if err != nil {
@@ -113,6 +113,31 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err := ctx.Err(); err != nil { // Ctrl-C while fetching
 		return err
 	}
+	if err := o.readFlags(ctx, &opt); err != nil {
+		return err
+	}
+	var rep *verify.Report
+	if strings.HasSuffix(o.archive, ".json") {
+		rep, err = verifyServed(o, in, opt)
+	} else {
+		rep, err = verify.Archive(in, opt)
+	}
+	if err := ctx.Err(); err != nil { // Ctrl-C while reading
+		return err
+	}
+	if err != nil {
+		return cli.Usagef("%s: %v", o.archive, err)
+	}
+	rep.WriteText(o.env.Out, o.archive)
+	if !rep.OK() {
+		return cli.ErrFindings
+	}
+	return nil
+}
+
+// readFlags reads what the flags name into opt: the key (--key, or a
+// Sigstore identity), the version manifest, the source to rebuild.
+func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) error {
 	var sigstoreKey []byte
 	if o.key != "" {
 		raw, err := readVerifyKey(o.env, o.key)
@@ -128,6 +153,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
 		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
 	}
+	var err error
 	if o.versionManifest != "" {
 		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
 			return err
@@ -137,22 +163,6 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 		if opt.Source, err = loadPack(o.env, o.source); err != nil {
 			return err
 		}
-	}
-	var rep *verify.Report
-	if strings.HasSuffix(o.archive, ".json") {
-		rep, err = verifyServed(o, in, opt)
-	} else {
-		rep, err = verify.Archive(in, opt)
-	}
-	if err := ctx.Err(); err != nil { // Ctrl-C while reading
-		return err
-	}
-	if err != nil {
-		return cli.Usagef("%s: %v", o.archive, err)
-	}
-	printReport(o.env.Out, o.archive, rep)
-	if !rep.OK() {
-		return cli.ErrFindings
 	}
 	return nil
 }
@@ -177,7 +187,7 @@ func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.R
 // is verified (so a large archive is never held whole), or for
 // NAME@VERSION the archive the registry serves, whose version manifest
 // then becomes the one compared.
-func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verify.Options) (io.ReadCloser, error) {
+func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *verify.Options) (io.ReadCloser, error) {
 	name, version, remote := strings.Cut(o.archive, "@")
 	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
 		f, err := safefile.Open(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
@@ -189,7 +199,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verif
 	if reg == nil {
 		return nil, cli.Usagef("%s: no such file; to verify a published version, pass --registry URL", o.archive)
 	}
-	data, manifest, err := reg.fetch(ctx, name, version)
+	data, manifest, err := reg.Fetch(ctx, name, version)
 	if err != nil {
 		return nil, networkError(ctx, err)
 	}
@@ -200,34 +210,9 @@ func (o *verifyOptions) input(ctx context.Context, reg *registryKeys, opt *verif
 	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
-func printReport(w io.Writer, archive string, rep *verify.Report) {
-	header := fmt.Sprintf("%s: %s@%s", archive, rep.Name, rep.Version)
-	if rep.Integrity.SRI != "" { // a VERSION.json alone has no archive to hash
-		header += "  " + rep.Integrity.SRI
-	}
-	fmt.Fprintln(w, header)
-	for _, c := range rep.Checks {
-		status := "ok  "
-		if !c.OK {
-			status = "FAIL"
-		}
-		msg := c.Message
-		if c.OK && c.Name == "signature" {
-			msg = "pack.json is signed by " + rep.SignedBy
-		}
-		fmt.Fprintf(w, "  %s %-16s %s\n", status, c.Name, msg)
-	}
-}
-
-// registryKeys reads one registry for verify: its discovery document once,
-// the keys it lists, and published archives.
-type registryKeys struct {
-	ctx    context.Context
-	client *registry.Client
-	disc   *registry.Discovery
-}
-
-func (o *verifyOptions) registryKeys(ctx context.Context, redactor *registry.Redactor) (*registryKeys, error) {
+// registryKeys opens --registry for verify: with the token 'wop login'
+// stored for it (a read never sends WOP_TOKEN elsewhere).
+func (o *verifyOptions) registryKeys(ctx context.Context, redactor *registry.Redactor) (*release.Registry, error) {
 	token, err := readTokenForReads(o.env, o.reg.url)
 	if err != nil {
 		return nil, err
@@ -236,45 +221,5 @@ func (o *verifyOptions) registryKeys(ctx context.Context, redactor *registry.Red
 	if err != nil {
 		return nil, err
 	}
-	return &registryKeys{ctx: ctx, client: c}, nil
-}
-
-func (r *registryKeys) discovery() (*registry.Discovery, error) {
-	if r.disc != nil {
-		return r.disc, nil
-	}
-	d, err := r.client.Discover(r.ctx)
-	if err != nil {
-		return nil, err
-	}
-	r.disc = d
-	return d, nil
-}
-
-func (r *registryKeys) key(keyID, name string) (ed25519.PublicKey, error) {
-	d, err := r.discovery()
-	if err != nil {
-		return nil, err
-	}
-	return r.client.Key(r.ctx, d, keyID, name)
-}
-
-// fetch GETs a published archive and its version manifest (nil if the
-// registry serves none).
-func (r *registryKeys) fetch(ctx context.Context, name, version string) (tgz, manifest []byte, err error) {
-	d, err := r.discovery()
-	if err != nil {
-		return nil, nil, err
-	}
-	e := d.Endpoints()
-	resp, err := r.client.Get(ctx, registry.Expand(e.VersionTarball, map[string]string{"name": name, "version": version}),
-		registry.GetOptions{MaxBytes: 2 * tarball.DefaultLimits.MaxTotal})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s@%s: %w", name, version, err)
-	}
-	manifest, _, err = r.client.VersionManifest(ctx, e, name, version)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s@%s: %w", name, version, err)
-	}
-	return resp.Body, manifest, nil
+	return release.NewRegistry(ctx, c), nil
 }

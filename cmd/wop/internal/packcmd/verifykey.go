@@ -1,58 +1,17 @@
 package packcmd
 
 import (
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/pem"
-	"errors"
-	"io/fs"
-	"strings"
-
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/sign"
 )
 
-// readVerifyKey reads verify's --key: a public key file (SPKI PEM, or a
-// file holding its base64), or, when no such file exists, the base64 of
-// the key itself as registries list it. A private key, or anything that is
-// not a public key, is refused here with the parse error: verify must not
-// go on to say "pass --key" about a key it was given.
+// readVerifyKey reads verify's --key (sign.ReadPublicKeyArg): a key it was
+// given that is not a public key is refused here, so verify never goes on
+// to say "pass --key".
 func readVerifyKey(env *cli.Env, arg string) ([]byte, error) {
-	raw, err := safefile.Read(env.Abs(arg), safefile.Options{Max: maxSmallFile, FollowLinks: true})
-	if errors.Is(err, fs.ErrNotExist) {
-		if der, decErr := base64.StdEncoding.DecodeString(strings.TrimSpace(arg)); decErr == nil && len(der) > 0 {
-			raw, err = []byte(arg), nil
-			if _, perr := x509.ParsePKIXPublicKey(der); perr != nil {
-				return nil, cli.Usagef("--key: no file %s, and as base64 it is not a public key: %v", arg, perr)
-			}
-		}
-	}
+	raw, err := sign.ReadPublicKeyArg(arg, env.Abs(arg), maxSmallFile)
 	if err != nil {
-		return nil, cli.Usagef("--key: %v (want a public key file, or the key's base64)", withoutPath(err))
-	}
-	if err := checkPublicKey(raw); err != nil {
-		return nil, cli.Usagef("--key %s: %v", arg, err)
+		return nil, &cli.UsageError{Err: err}
 	}
 	return raw, nil
-}
-
-// checkPublicKey accepts any SPKI public key (Ed25519 for the manual
-// scheme, ECDSA and others for Sigstore bundles) in PEM or base64.
-func checkPublicKey(raw []byte) error {
-	der := raw
-	if block, _ := pem.Decode(raw); block != nil {
-		if strings.Contains(block.Type, "PRIVATE KEY") {
-			return errors.New(`this is a private key ("` + block.Type + `"); verify needs the public one: the .pub.pem 'wop key generate' wrote beside it, or 'openssl pkey -in KEY.pem -pubout'`)
-		}
-		if block.Type != "PUBLIC KEY" {
-			return errors.New(`PEM block is "` + block.Type + `"; want "PUBLIC KEY" (SPKI)`)
-		}
-		der = block.Bytes
-	} else if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(raw))); err == nil {
-		der = b
-	}
-	if _, err := x509.ParsePKIXPublicKey(der); err != nil {
-		return errors.New("not an SPKI public key: " + err.Error())
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package packcmd
+package release
 
 import (
 	"bytes"
@@ -11,41 +11,33 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
 )
 
-// registryRelease fetches the previous release of the pack at packPath from
-// $WOP_REGISTRY: NAME@VERSION, or ("registry") the highest published
-// version below the pack's own, skipping yanked versions and prereleases.
-// Archives are checked against the metadata's integrity and their
-// signature before the registry cache (registry.Cache, the one cache of
-// registry documents) keeps them; the discovery document and the metadata
-// are cached too, so a rerun works offline. The returned func removes the
-// archive's temporary copy.
-func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, lim tarball.Limits) (*pack.Pack, func(), error) {
+// fromRegistry fetches the release ref names from opt.Registry: NAME@VERSION,
+// or ("registry") the highest published version below the pack's own,
+// skipping yanked versions and prereleases. Archives are checked against
+// the metadata's integrity and their signature before the registry cache
+// (registry.Cache, the one cache of registry documents) keeps them; the
+// discovery document and the metadata are cached too, so a rerun works
+// offline.
+func fromRegistry(ctx context.Context, ref, packPath string, opt Options) (*pack.Pack, func(), error) {
 	noop := func() {}
-	base := strings.TrimSuffix(env.Getenv("WOP_REGISTRY"), "/")
+	base := strings.TrimSuffix(opt.Registry, "/")
 	if base == "" {
-		return nil, noop, cli.Usagef("--against %s: set WOP_REGISTRY to the registry URL", ref)
+		return nil, noop, inputErrorf("--against %s: set WOP_REGISTRY to the registry URL", ref)
 	}
-	name, want, err := baselineTarget(ref, packPath, lim)
+	name, want, err := target(ref, packPath, opt.Limits)
 	if err != nil {
 		return nil, noop, err
 	}
-	token, err := readToken(env, base) // base is $WOP_REGISTRY: WOP_TOKEN is its token
+	client, cache, err := open(base, opt)
 	if err != nil {
 		return nil, noop, err
 	}
-	client, err := registry.New(registry.Options{Registry: base, Token: token, UserAgent: "wop/" + env.Version,
-		Transport: env.HTTPClient().Transport, MaxAttempts: 3})
-	if err != nil {
-		return nil, noop, cli.Usagef("WOP_REGISTRY: %v", err)
-	}
-	cache := &registry.Cache{Dir: cacheDirFor(env, base), Fetch: client, Now: env.Now}
 	d, versions, err := publishedVersions(ctx, cache, client, name)
 	if err != nil {
 		return nil, noop, err
@@ -53,15 +45,15 @@ func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 	pv, ok := pickVersion(versions, want)
 	if !ok {
 		if ref == "registry" {
-			return nil, noop, errNoPrevious
+			return nil, noop, ErrNoPrevious
 		}
-		return nil, noop, cli.Usagef("--against %s: %s has no published version %s", ref, name, want)
+		return nil, noop, inputErrorf("--against %s: %s has no published version %s", ref, name, want)
 	}
 	tgz, err := fetchVerified(ctx, cache, verifiedArchive{client: client, disc: d, name: name, pv: pv})
 	if err != nil {
 		return nil, noop, err
 	}
-	pk, cleanup, err := loadTempArchive(tgz, lim)
+	pk, cleanup, err := loadTemp(tgz, opt.Limits)
 	if err != nil {
 		return nil, noop, fmt.Errorf("%s@%s: %w", name, pv.Version, err)
 	}
@@ -69,12 +61,27 @@ func registryRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 	return pk, cleanup, nil
 }
 
-// baselineTarget is the pack name and the version wanted: exact for
-// NAME@VERSION, "<VERSION" (below the pack's own) for registry.
-func baselineTarget(ref, packPath string, lim tarball.Limits) (name, want string, err error) {
+// open makes the client of the registry at base, with its token, and the
+// cache its documents go through.
+func open(base string, opt Options) (*registry.Client, *registry.Cache, error) {
+	token, err := opt.Token(base)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := registry.New(registry.Options{Registry: base, Token: token, UserAgent: opt.UserAgent,
+		Transport: opt.Transport, MaxAttempts: 3})
+	if err != nil {
+		return nil, nil, inputErrorf("WOP_REGISTRY: %v", err)
+	}
+	return client, &registry.Cache{Dir: cacheDir(opt.CacheRoot, base), Fetch: client, Now: opt.Now}, nil
+}
+
+// target is the pack name and the version wanted: exact for NAME@VERSION,
+// "<VERSION" (below the pack's own) for registry.
+func target(ref, packPath string, lim tarball.Limits) (name, want string, err error) {
 	if n, v, ok := strings.Cut(ref, "@"); ok && ref != "registry" {
 		if _, err := semver.StrictNewVersion(v); err != nil || n == "" {
-			return "", "", cli.Usagef("--against %s: want NAME@VERSION with a SemVer version", ref)
+			return "", "", inputErrorf("--against %s: want NAME@VERSION with a SemVer version", ref)
 		}
 		return n, v, nil
 	}
@@ -82,13 +89,13 @@ func baselineTarget(ref, packPath string, lim tarball.Limits) (name, want string
 	if err != nil {
 		return "", "", err
 	}
-	v, err := manifestField(pk, "version")
+	v, err := pk.ManifestString("version")
 	if err != nil {
 		return "", "", err
 	}
-	n, err := manifestField(pk, "name")
+	n, err := pk.ManifestString("name")
 	if err != nil || n == "" {
-		return "", "", cli.Usagef("%s: the manifest names no pack: give --against NAME@VERSION", packPath)
+		return "", "", inputErrorf("%s: the manifest names no pack: give --against NAME@VERSION", packPath)
 	}
 	return n, "<" + v, nil
 }
@@ -125,31 +132,25 @@ func pickVersion(versions []registry.PublishedVersion, want string) (registry.Pu
 func publishedVersions(ctx context.Context, cache *registry.Cache, c *registry.Client, name string) (*registry.Discovery, []registry.PublishedVersion, error) {
 	raw, err := cache.Get(ctx, c.Base()+registry.DiscoveryPath, registry.Policy{})
 	if err != nil {
-		return nil, nil, baselineUnreachable(err)
+		return nil, nil, &UnreachableError{err}
 	}
 	d, err := registry.ParseDiscovery(raw)
 	if err != nil {
-		return nil, nil, baselineUnreachable(fmt.Errorf("%s: %w", registry.DiscoveryPath, err))
+		return nil, nil, &UnreachableError{fmt.Errorf("%s: %w", registry.DiscoveryPath, err)}
 	}
 	u, err := c.Resolve(registry.Expand(d.Endpoints().PackMetadata, map[string]string{"name": name}))
 	if err != nil {
-		return nil, nil, baselineUnreachable(err)
+		return nil, nil, &UnreachableError{err}
 	}
 	raw, err = cache.Get(ctx, u.String(), registry.Policy{})
 	if errors.Is(err, registry.ErrNotFound) {
 		return d, nil, nil
 	}
 	if err != nil {
-		return nil, nil, baselineUnreachable(err)
+		return nil, nil, &UnreachableError{err}
 	}
 	vs, err := registry.ParsePackMetadata(raw)
 	return d, vs, err
-}
-
-// baselineUnreachable: the registry could not give a baseline (and the
-// cache held none); every such failure exits as a network error.
-func baselineUnreachable(err error) error {
-	return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("registry: %w", err)}
 }
 
 // fetchVerified returns a version's archive: the cached copy while its
@@ -165,7 +166,7 @@ func fetchVerified(ctx context.Context, cache *registry.Cache, v verifiedArchive
 	}
 	u, err := v.client.Resolve(ref)
 	if err != nil {
-		return nil, baselineUnreachable(err)
+		return nil, &UnreachableError{err}
 	}
 	archives := &registry.Cache{Dir: cache.Dir, Fetch: v, Now: cache.Now}
 	return archives.Get(ctx, u.String(), registry.Policy{Immutable: true,
@@ -187,10 +188,10 @@ var _ registry.Fetcher = verifiedArchive{}
 func (v verifiedArchive) Get(ctx context.Context, ref string, _ registry.GetOptions) (*registry.Response, error) {
 	tgz, err := v.client.Download(ctx, ref)
 	if err != nil {
-		return nil, baselineUnreachable(err)
+		return nil, &UnreachableError{err}
 	}
-	keys := &registryKeys{ctx: ctx, client: v.client, disc: v.disc}
-	rep, err := verify.Archive(bytes.NewReader(tgz), verify.Options{Integrity: v.pv.Integrity, ResolveKey: keys.key, Limits: tarball.DefaultLimits})
+	keys := &Registry{ctx: ctx, Client: v.client, disc: v.disc}
+	rep, err := verify.Archive(bytes.NewReader(tgz), verify.Options{Integrity: v.pv.Integrity, ResolveKey: keys.Key, Limits: tarball.DefaultLimits})
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s: %w", v.name, v.pv.Version, err)
 	}
@@ -202,41 +203,16 @@ func (v verifiedArchive) Get(ctx context.Context, ref string, _ registry.GetOpti
 	return &registry.Response{URL: ref, StatusCode: 200, Body: tgz}, nil
 }
 
-// loadTempArchive loads an archive held in memory from a temporary file
-// (a pack reads its archive lazily); the returned func removes the file.
-func loadTempArchive(tgz []byte, lim tarball.Limits) (*pack.Pack, func(), error) {
-	noop := func() {}
-	held, tmp, err := againstTemp()
-	if err != nil {
-		return nil, noop, err
-	}
-	cleanup := func() { held.Remove() }
-	_, err = tmp.Write(tgz)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		cleanup()
-		return nil, noop, err
-	}
-	pk, err := pack.Load(tmp.Name(), lim)
-	if err != nil {
-		cleanup()
-		return nil, noop, err
-	}
-	return pk, cleanup, nil
-}
-
-// cacheDirFor is where documents of the registry at base are cached: under
+// cacheDir is where documents of the registry at base are cached: under
 // wop's cache root (the user cache directory, as lint's cache), or nowhere
-// ("") when WOP_CACHE_DIR=off. Never the temporary directory, which other
-// users share and where "off" would not be honoured.
-func cacheDirFor(env *cli.Env, base string) string {
-	if env.CacheDir == "" {
+// ("") when there is none (WOP_CACHE_DIR=off). Never the temporary
+// directory, which other users share and where "off" would not be honoured.
+func cacheDir(root, base string) string {
+	if root == "" {
 		return ""
 	}
 	host := strings.NewReplacer("://", "_", "/", "_", ":", "_").Replace(base)
-	return filepath.Join(env.CacheDir, "registry", host)
+	return filepath.Join(root, "registry", host)
 }
 
 func sri(data []byte) string {

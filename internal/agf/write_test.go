@@ -1,12 +1,10 @@
-package agfcmd
+package agf
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wop-cli/wop/internal/agf"
 )
 
 // An import into a pack whose prompts/ is a symlink out of it must write
@@ -19,12 +17,12 @@ func TestWriteImportRefusesLinkedFolder(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(pack, "prompts")); err != nil {
 		t.Fatal(err)
 	}
-	im := &agf.Imported{Files: map[string][]byte{
+	im := &Imported{Files: map[string][]byte{
 		"pack.json":           []byte(`{"agents":[]}`),
 		"prompts/a.md":        []byte("prompt"),
 		"schemas/a.task.json": []byte("{}"),
 	}}
-	err := writeImport(pack, im)
+	err := WriteImport(pack, im)
 	if err == nil || !strings.Contains(err.Error(), "prompts is a symlink") {
 		t.Fatalf("writeImport = %v, want the linked folder refused", err)
 	}

@@ -1,4 +1,4 @@
-package packcmd
+package build
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ func TestRemoveStaleScratch(t *testing.T) {
 	}
 }
 
-// TestScratchNameCarriesDeadline: the name writePending gives its scratch
+// TestScratchNameCarriesDeadline: the name WritePending gives its scratch
 // folder carries the publish's deadline, which removeStaleScratch reads
 // back.
 func TestScratchNameCarriesDeadline(t *testing.T) {

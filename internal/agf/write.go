@@ -1,4 +1,4 @@
-package agfcmd
+package agf
 
 import (
 	"errors"
@@ -11,14 +11,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/pack"
 )
 
-// writeImport writes an import's files as one set: all or none. It refuses
+// WriteImport writes an import's files as one set: all or none. It refuses
 // to replace a file a new agent would clobber; a re-import (im.Updated)
 // replaces the agent's own files.
-func writeImport(dir string, im *agf.Imported) error {
+func WriteImport(dir string, im *Imported) error {
 	names := slices.Sorted(maps.Keys(im.Files))
 	names = slices.DeleteFunc(names, func(n string) bool { return n == pack.ManifestName })
 	for _, name := range names {

@@ -1,4 +1,4 @@
-package packcmd
+package build
 
 import (
 	"context"
@@ -9,21 +9,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
-	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/publish"
 )
 
-// pendingBuild is a source directory built for publish into a scratch folder
+// Pending is a source directory built for publish into a scratch folder
 // inside --output. Its files replace those in --output only once the
 // registry has accepted them (or already holds the same bytes, or a dry run
 // passed): a conflict or a refused upload leaves the archive the user built
 // before, perhaps the one that matches the registry, exactly as it was.
-type pendingBuild struct {
+type Pending struct {
 	outDir  string
 	scratch string
-	res     *build.Result
+	// Result is the build in the scratch folder.
+	Result *Result
 }
 
 // The scratch folder is named .publish-<deadline>-<random>, <deadline>
@@ -40,10 +38,10 @@ const (
 	noDeadline = 24 * time.Hour
 )
 
-// writePending writes plan into a scratch folder under outDir, first
+// WritePending writes plan into a scratch folder under outDir, first
 // removing the scratch folders of publishes that can no longer be running
 // and the temporary files of killed builds.
-func writePending(ctx context.Context, plan *build.Plan, outDir string, now time.Time) (*pendingBuild, error) {
+func WritePending(ctx context.Context, plan *Plan, outDir string, now time.Time) (*Pending, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -62,12 +60,12 @@ func writePending(ctx context.Context, plan *build.Plan, outDir string, now time
 		os.RemoveAll(scratch)
 		return nil, err
 	}
-	return &pendingBuild{outDir: outDir, scratch: scratch, res: res}, nil
+	return &Pending{outDir: outDir, scratch: scratch, Result: res}, nil
 }
 
 // removeStaleScratch removes the scratch folders in outDir whose publish
 // ended over atomicfile.StaleGrace ago. Only real directories named exactly
-// as writePending names them are touched.
+// as WritePending names them are touched.
 func removeStaleScratch(outDir string, now time.Time) {
 	atomicfile.RemoveStale(outDir, now, func(e fs.DirEntry) (time.Time, bool) {
 		if !e.IsDir() {
@@ -89,43 +87,27 @@ func scratchDeadline(name string) (deadline time.Time, ok bool) {
 	return atomicfile.StampDeadline(name, scratchPrefix)
 }
 
-// keep moves the built files into outDir as one set, replacing an older
+// Keep moves the built files into outDir as one set, replacing an older
 // build's (atomicfile.Set: a kill midway never leaves a new archive beside
 // an old signature).
-func (p *pendingBuild) keep() (archive string, err error) {
+func (p *Pending) Keep() (archive string, err error) {
 	defer os.RemoveAll(p.scratch)
 	set := atomicfile.NewSet(p.outDir)
-	for _, f := range []string{p.res.Archive, p.res.Signature, p.res.Bundle, p.res.Manifest, p.res.Sidecar} {
+	for _, f := range []string{p.Result.Archive, p.Result.Signature, p.Result.Bundle, p.Result.Manifest, p.Result.Sidecar} {
 		if f != "" {
 			set.Adopt(f, filepath.Base(f))
 		}
 	}
-	if err := set.Commit(build.OldSet(strings.TrimSuffix(filepath.Base(p.res.Archive), ".tgz"))); err != nil {
+	if err := set.Commit(OldSet(strings.TrimSuffix(filepath.Base(p.Result.Archive), ".tgz"))); err != nil {
 		return "", fmt.Errorf("move the build into %s: %w", p.outDir, err)
 	}
-	return filepath.Join(p.outDir, filepath.Base(p.res.Archive)), nil
+	return filepath.Join(p.outDir, filepath.Base(p.Result.Archive)), nil
 }
 
-// discard removes the scratch build; outDir is untouched.
-func (p *pendingBuild) discard() { os.RemoveAll(p.scratch) }
+// Discard removes the scratch build; outDir is untouched.
+func (p *Pending) Discard() { os.RemoveAll(p.scratch) }
 
-// finalPath is where the archive lands in outDir if kept.
-func (p *pendingBuild) finalPath() string {
-	return filepath.Join(p.outDir, filepath.Base(p.res.Archive))
-}
-
-// conflict gives a version conflict the hint that fits what the user has:
-// the archive they named, or the untouched one in --output, or none.
-func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
-	src := o.target
-	if o.pending == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
-	}
-	local := o.pending.finalPath()
-	if _, statErr := os.Stat(local); statErr == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
-	}
-	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
-		filepath.Join(src, "pack.json"), tarballURL, src))
+// FinalPath is where the archive lands in outDir if kept.
+func (p *Pending) FinalPath() string {
+	return filepath.Join(p.outDir, filepath.Base(p.Result.Archive))
 }

@@ -1,4 +1,4 @@
-package packcmd
+package release
 
 import (
 	"context"

@@ -1,0 +1,29 @@
+package cli
+
+import "testing"
+
+func TestFlagValue(t *testing.T) {
+	tests := []struct {
+		value string
+		want  string // "" for no error
+	}{
+		{"json", ""},
+		{"sarf", `--format "sarf": want one of text, json, sarif, github; did you mean "sarif"?`},
+		{"JSON", `--format "JSON": want one of text, json, sarif, github; did you mean "json"?`},
+		{"yaml", `--format "yaml": want one of text, json, sarif, github`},
+		{"", `--format "": want one of text, json, sarif, github`},
+	}
+	for _, tt := range tests {
+		err := FlagValue("--format", tt.value, "text", "json", "sarif", "github")
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("FlagValue(%q) = %q, want %q", tt.value, got, tt.want)
+		}
+	}
+	if err := FlagValue("--format", "jsn", "text", "json"); err == nil || err.Error() != `--format "jsn": want text or json; did you mean "json"?` {
+		t.Errorf("two values: %v", err)
+	}
+}

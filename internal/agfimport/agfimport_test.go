@@ -1,0 +1,32 @@
+package agfimport
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/agf"
+)
+
+func TestImportRefusesBeforeWriting(t *testing.T) {
+	dir := t.TempDir()
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	src := agf.Source{Read: func(name string) ([]byte, error) { return os.ReadFile(abs(name)) }, Display: func(n string) string { return n }}
+	if err := os.WriteFile(abs("bad.agf.yaml"), []byte("a: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := Request{File: "missing.agf.yaml", PackDir: "pack", Abs: abs, Source: src}
+	var input *InputError
+	if _, err := Import(req); !errors.As(err, &input) {
+		t.Errorf("missing file: %v, want an InputError", err)
+	}
+	req.File = "bad.agf.yaml"
+	var lintErr *LintError
+	if _, err := Import(req); !errors.As(err, &lintErr) || lintErr.Errors == 0 || len(lintErr.Diags) == 0 {
+		t.Errorf("invalid YAML: %v, want a LintError with its findings", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("wrote %d entries", len(entries))
+	}
+}
