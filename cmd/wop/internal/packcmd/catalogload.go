@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/catalog"
@@ -21,6 +22,9 @@ type catalogLoader struct {
 	// checkouts remembers which directories sit in a registry checkout,
 	// made on first use: the packs of a folder share their ancestors.
 	checkouts *catalog.CheckoutFinder
+	merged    map[string]*catalog.Catalog // several sources, by their list
+	hosted    map[any]*catalog.Catalog    // a catalog with a host profile
+	hosts     map[string]*catalog.Host    // host profiles read, by path
 }
 
 // catalogSrc makes a catalog argument absolute unless it is a URL.
@@ -32,10 +36,10 @@ func catalogSrc(env *cli.Env, src string) string {
 }
 
 // forPack returns the catalog for a pack that --catalog does not name: its
-// configuration's, else its registry checkout's, else none.
-func (l *catalogLoader) forPack(configured, packPath string) (*catalog.Catalog, error) {
-	if configured != "" {
-		return l.load(configured, "configured")
+// configuration's sources (merged), else its registry checkout's, else none.
+func (l *catalogLoader) forPack(configured []string, packPath string) (*catalog.Catalog, error) {
+	if len(configured) > 0 {
+		return l.loadAll(configured, "configured")
 	}
 	if l.checkouts == nil {
 		l.checkouts = catalog.NewCheckoutFinder()
@@ -44,6 +48,59 @@ func (l *catalogLoader) forPack(configured, packPath string) (*catalog.Catalog, 
 		return l.load(root, "registry checkout")
 	}
 	return nil, nil
+}
+
+// loadAll opens each source and merges them, once per list of sources.
+func (l *catalogLoader) loadAll(srcs []string, why string) (*catalog.Catalog, error) {
+	if len(srcs) == 1 {
+		return l.load(srcs[0], why)
+	}
+	key := strings.Join(srcs, "\x00")
+	if c, ok := l.merged[key]; ok {
+		return c, nil
+	}
+	var cs []*catalog.Catalog
+	for _, src := range srcs {
+		c, err := l.load(src, why)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	if l.merged == nil {
+		l.merged = map[string]*catalog.Catalog{}
+	}
+	l.merged[key] = catalog.Merge(cs...)
+	return l.merged[key], nil
+}
+
+// withHost returns c with the host profile at path merged in, once per
+// catalog and host ("" path: c as it is).
+func (l *catalogLoader) withHost(c *catalog.Catalog, path, why string) (*catalog.Catalog, error) {
+	if path == "" {
+		return c, nil
+	}
+	type pair struct {
+		c    *catalog.Catalog
+		host string
+	}
+	if l.hosted == nil {
+		l.hosted, l.hosts = map[any]*catalog.Catalog{}, map[string]*catalog.Host{}
+	}
+	if hc, ok := l.hosted[pair{c, path}]; ok {
+		return hc, nil
+	}
+	h, ok := l.hosts[path]
+	if !ok { // read even without a catalog: a broken profile is said at once
+		var err error
+		if h, err = catalog.LoadHost(path); err != nil {
+			return nil, cli.Usagef("host profile (%s) %v", why, err)
+		}
+		l.hosts[path] = h
+	}
+	hc := catalog.WithHosts(c, h)
+	l.hosted[pair{c, path}] = hc
+	return hc, nil
 }
 
 func (l *catalogLoader) load(src, why string) (*catalog.Catalog, error) {

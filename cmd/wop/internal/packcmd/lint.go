@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,9 @@ type lintOptions struct {
 	noCache       bool
 	info          bool
 	config        string
-	catalog       string
+	catalogs      []string
+	host          string
+	profile       string
 	offline       bool
 	baseline      string
 	writeBaseline string
@@ -70,6 +73,9 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 			if _, err := spec.ParseTree(o.spec); err != nil {
 				return cli.Usagef("%v", err)
 			}
+			if _, err := lint.FindRuleProfile(o.profile); err != nil {
+				return cli.Usagef("--profile: %v", err)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
@@ -84,7 +90,10 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
-	cmd.Flags().StringVar(&o.catalog, "catalog", "", "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file")
+	cmd.Flags().StringArrayVar(&o.catalogs, "catalog", nil, "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file (repeat for several)")
+	cmd.Flags().StringVar(&o.host, "host", "", "host profile file: the node types, agents and surfaces the host the packs target provides (see docs/hosts.md)")
+	cmd.Flags().StringVar(&o.profile, "profile", "", "rule profile: registry (what breaks a pack for its users is an error); default: .wop.yaml profile:, else the rules' defaults")
+	cli.CompleteValues(cmd, "profile", cli.Fixed(lint.RuleProfileNames()...))
 	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
@@ -149,8 +158,12 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	base := lintOpts(o.env, o.noCache)
 	catalogs := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, announce: o.format == "text", open: map[string]*catalog.Catalog{}}
 	base.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
-	if o.catalog != "" {
-		if base.Catalog, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog"); err != nil {
+	if len(o.catalogs) > 0 {
+		srcs := make([]string, len(o.catalogs))
+		for i, src := range o.catalogs {
+			srcs[i] = catalogSrc(o.env, src)
+		}
+		if base.Catalog, err = catalogs.loadAll(srcs, "--catalog"); err != nil {
 			return err
 		}
 	}
@@ -330,10 +343,19 @@ func lintJobs(o *lintOptions, targets []target, base lint.Options, catalogs *cat
 		}
 		jobs[i], limits[i] = lint.Job{Path: t.path, Opt: s.opt}, s.limits
 		if base.Catalog == nil {
-			if jobs[i].Opt.Catalog, err = catalogs.forPack(s.catalog, t.path); err != nil {
+			if jobs[i].Opt.Catalog, err = catalogs.forPack(s.catalogs, t.path); err != nil {
 				return nil, nil, err
 			}
 		}
+		host, why := s.host, "configured"
+		if o.host != "" {
+			host, why = o.env.Abs(o.host), "--host"
+		}
+		if jobs[i].Opt.Catalog, err = catalogs.withHost(jobs[i].Opt.Catalog, host, why); err != nil {
+			return nil, nil, err
+		}
+		profile, _ := lint.FindRuleProfile(cmp.Or(o.profile, s.profile)) // both checked already
+		jobs[i].Opt.Severities = lint.WithProfile(profile, s.opt.Severities)
 	}
 	return jobs, limits, nil
 }

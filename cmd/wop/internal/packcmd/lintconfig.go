@@ -29,7 +29,9 @@ type packSettings struct {
 	limits       tarball.Limits
 	keyID        string   // .wop.yaml keyId: the default signing key id
 	allowOrigins []string // .wop.yaml allowOrigins, checked
-	catalog      string   // the configuration's catalog: an absolute path or URL, "" if none
+	catalogs     []string // the configuration's catalog sources: absolute paths or URLs
+	host         string   // the configuration's host profile file, absolute; "" if none
+	profile      string   // the configuration's rule profile; "" if none
 }
 
 // settingsMemo holds, for one command, the settings already made (by
@@ -77,7 +79,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, mem
 	}
 	s := &packSettings{opt: base, limits: tarball.DefaultLimits}
 	if path != "" {
-		c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
+		c, err := config.Load(path, config.Options{Rule: knownRule, Want: want, Profile: knownProfile})
 		if err != nil {
 			return nil, configError(env, path, err)
 		}
@@ -132,6 +134,12 @@ func knownRule(id string) (bool, string) {
 	return false, ""
 }
 
+// knownProfile checks a rule profile named in a configuration file.
+func knownProfile(name string) error {
+	_, err := lint.FindRuleProfile(name)
+	return err
+}
+
 // lowerOnly keeps the limits a configuration above the pack lowered and
 // drops, with a warning, those it raised.
 func lowerOnly(env *cli.Env, path string, lim tarball.Limits) tarball.Limits {
@@ -154,12 +162,19 @@ func apply(c *config.Config, s *packSettings, rules lint.Rules) (warnings []stri
 	s.allowOrigins = c.AllowOrigins
 	s.opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.keyID = c.KeyID
-	if c.Catalog != "" {
-		s.catalog = c.Catalog
-		if !filepath.IsAbs(s.catalog) && !catalog.IsURL(s.catalog) {
-			s.catalog = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Catalog))
+	for _, src := range c.Catalog {
+		if !filepath.IsAbs(src) && !catalog.IsURL(src) {
+			src = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(src))
+		}
+		s.catalogs = append(s.catalogs, src)
+	}
+	if c.Host != "" {
+		s.host = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Host))
+		if filepath.IsAbs(c.Host) {
+			s.host = c.Host
 		}
 	}
+	s.profile = c.Profile
 	s.opt.Severities = map[string]diag.Severity{}
 	s.opt.Ignores = map[string][]config.Glob{}
 	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {
