@@ -1,11 +1,11 @@
 package catalog
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -51,6 +51,9 @@ type Host struct {
 	key string // digest of the file: its state, for the lint cache
 }
 
+// hostMembers are the members a host profile may have.
+var hostMembers = []string{"host", "title", "source", "nodeTypes", "agentIds", "hostSurfaces", "runtimeCapabilities"}
+
 var hostNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 
 // LoadHost reads a host profile file: a regular file (never a FIFO or
@@ -72,14 +75,29 @@ func LoadHost(path string) (*Host, error) {
 // and column of the mistake (" 3:5: ...") when it has one, so the caller
 // puts the file name before it.
 func ParseHost(raw []byte) (*Host, error) {
-	if _, err := jsonpos.Parse(raw); err != nil {
+	doc, err := jsonpos.Parse(raw)
+	if err != nil {
 		return nil, atPosition(raw, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
+	// Member names are checked here, exactly: encoding/json would take
+	// "nodetypes" for nodeTypes, and the last of a name written twice.
+	if doc.Root.Kind != jsonpos.Object {
+		return nil, errors.New(" want an object {\"host\": ..., \"nodeTypes\": [...]}")
+	}
+	for _, m := range doc.Root.Members {
+		if !slices.Contains(hostMembers, m.Name) {
+			pos := jsonpos.PositionOf(raw, m.NameAt)
+			return nil, fmt.Errorf("%d:%d: unknown member %q (known: %s)", pos.Line, pos.Column, m.Name, strings.Join(hostMembers, ", "))
+		}
+	}
+	if len(doc.Duplicates) > 0 {
+		d := doc.Duplicates[0]
+		pos := jsonpos.PositionOf(raw, d.At)
+		return nil, fmt.Errorf("%d:%d: member %q appears twice; keep one", pos.Line, pos.Column, d.Name)
+	}
 	var h Host
-	if err := dec.Decode(&h); err != nil {
-		return nil, hostDecodeError(raw, err)
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return nil, atPosition(raw, err)
 	}
 	if !hostNameRE.MatchString(h.Name) {
 		return nil, fmt.Errorf(" host %q: want a name of lowercase letters, digits, '-' and '.' (e.g. \"openwop-app\")", h.Name)
@@ -102,21 +120,6 @@ func ParseHost(raw []byte) (*Host, error) {
 	sum := sha256.Sum256(raw)
 	h.key = "host-" + hex.EncodeToString(sum[:16])
 	return &h, nil
-}
-
-// hostDecodeError places a decoding error: an unknown member at its name,
-// a value of the wrong type as atPosition does.
-func hostDecodeError(raw []byte, err error) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		known := "host, title, source, nodeTypes, agentIds, hostSurfaces, runtimeCapabilities"
-		if i := bytes.Index(raw, []byte(name)); i >= 0 {
-			pos := jsonpos.PositionOf(raw, i)
-			return fmt.Errorf("%d:%d: unknown member %s (known: %s)", pos.Line, pos.Column, name, known)
-		}
-		return fmt.Errorf(" unknown member %s (known: %s)", name, known)
-	}
-	return atPosition(raw, err)
 }
 
 // Provides reports whether the host lists id as a host surface or a

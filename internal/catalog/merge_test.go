@@ -142,6 +142,9 @@ func TestWithHosts(t *testing.T) {
 func TestParseHostErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{`{"host": "x", "nodeType": []}`, `1:15: unknown member "nodeType"`},
+		{`{"host": "x", "nodetypes": []}`, `1:15: unknown member "nodetypes"`},
+		{`{"host": "x", "host": "y"}`, `1:15: member "host" appears twice`},
+		{`["x"]`, `want an object`},
 		{`{"host": "X Y"}`, `host "X Y": want a name`},
 		{`{"host": "x", "nodeTypes": ["a", "a"]}`, `nodeTypes[1] "a" appears twice`},
 		{`{"host": "x", "nodeTypes": [""]}`, `nodeTypes[0] "": want an id without spaces`},
