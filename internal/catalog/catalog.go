@@ -27,9 +27,11 @@ type Catalog struct {
 	Skipped int
 
 	key    func() string // names the sources' state (see Key); nil: unknown
+	facts  func() string // names the facts' sources' state (see FactsKey); nil: unknown
 	hosts  []*Host       // the host profiles merged in (see WithHosts)
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
+	names  map[string]bool   // the packs' names: add looks up duplicates only
 
 	schemas  *schema.Set
 	mu       sync.Mutex
@@ -73,7 +75,7 @@ type schemaKey struct{ pack, ref string }
 func newCatalog(source string) *Catalog {
 	c := &Catalog{
 		Source: source,
-		types:  map[string]*NodeType{}, agents: map[string]string{},
+		types:  map[string]*NodeType{}, agents: map[string]string{}, names: map[string]bool{},
 		byRef: map[schemaKey]string{}, docs: map[string]map[string]any{}, files: map[string][]string{},
 	}
 	c.schemas = schema.NewSet(c.loadRef)
@@ -85,12 +87,14 @@ func newCatalog(source string) *Catalog {
 // several). A host's node type never hides a pack's: the pack's carries
 // facts (role, schemas) the host profile lacks.
 func (c *Catalog) add(p Pack, nodes []NodeType) bool {
-	if i := slices.IndexFunc(c.Packs, func(q Pack) bool { return q.Name == p.Name }); i >= 0 {
+	if c.names[p.Name] { // a search per pack was quadratic in a large checkout
+		i := slices.IndexFunc(c.Packs, func(q Pack) bool { return q.Name == p.Name })
 		if compareVersions(c.Packs[i].Version, p.Version) >= 0 {
 			return false
 		}
 		c.Packs = slices.Delete(c.Packs, i, i+1)
 	}
+	c.names[p.Name] = true
 	c.Packs = append(c.Packs, p)
 	for i := range nodes {
 		n := nodes[i]

@@ -149,6 +149,7 @@ func WithHosts(c *Catalog, hosts ...*Host) *Catalog {
 		hc.hosts = []*Host{h}
 		key := h.key
 		hc.key = func() string { return key }
+		hc.facts = hc.key
 		sources = append(sources, hc)
 	}
 	return Merge(sources...)

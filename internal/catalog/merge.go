@@ -49,15 +49,8 @@ func Merge(sources ...*Catalog) *Catalog {
 		}
 		return nil
 	}
-	m.key = sync.OnceValue(func() string {
-		keys := make([]string, len(sources))
-		for i, c := range sources {
-			if keys[i] = c.Key(); keys[i] == "" {
-				return "" // one source's state unknown: the whole is
-			}
-		}
-		return "merged(" + strings.Join(keys, ",") + ")"
-	})
+	m.key = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).Key) })
+	m.facts = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).FactsKey) })
 	return m
 }
 
@@ -70,4 +63,15 @@ func (c *Catalog) nodesOf(name string) []NodeType {
 		}
 	}
 	return out
+}
+
+// mergedKey joins the sources' keys; "" when one is unknown.
+func mergedKey(sources []*Catalog, key func(*Catalog) string) string {
+	keys := make([]string, len(sources))
+	for i, c := range sources {
+		if keys[i] = key(c); keys[i] == "" {
+			return "" // one source's state unknown: the whole is
+		}
+	}
+	return "merged(" + strings.Join(keys, ",") + ")"
 }
