@@ -47,6 +47,10 @@ time_ms() { # mean wall ms of "$@" over $runs runs, after one warm-up
   end=$(date +%s%N)
   echo $(( (end - start) / runs / 1000000 ))
 }
+cpu_ms() { # mean CPU ms (task-clock) of "$@" over $runs runs: less noisy than wall time on a busy machine
+  command -v perf >/dev/null || { echo "-"; return; }
+  { perf stat -x, -r "$runs" -e task-clock "$@" 2>&1 >/dev/null || true; } | awk -F, '/task-clock/ { printf "%d", $1 }'
+}
 syscalls() { # openat, getdents64 (directories listed) and stat calls of one run
   command -v strace >/dev/null || { echo "(no strace)"; return; }
   strace -f -c -o "$out/strace.txt" "$@" >/dev/null 2>&1 || true
@@ -59,5 +63,7 @@ for bin in wop-base wop; do
   out_ms=$(time_ms "$out/$bin" pack lint "$outside")
   printf '%-8s 1 pack in the %d-pack checkout, cached: %4d ms   outside: %4d ms   ratio %s\n' "$bin" "$n" "$in_ms" "$out_ms" \
     "$(awk -v a="$in_ms" -v b="$out_ms" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 0.5) }')"
-  printf '%-8s   in the checkout: %s\n' "$bin" "$(syscalls "$out/$bin" pack lint "$one")"
+  in_cpu=$(cpu_ms "$out/$bin" pack lint "$one")
+  out_cpu=$(cpu_ms "$out/$bin" pack lint "$outside")
+  printf '%-8s   CPU: in %s ms, outside %s ms; in the checkout: %s\n' "$bin" "$in_cpu" "$out_cpu" "$(syscalls "$out/$bin" pack lint "$one")"
 done

@@ -112,42 +112,39 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 }
 
 // listManifests returns dir/*/pack.json, as filepath.Glob would, sorted,
-// with what a stat says of each (through a link): one listing of dir and
-// a stat per entry. Glob lists every subdirectory to match the name in it
-// (a thousand listings in a large checkout). A manifest that cannot be
-// stat'ed has a nil info.
-func listManifests(dir string) ([]string, []fs.FileInfo, error) {
+// with each one's size and time (through a link): one listing of dir and
+// a stat per entry (statManifests). Glob lists every subdirectory to match
+// the name in it (a thousand listings in a large checkout). A manifest that
+// cannot be stat'ed has no stamp (ok false).
+func listManifests(dir string) ([]string, []stamp, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []string
-	var infos []fs.FileInfo
-	for _, e := range entries { // ReadDir sorts by name
-		m := filepath.Join(dir, e.Name(), pack.ManifestName)
-		info, err := os.Lstat(m)
-		if err != nil {
-			continue
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			info, _ = os.Stat(m)
-		}
-		out, infos = append(out, m), append(infos, info)
+	names := make([]string, len(entries)) // ReadDir sorts by name
+	for i, e := range entries {
+		names[i] = e.Name()
 	}
-	return out, infos, nil
+	return statManifests(dir, names)
+}
+
+// stamp is what the snapshot key takes of a manifest.
+type stamp struct {
+	size, mtime int64
+	ok          bool
 }
 
 // manifestsKey names a folder's snapshot by its manifests' paths, sizes
 // and modification times: the snapshot holds only manifest facts ("" when
 // one cannot be read: no snapshot then).
-func manifestsKey(manifests []string, infos []fs.FileInfo) string {
+func manifestsKey(manifests []string, stamps []stamp) string {
 	h := sha256.New()
 	for i, m := range manifests {
-		st := infos[i]
-		if st == nil {
+		st := stamps[i]
+		if !st.ok {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.Size(), st.ModTime().UnixNano())
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.size, st.mtime)
 	}
 	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".gob"
 }
