@@ -57,7 +57,7 @@ syscalls() { # openat, getdents64 (directories listed) and stat calls of one run
   awk '$NF ~ /^(openat|getdents64|newfstatat|fstatat64|statx|lstat|stat)$/ { c[$NF] += $4 } END { printf "openat %d, getdents64 %d, stat %d", c["openat"], c["getdents64"]/2, c["newfstatat"] + c["statx"] + c["stat"] + c["lstat"] + c["fstatat64"] }' "$out/strace.txt"
 }
 for bin in wop-base wop; do
-  export WOP_CACHE_DIR=$PWD/$out/cache-$bin
+  export WOP_CACHE_DIR=$out/cache-$bin
   rm -rf "$WOP_CACHE_DIR"
   in_ms=$(time_ms "$out/$bin" pack lint "$one")
   out_ms=$(time_ms "$out/$bin" pack lint "$outside")
