@@ -27,8 +27,11 @@ type Catalog struct {
 	Skipped int
 
 	key    func() string // names the sources' state (see Key); nil: unknown
+	facts  func() string // names the facts' sources' state (see FactsKey); nil: unknown
+	hosts  []*Host       // the host profiles merged in (see WithHosts)
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
+	names  map[string]bool   // the packs' names: add looks up duplicates only
 
 	schemas  *schema.Set
 	mu       sync.Mutex
@@ -72,39 +75,50 @@ type schemaKey struct{ pack, ref string }
 func newCatalog(source string) *Catalog {
 	c := &Catalog{
 		Source: source,
-		types:  map[string]*NodeType{}, agents: map[string]string{},
+		types:  map[string]*NodeType{}, agents: map[string]string{}, names: map[string]bool{},
 		byRef: map[schemaKey]string{}, docs: map[string]map[string]any{}, files: map[string][]string{},
 	}
 	c.schemas = schema.NewSet(c.loadRef)
 	return c
 }
 
-// add records a pack and what it defines. A pack seen twice keeps the
-// higher version (a checkout or index may list several).
-func (c *Catalog) add(p Pack, nodes []NodeType) {
-	if i := slices.IndexFunc(c.Packs, func(q Pack) bool { return q.Name == p.Name }); i >= 0 {
+// add records a pack and what it defines, and reports whether it was kept.
+// A pack seen twice keeps the higher version (a checkout or index may list
+// several). A host's node type never hides a pack's: the pack's carries
+// facts (role, schemas) the host profile lacks.
+func (c *Catalog) add(p Pack, nodes []NodeType) bool {
+	if c.names[p.Name] { // a search per pack was quadratic in a large checkout
+		i := slices.IndexFunc(c.Packs, func(q Pack) bool { return q.Name == p.Name })
 		if compareVersions(c.Packs[i].Version, p.Version) >= 0 {
-			return
+			return false
 		}
 		c.Packs = slices.Delete(c.Packs, i, i+1)
 	}
+	c.names[p.Name] = true
 	c.Packs = append(c.Packs, p)
 	for i := range nodes {
 		n := nodes[i]
 		n.Pack, n.PackVersion = p.Name, p.Version
+		if old, ok := c.types[n.TypeID]; ok && p.Kind == KindHost && old.Pack != p.Name {
+			continue
+		}
 		c.types[n.TypeID] = &n
 	}
 	for _, id := range p.AgentIDs {
+		if _, ok := c.agents[id]; ok && p.Kind == KindHost {
+			continue
+		}
 		c.agents[id] = p.Name
 	}
 	if p.Kind == "workflow-chain" {
-		return // its TypeIDs are chainIds: nothing a DAG node can name
+		return true // its TypeIDs are chainIds: nothing a DAG node can name
 	}
 	for _, id := range p.TypeIDs { // an index names typeIds without facts
 		if _, ok := c.types[id]; !ok {
 			c.types[id] = &NodeType{TypeID: id, Pack: p.Name, PackVersion: p.Version}
 		}
 	}
+	return true
 }
 
 func (c *Catalog) sort() {

@@ -166,7 +166,7 @@ func TestFolderSnapshot(t *testing.T) {
 			t.Fatal("schema not readable from a snapshot-loaded pack")
 		}
 	}
-	snaps, _ := filepath.Glob(filepath.Join(cache, "catalog", "folder-*.json"))
+	snaps, _ := filepath.Glob(filepath.Join(cache, "catalog", "folder-*.gob"))
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots = %v", snaps)
 	}

@@ -84,7 +84,7 @@ func loadFolder(dir, cacheDir string) (*Catalog, error) {
 // facts are kept as a snapshot keyed by the manifests' paths, sizes and
 // times, so an unchanged folder costs a stat per pack and one read.
 func (c *Catalog) addFolder(dir, cacheDir string) error {
-	manifests, err := filepath.Glob(filepath.Join(dir, "*", pack.ManifestName))
+	manifests, infos, err := listManifests(dir)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,8 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	}
 	c.fetchDoc, c.listDocs = readPackFile, listJSONFiles
 	c.key = sync.OnceValue(func() string { return folderState(manifests) })
-	key := manifestsKey(manifests)
+	key := manifestsKey(manifests, infos)
+	c.facts = func() string { return key }
 	if key != "" && loadSnapshot(cacheDir, key, c) {
 		c.sort()
 		return nil
@@ -110,19 +111,42 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	return nil
 }
 
+// listManifests returns dir/*/pack.json, as filepath.Glob would, sorted,
+// with each one's size and time (through a link): one listing of dir and
+// a stat per entry (statManifests). Glob lists every subdirectory to match
+// the name in it (a thousand listings in a large checkout). A manifest that
+// cannot be stat'ed has no stamp (ok false).
+func listManifests(dir string) ([]string, []stamp, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(entries)) // ReadDir sorts by name
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return statManifests(dir, names)
+}
+
+// stamp is what the snapshot key takes of a manifest.
+type stamp struct {
+	size, mtime int64
+	ok          bool
+}
+
 // manifestsKey names a folder's snapshot by its manifests' paths, sizes
 // and modification times: the snapshot holds only manifest facts ("" when
 // one cannot be read: no snapshot then).
-func manifestsKey(manifests []string) string {
+func manifestsKey(manifests []string, stamps []stamp) string {
 	h := sha256.New()
-	for _, m := range manifests {
-		st, err := os.Stat(m)
-		if err != nil {
+	for i, m := range manifests {
+		st := stamps[i]
+		if !st.ok {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.Size(), st.ModTime().UnixNano())
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.size, st.mtime)
 	}
-	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".json"
+	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".gob"
 }
 
 // folderState names the state of every JSON file (manifests and schemas)

@@ -63,3 +63,27 @@ func FuzzParseManifest(f *testing.F) {
 		c.add(p, nodes)
 	})
 }
+
+// FuzzParseHost: a host profile is a file someone else may have written.
+// Whatever parses has a valid name and no empty or repeated id, and merging
+// it into a catalog must not panic.
+func FuzzParseHost(f *testing.F) {
+	f.Add([]byte(refHost))
+	f.Add([]byte(`{"host": "x", "nodeTypes": ["a", "b"], "agentIds": ["c"]}`))
+	f.Add([]byte(`{"host": "x", "nodeTypes": null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		h, err := ParseHost(raw)
+		if err != nil {
+			return
+		}
+		if !hostNameRE.MatchString(h.Name) {
+			t.Fatalf("accepted host name %q", h.Name)
+		}
+		c := WithHosts(newCatalog("fuzz"), h)
+		for _, id := range h.NodeTypes {
+			if id == "" || !c.HasType(id) {
+				t.Fatalf("node type %q not resolved", id)
+			}
+		}
+	})
+}

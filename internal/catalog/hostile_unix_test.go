@@ -57,3 +57,38 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 		t.Fatal("reading a FIFO in a catalog folder hung")
 	}
 }
+
+// TestHostileHostAndStateNeverHang: a host profile that is a FIFO fails at
+// once, and the lint cache's look at a used pack's files (StateFor) skips
+// a FIFO among them instead of blocking on it.
+func TestHostileHostAndStateNeverHang(t *testing.T) {
+	dir := t.TempDir()
+	filetree.Write(t, filepath.Join(dir, "folder"), toolsPack)
+	fifo := filepath.Join(dir, "folder", "community.acme.tools", "schemas", "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "host.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := LoadHost(filepath.Join(dir, "host.json")); err == nil {
+			t.Error("a FIFO host profile was read")
+		}
+		c, err := loadFolder(filepath.Join(dir, "folder"), "")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if c.StateFor([]string{"community.acme.tools.send"}) == "" {
+			t.Error("a FIFO among a used pack's files made its state unknown")
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("hung on a FIFO")
+	}
+}

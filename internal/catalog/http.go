@@ -70,6 +70,7 @@ func LoadURL(ctx context.Context, o URLOptions) (*Catalog, error) {
 	c := newCatalog(base)
 	key := snapshotKey(base, raw)
 	c.key = func() string { return key }
+	c.facts = c.key
 	if !loadSnapshot(h.Dir, key, c) {
 		tmpl := d.Endpoints().VersionManifest
 		for _, e := range entries {

@@ -43,6 +43,7 @@ func LoadIndex(path string) (*Catalog, error) {
 	sum := sha256.Sum256(raw)
 	key := "index-" + hex.EncodeToString(sum[:16])
 	c.key = func() string { return key }
+	c.facts = c.key
 	return c, nil
 }
 

@@ -1,9 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -12,7 +13,9 @@ import (
 
 // A snapshot is a catalog's facts in one cache file, so a catalog whose
 // sources did not change loads with one read instead of one per pack. The
-// key names the sources' state; a snapshot is never updated in place.
+// key names the sources' state; a snapshot is never updated in place. It
+// is gob, not JSON: decoding a thousand packs' facts was a third of a
+// pre-commit lint in a large checkout.
 
 // snapshotPack is one pack of a stored snapshot: what its version manifest
 // said, so a run whose index is unchanged reads one file, not one per pack.
@@ -29,7 +32,7 @@ type snapshotPack struct {
 // snapshotKey names the snapshot of a registry's catalog as of one index.
 func snapshotKey(base string, index []byte) string {
 	sum := sha256.Sum256(append([]byte(base+"\n"), index...))
-	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".json"
+	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".gob"
 }
 
 func loadSnapshot(dir, key string, c *Catalog) bool {
@@ -41,7 +44,7 @@ func loadSnapshot(dir, key string, c *Catalog) bool {
 		return false
 	}
 	var packs []snapshotPack
-	if json.Unmarshal(raw, &packs) != nil || len(packs) == 0 {
+	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&packs) != nil || len(packs) == 0 {
 		return false
 	}
 	for _, p := range packs {
@@ -64,8 +67,9 @@ func storeSnapshot(dir, key string, c *Catalog) {
 		}
 		packs = append(packs, sp)
 	}
-	raw, err := json.Marshal(packs)
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(packs)
 	if err == nil && os.MkdirAll(dir, 0o755) == nil {
-		_ = atomicfile.Write(filepath.Join(dir, key), raw, 0o644)
+		_ = atomicfile.Write(filepath.Join(dir, key), buf.Bytes(), 0o644)
 	}
 }

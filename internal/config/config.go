@@ -26,7 +26,9 @@ type Config struct {
 	Path       string                `yaml:"-"`          // where it was read from
 	Registry   string                `yaml:"registry"`   // "public" or "private"; "" = not said
 	SchemaBase string                `yaml:"schemaBase"` // pack schema $id prefix of the target registry
-	Catalog    string                `yaml:"catalog"`    // catalog path, relative to this file (see internal/catalog)
+	Catalog    Sources               `yaml:"catalog"`    // catalog sources: paths relative to this file, or URLs (see internal/catalog)
+	Host       string                `yaml:"host"`       // host profile file the packs target, relative to this file
+	Profile    string                `yaml:"profile"`    // rule profile ("registry"); "" keeps the rules' defaults
 	Rules      map[string]RuleConfig `yaml:"rules"`
 	Limits     Limits                `yaml:"limits"`
 	KeyID      string                `yaml:"keyId"` // default --key-id for build, sign and publish
@@ -34,6 +36,24 @@ type Config struct {
 	// AllowOrigins are origins besides the registry's own that its discovery
 	// document may name (publish's --allow-origin); credentials never go there.
 	AllowOrigins []string `yaml:"allowOrigins"`
+}
+
+// Sources is a list of catalog sources. In YAML it is one string or a list
+// of strings.
+type Sources []string
+
+// UnmarshalYAML accepts one string or a list; Parse has checked the shape.
+func (s *Sources) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*s = Sources{n.Value}
+		return nil
+	}
+	var list []string
+	if err := n.Decode(&list); err != nil {
+		return err
+	}
+	*s = list
+	return nil
 }
 
 // Breaking configures `wop pack breaking`: changes accepted on purpose.

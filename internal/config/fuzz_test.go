@@ -19,6 +19,8 @@ func FuzzParse(f *testing.F) {
 		"rules:\n  ? [a]\n  : error\n",
 		"%YAML 1.2\n---\nregistry: private\n",
 		"rules: {x: {ignore: ['[']}}\n",
+		"catalog: [a, https://x.example]\nhost: h.json\nprofile: registry\n",
+		"catalog: {a: [b]}\nhost: [x]\n",
 		"",
 		"\t",
 	} {

@@ -54,6 +54,10 @@ type Options struct {
 	Rule func(id string) (ok bool, hint string)
 	// Want, when set, is the file discovery judged trustworthy (Found.ID).
 	Want *safefile.Identity
+	// Profile says whether a rule profile exists; for an unknown one it
+	// returns the error to show (naming the known ones). Nil accepts every
+	// name.
+	Profile func(name string) error
 }
 
 // Load reads and parses a configuration file: a regular file (never a FIFO
@@ -124,6 +128,20 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 	case "", "public", "private":
 	default:
 		add(valueNode(root, "registry"), "registry", "%q: want public or private", c.Registry)
+	}
+	if c.Profile != "" && o.Profile != nil {
+		if err := o.Profile(c.Profile); err != nil {
+			add(valueNode(root, "profile"), "profile", "%v", err)
+		}
+	}
+	for i, src := range c.Catalog {
+		if strings.TrimSpace(src) == "" {
+			n := valueNode(root, "catalog")
+			if n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+				n = n.Content[i]
+			}
+			add(n, "catalog", "an empty catalog source; name a registry URL, a registry checkout, a folder of packs or an index file")
+		}
 	}
 	rules := valueNode(root, "rules")
 	for i := 0; rules != nil && i+1 < len(rules.Content); i += 2 {

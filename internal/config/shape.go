@@ -34,6 +34,18 @@ func checkShape(n *yaml.Node, t reflect.Type, path string, probs *[]Problem) {
 		}
 		return
 	}
+	if t == reflect.TypeFor[Sources]() {
+		switch {
+		case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		case n.Kind == yaml.SequenceNode:
+			for i, item := range n.Content {
+				checkShape(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), probs)
+			}
+		default:
+			add("expected a catalog source or a list of them, got %s", what(n))
+		}
+		return
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {

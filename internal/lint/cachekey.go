@@ -1,8 +1,13 @@
 package lint
 
 import (
-	"github.com/wop-cli/wop/internal/catalog"
+	"errors"
+	"path"
 	"regexp"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/jsonpos"
 
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
@@ -24,7 +29,7 @@ type cacheInputs struct {
 	Limits   tarball.Limits
 	Profile  Profile
 	Patterns map[string][]string
-	Catalog  string // the catalog's Key: the state of the other packs
+	Catalog  string // the catalog's StateFor this pack: the state of the other packs it uses
 	Severity map[string]diag.Severity
 	Ignores  map[string][]config.Glob
 	Spec     spec.Tree // the tree asked for (auto: decided by the contents)
@@ -39,6 +44,10 @@ type ruleKey struct {
 // cacheKey digests pk's inputs: its place and contents (as lintcache.Digest
 // read them) and the options.
 func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Contents) (string, error) {
+	state, err := catalogState(pk, opt.Catalog)
+	if err != nil {
+		return "", err
+	}
 	in := cacheInputs{
 		Build:    opt.CacheSalt,
 		Display:  pk.Display,
@@ -46,7 +55,7 @@ func cacheKey(pk *pack.Pack, opt Options, place Place, contents lintcache.Conten
 		Limits:   pk.Limits(),
 		Profile:  opt.Profile,
 		Patterns: patternStrings(opt.Patterns),
-		Catalog:  catalogKey(opt.Catalog),
+		Catalog:  state,
 		Severity: opt.Severities,
 		Ignores:  opt.Ignores,
 		Spec:     opt.Spec,
@@ -69,9 +78,60 @@ func patternStrings(ps map[string][]*regexp.Regexp) map[string][]string {
 	return out
 }
 
-func catalogKey(c *catalog.Catalog) string {
+// errCatalogState: the state of the other packs a result depends on is
+// unknown, so the result is not cached.
+var errCatalogState = errors.New("lint cache: the catalog's state is unknown")
+
+// catalogState is the state of what pk's lint can read from the catalog:
+// its facts, and the files of the packs defining the ids pk's JSON files
+// name (a chain's node typeIds, a v2 "typeId@version" pin without the pin).
+// Every catalog question a rule asks about a schema is about such an id,
+// so the packs not named are no input.
+func catalogState(pk *pack.Pack, c *catalog.Catalog) (string, error) {
 	if c == nil {
-		return ""
+		return "", nil
 	}
-	return c.Key()
+	state := c.StateFor(stringsIn(pk))
+	if state == "" {
+		return "", errCatalogState
+	}
+	return state, nil
+}
+
+// stringsIn returns every string value of pk's JSON files (a file that
+// does not parse names none: its rules do not run), and each one's part
+// before an "@".
+func stringsIn(pk *pack.Pack) []string {
+	var out []string
+	var walk func(v *jsonpos.Value)
+	walk = func(v *jsonpos.Value) {
+		switch v.Kind {
+		case jsonpos.String:
+			out = append(out, v.Str)
+			if id, _, ok := strings.Cut(v.Str, "@"); ok {
+				out = append(out, id)
+			}
+		case jsonpos.Array:
+			for _, item := range v.Items {
+				walk(item)
+			}
+		case jsonpos.Object:
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+		}
+	}
+	for _, f := range pk.Files {
+		if !f.Mode.IsRegular() || path.Ext(f.Name) != ".json" {
+			continue
+		}
+		raw, err := pk.ReadFile(f.Name)
+		if err != nil {
+			continue
+		}
+		if doc, err := jsonpos.Parse(raw); err == nil {
+			walk(doc.Root)
+		}
+	}
+	return out
 }

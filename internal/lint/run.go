@@ -210,9 +210,6 @@ func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 	if opt.Cache.Dir == "" {
 		return Run(pk, opt)
 	}
-	if opt.Catalog != nil && opt.Catalog.Key() == "" { // other packs' state is an input: unknown, not cached
-		return Run(pk, opt)
-	}
 	place, err := placeOf(pk, opt.siblings)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package lintrun
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/registry"
@@ -20,6 +21,15 @@ type Catalogs struct {
 	// checkouts remembers which directories sit in a registry checkout,
 	// made on first use: the packs of a folder share their ancestors.
 	checkouts *catalog.CheckoutFinder
+	merged    map[string]*catalog.Catalog   // several sources, by their list
+	hosted    map[hostedKey]*catalog.Catalog // a catalog with a host profile
+	hosts     map[string]*catalog.Host      // host profiles read, by path
+}
+
+// hostedKey names a catalog with a host profile merged in.
+type hostedKey struct {
+	c    *catalog.Catalog
+	host string
 }
 
 // NewCatalogs returns a loader with nothing open.
@@ -36,10 +46,10 @@ func CatalogSrc(env *Env, src string) string {
 }
 
 // ForPack returns the catalog for a pack that --catalog does not name: its
-// configuration's, else its registry checkout's, else none.
-func (l *Catalogs) ForPack(ctx context.Context, env *Env, configured, packPath string) (*catalog.Catalog, error) {
-	if configured != "" {
-		return l.Load(ctx, env, configured, "configured")
+// configuration's sources (merged), else its registry checkout's, else none.
+func (l *Catalogs) ForPack(ctx context.Context, env *Env, configured []string, packPath string) (*catalog.Catalog, error) {
+	if len(configured) > 0 {
+		return l.LoadAll(ctx, env, configured, "configured")
 	}
 	if l.checkouts == nil {
 		l.checkouts = catalog.NewCheckoutFinder()
@@ -48,6 +58,57 @@ func (l *Catalogs) ForPack(ctx context.Context, env *Env, configured, packPath s
 		return l.Load(ctx, env, root, "registry checkout")
 	}
 	return nil, nil
+}
+
+// LoadAll opens each source and merges them into one catalog, once per
+// list of sources.
+func (l *Catalogs) LoadAll(ctx context.Context, env *Env, srcs []string, why string) (*catalog.Catalog, error) {
+	if len(srcs) == 1 {
+		return l.Load(ctx, env, srcs[0], why)
+	}
+	key := strings.Join(srcs, "\x00")
+	if c, ok := l.merged[key]; ok {
+		return c, nil
+	}
+	var cs []*catalog.Catalog
+	for _, src := range srcs {
+		c, err := l.Load(ctx, env, src, why)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	if l.merged == nil {
+		l.merged = map[string]*catalog.Catalog{}
+	}
+	l.merged[key] = catalog.Merge(cs...)
+	return l.merged[key], nil
+}
+
+// WithHost returns c with the host profile at path merged in, once per
+// catalog and host ("" path: c as it is). A profile is read even without
+// a catalog, so a broken one is said at once.
+func (l *Catalogs) WithHost(c *catalog.Catalog, path, why string) (*catalog.Catalog, error) {
+	if path == "" {
+		return c, nil
+	}
+	if l.hosted == nil {
+		l.hosted, l.hosts = map[hostedKey]*catalog.Catalog{}, map[string]*catalog.Host{}
+	}
+	if hc, ok := l.hosted[hostedKey{c, path}]; ok {
+		return hc, nil
+	}
+	h, ok := l.hosts[path]
+	if !ok {
+		var err error
+		if h, err = catalog.LoadHost(path); err != nil {
+			return nil, inputf("host profile (%s) %v", why, err)
+		}
+		l.hosts[path] = h
+	}
+	hc := catalog.WithHosts(c, h)
+	l.hosted[hostedKey{c, path}] = hc
+	return hc, nil
 }
 
 // Load opens the catalog at src (a path or URL) unless it is open; why

@@ -1,6 +1,7 @@
 package lintrun
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -26,10 +27,14 @@ type Options struct {
 	// Config names one configuration file for every pack; "" finds each
 	// pack's own (WOP_CONFIG, or .wop.yaml upward).
 	Config string
-	// Catalogs judge every pack (--catalog); none: each pack's configured
-	// catalog or registry checkout. One at most until catalogs merge.
+	// Catalogs judge every pack (--catalog, merged into one); none: each
+	// pack's configured catalog sources or registry checkout.
 	Catalogs []string
-	// Profile is --profile, which another change brings; "" until then.
+	// Host is a host profile file (--host) for every pack; "" takes each
+	// pack's configured host:, if any.
+	Host string
+	// Profile is the rule profile (--profile); "" takes each pack's
+	// configured profile:, else the rules' defaults.
 	Profile string
 	Spec    spec.Tree
 	Offline bool
@@ -125,11 +130,8 @@ func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 
 // prepare finds the packs, and each one's settings and catalog.
 func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
-	if o.Profile != "" {
-		return nil, inputf("--profile %s: profiles are not supported by this build", o.Profile)
-	}
-	if len(o.Catalogs) > 1 {
-		return nil, inputf("--catalog: one catalog at a time (%d given)", len(o.Catalogs))
+	if _, err := lint.FindRuleProfile(o.Profile); err != nil {
+		return nil, inputf("--profile: %v", err)
 	}
 	p := &plan{loader: o.Loader}
 	if p.loader == nil {
@@ -146,8 +148,12 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 	}
 	p.base = LintOptions(env, o.NoCache || len(o.Overlay) > 0)
 	p.base.Spec = o.Spec
-	if len(o.Catalogs) == 1 {
-		if p.base.Catalog, err = p.loader.Load(ctx, env, CatalogSrc(env, o.Catalogs[0]), "--catalog"); err != nil {
+	if len(o.Catalogs) > 0 {
+		srcs := make([]string, len(o.Catalogs))
+		for i, src := range o.Catalogs {
+			srcs[i] = CatalogSrc(env, src)
+		}
+		if p.base.Catalog, err = p.loader.LoadAll(ctx, env, srcs, "--catalog"); err != nil {
 			return nil, err
 		}
 	}
@@ -166,10 +172,22 @@ func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
 		}
 		p.jobs[i], p.limits[i] = lint.Job{Path: t.Path, Opt: s.Opt}, s.Limits
 		if p.base.Catalog == nil {
-			if p.jobs[i].Opt.Catalog, err = p.loader.ForPack(ctx, env, s.Catalog, t.Path); err != nil {
+			if p.jobs[i].Opt.Catalog, err = p.loader.ForPack(ctx, env, s.Catalogs, t.Path); err != nil {
 				return err
 			}
 		}
+		host, why := s.Host, "configured"
+		if o.Host != "" {
+			host, why = env.Abs(o.Host), "--host"
+		}
+		if p.jobs[i].Opt.Catalog, err = p.loader.WithHost(p.jobs[i].Opt.Catalog, host, why); err != nil {
+			return err
+		}
+		profile, err := lint.FindRuleProfile(cmp.Or(o.Profile, s.Profile)) // the configuration's was checked as it was read
+		if err != nil {
+			return err
+		}
+		p.jobs[i].Opt.Severities = lint.WithProfile(profile, s.Opt.Severities)
 	}
 	return nil
 }

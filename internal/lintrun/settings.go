@@ -29,7 +29,9 @@ type Settings struct {
 	Limits       tarball.Limits
 	KeyID        string   // .wop.yaml keyId: the default signing key id
 	AllowOrigins []string // .wop.yaml allowOrigins, checked
-	Catalog      string   // the configuration's catalog: an absolute path or URL, "" if none
+	Catalogs     []string // the configuration's catalog sources: absolute paths or URLs
+	Host         string   // the configuration's host profile file, absolute; "" if none
+	Profile      string   // the configuration's rule profile; "" if none
 	// ConfigPath is the configuration file applied ("" for none).
 	ConfigPath string
 }
@@ -102,7 +104,7 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 
 // loadConfig reads a configuration file, or parses its overlaid contents.
 func loadConfig(path string, want *safefile.Identity, overlay map[string][]byte) (*config.Config, error) {
-	opt := config.Options{Rule: KnownRule, Want: want}
+	opt := config.Options{Rule: KnownRule, Want: want, Profile: knownProfile}
 	if raw, ok := overlay[path]; ok {
 		if len(raw) > config.MaxSize {
 			return nil, fmt.Errorf("%d bytes, more than a configuration file may hold (%d)", len(raw), config.MaxSize)
@@ -110,6 +112,12 @@ func loadConfig(path string, want *safefile.Identity, overlay map[string][]byte)
 		return config.Parse(path, raw, opt)
 	}
 	return config.Load(path, opt)
+}
+
+// knownProfile checks a rule profile named in a configuration file.
+func knownProfile(name string) error {
+	_, err := lint.FindRuleProfile(name)
+	return err
 }
 
 // ConfigError is a configuration file's problems, every one, named as the
@@ -170,12 +178,19 @@ func apply(c *config.Config, s *Settings, rules lint.Rules) (warnings []string, 
 	s.AllowOrigins = c.AllowOrigins
 	s.Opt.Profile = lint.Profile{Public: c.Registry == "public", SchemaBase: c.SchemaBase}
 	s.KeyID = c.KeyID
-	if c.Catalog != "" {
-		s.Catalog = c.Catalog
-		if !filepath.IsAbs(s.Catalog) && !catalog.IsURL(s.Catalog) {
-			s.Catalog = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Catalog))
+	for _, src := range c.Catalog {
+		if !filepath.IsAbs(src) && !catalog.IsURL(src) {
+			src = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(src))
+		}
+		s.Catalogs = append(s.Catalogs, src)
+	}
+	if c.Host != "" {
+		s.Host = c.Host
+		if !filepath.IsAbs(c.Host) {
+			s.Host = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Host))
 		}
 	}
+	s.Profile = c.Profile
 	s.Opt.Severities = map[string]diag.Severity{}
 	s.Opt.Ignores = map[string][]config.Glob{}
 	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {

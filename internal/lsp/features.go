@@ -48,8 +48,11 @@ func (s *Server) catalogFor(dir string) *catalog.Catalog {
 	if err != nil {
 		return nil
 	}
-	c, err := s.loader.ForPack(context.Background(), s.env, settings.Catalog, dir)
+	c, err := s.loader.ForPack(context.Background(), s.env, settings.Catalogs, dir)
 	if err != nil {
+		return nil
+	}
+	if c, err = s.loader.WithHost(c, settings.Host, "configured"); err != nil {
 		return nil
 	}
 	return c

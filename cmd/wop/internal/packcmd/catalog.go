@@ -77,8 +77,11 @@ func catalogSource(o *catalogOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if s.catalog != "" {
-		return s.catalog, nil
+	if len(s.catalogs) == 1 {
+		return s.catalogs[0], nil
+	}
+	if len(s.catalogs) > 1 {
+		return "", cli.Usagef(".wop.yaml names %d catalogs; name the one to list", len(s.catalogs))
 	}
 	if root := catalog.FindCheckout(o.env.WorkDir); root != "" {
 		return root, nil

@@ -31,7 +31,7 @@ func (l *catalogLoader) loader() *lintrun.Catalogs {
 // catalogSrc makes a catalog argument absolute unless it is a URL.
 func catalogSrc(env *cli.Env, src string) string { return lintrun.CatalogSrc(runEnv(env), src) }
 
-func (l *catalogLoader) forPack(configured, packPath string) (*catalog.Catalog, error) {
+func (l *catalogLoader) forPack(configured []string, packPath string) (*catalog.Catalog, error) {
 	c, err := l.loader().ForPack(l.ctx, runEnv(l.env), configured, packPath)
 	return c, usage(err)
 }

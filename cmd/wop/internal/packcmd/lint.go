@@ -31,7 +31,9 @@ type lintOptions struct {
 	noCache       bool
 	info          bool
 	config        string
-	catalog       string
+	catalogs      []string
+	host          string
+	profile       string
 	offline       bool
 	baseline      string
 	writeBaseline string
@@ -68,6 +70,9 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 			if _, err := spec.ParseTree(o.spec); err != nil {
 				return cli.Usagef("%v", err)
 			}
+			if _, err := lint.FindRuleProfile(o.profile); err != nil {
+				return cli.Usagef("--profile: %v", err)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
@@ -82,7 +87,10 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 	cmd.Flags().StringVar(&o.explain, "explain", "", "explain a rule: why it exists, a bad and a fixed example")
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
-	cmd.Flags().StringVar(&o.catalog, "catalog", "", "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file")
+	cmd.Flags().StringArrayVar(&o.catalogs, "catalog", nil, "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file (repeat for several)")
+	cmd.Flags().StringVar(&o.host, "host", "", "host profile file: the node types, agents and surfaces the host the packs target provides (see docs/hosts.md)")
+	cmd.Flags().StringVar(&o.profile, "profile", "", "rule profile: registry (what breaks a pack for its users is an error); default: .wop.yaml profile:, else the rules' defaults")
+	cli.CompleteValues(cmd, "profile", cli.Fixed(lint.RuleProfileNames()...))
 	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
@@ -141,9 +149,7 @@ func (o *lintOptions) runOptions() lintrun.Options {
 	r := lintrun.Options{Paths: o.paths, Changed: o.changed, Config: o.config, Offline: o.offline, NoCache: o.noCache,
 		Info: o.info, Baseline: o.baseline, Announce: o.format == "text", Specs: o.format == "json" || o.format == "sarif"}
 	r.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
-	if o.catalog != "" {
-		r.Catalogs = []string{o.catalog}
-	}
+	r.Catalogs, r.Host, r.Profile = o.catalogs, o.host, o.profile
 	if o.writeBaseline != "" {
 		r.Baseline = "" // the baseline written holds every finding
 	}

@@ -35,7 +35,7 @@ type packSettings struct {
 	limits       tarball.Limits
 	keyID        string
 	allowOrigins []string
-	catalog      string
+	catalogs     []string
 }
 
 type settingsMemo struct{ memo *lintrun.SettingsMemo }
@@ -48,7 +48,7 @@ func settingsFor(env *cli.Env, explicit, packPath string, base lint.Options, mem
 	if err != nil {
 		return nil, usage(err)
 	}
-	return &packSettings{opt: s.Opt, limits: s.Limits, keyID: s.KeyID, allowOrigins: s.AllowOrigins, catalog: s.Catalog}, nil
+	return &packSettings{opt: s.Opt, limits: s.Limits, keyID: s.KeyID, allowOrigins: s.AllowOrigins, catalogs: s.Catalogs}, nil
 }
 
 // lintOpts is lintrun.LintOptions.

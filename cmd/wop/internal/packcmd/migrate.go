@@ -137,7 +137,7 @@ func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (mig
 		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), newSettingsMemo()); err != nil {
 			return nil, err
 		}
-		c, err = catalogs.forPack(s.catalog, dir)
+		c, err = catalogs.forPack(s.catalogs, dir)
 	}
 	if err != nil || c == nil {
 		return nil, err

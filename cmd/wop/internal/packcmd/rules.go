@@ -12,17 +12,22 @@ import (
 )
 
 func newRulesCmd(env *cli.Env) *cobra.Command {
-	var format string
+	var format, profile string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List every lint rule with its id, default severity and purpose",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := lint.FindRuleProfile(profile)
+			if err != nil {
+				return cli.Usagef("--profile: %v", err)
+			}
+			infos := lint.InfosFor(p)
 			switch format {
 			case "text":
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
-				for _, r := range lint.Infos() {
+				for _, r := range infos {
 					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, lintrun.Summary(r), fixMark(r.ID))
 				}
 				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes of rules marked (fixable).\n")
@@ -38,7 +43,7 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 					Fixable    bool   `json:"fixable"`
 				}
 				var out []rule
-				for _, r := range lint.Infos() {
+				for _, r := range infos {
 					out = append(out, rule{r.ID, r.Severity.String(), r.Summary, r.Since, r.Deprecated, r.ReplacedBy, fixMark(r.ID) != ""})
 				}
 				enc := json.NewEncoder(env.Out)
@@ -49,7 +54,9 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&profile, "profile", "", "show the severities under a rule profile (registry)")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
+	cli.CompleteValues(cmd, "profile", cli.Fixed(lint.RuleProfileNames()...))
 	return cmd
 }
 

@@ -1,0 +1,77 @@
+package catalog
+
+import (
+	"errors"
+	"strings"
+	"sync"
+)
+
+// errNoFiles is a merged catalog's answer for a pack no source holds files of.
+var errNoFiles = errors.New("the catalog holds no files of this pack")
+
+// Merge returns one catalog of several sources (catalog: [a, b] in
+// .wop.yaml, --catalog repeated): a pack several sources hold is taken
+// from the one with its highest version (the first of equals), and its
+// schemas are read from that source. One source is returned as it is.
+// The merged key names every source's state, so a change in any of them
+// is a change of the catalog.
+func Merge(sources ...*Catalog) *Catalog {
+	if len(sources) == 1 {
+		return sources[0]
+	}
+	names := make([]string, len(sources))
+	for i, c := range sources {
+		names[i] = c.Source
+	}
+	m := newCatalog(strings.Join(names, ", "))
+	owner := map[string]*Catalog{} // pack name -> the source its files are read from
+	for _, c := range sources {
+		for _, p := range c.Packs {
+			if m.add(p, c.nodesOf(p.Name)) {
+				owner[p.Name] = c
+			}
+		}
+		m.hosts = append(m.hosts, c.hosts...)
+		m.Warnings = append(m.Warnings, c.Warnings...)
+		m.Skipped += c.Skipped
+	}
+	m.sort()
+	m.fetchDoc = func(p *Pack, ref string) ([]byte, error) {
+		c := owner[p.Name]
+		if c == nil || c.fetchDoc == nil {
+			return nil, errNoFiles
+		}
+		return c.fetchDoc(p, ref)
+	}
+	m.listDocs = func(p *Pack) []string {
+		if c := owner[p.Name]; c != nil && c.listDocs != nil {
+			return c.listDocs(p)
+		}
+		return nil
+	}
+	m.key = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).Key) })
+	m.facts = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).FactsKey) })
+	return m
+}
+
+// nodesOf returns the node types pack name defines, as add takes them.
+func (c *Catalog) nodesOf(name string) []NodeType {
+	var out []NodeType
+	for _, n := range c.NodeTypes() { // sorted: a merge is the same every run
+		if n.Pack == name {
+			out = append(out, *n)
+		}
+	}
+	return out
+}
+
+// mergedKey joins the sources' keys; "" when one is unknown.
+func mergedKey(sources []*Catalog, key func(*Catalog) string) string {
+	keys := make([]string, len(sources))
+	for i, c := range sources {
+		if keys[i] = key(c); keys[i] == "" {
+			return "" // one source's state unknown: the whole is
+		}
+	}
+	return "merged(" + strings.Join(keys, ",") + ")"
+}

@@ -1,0 +1,56 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/wop-cli/wop/internal/diag"
+)
+
+// TestProfilesNameRealRules: a profile naming a rule that does not exist
+// (renamed, or a typo) would silently change nothing.
+func TestProfilesNameRealRules(t *testing.T) {
+	rules := All()
+	for _, id := range profileRuleIDs() {
+		r := rules.Lookup(id)
+		if r == nil || r.Deprecated != "" {
+			t.Errorf("a profile names %q, which is no live rule", id)
+		}
+	}
+}
+
+func TestRegistryProfile(t *testing.T) {
+	p, err := FindRuleProfile("registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"chain-input-unbound", "runtime-entry-exports", "readme-link-broken", "prompt-tool-id-unresolved",
+		"role-pure-nondeterministic", "role-pure-host-surface", "signing-in-source"} {
+		if p.Severities[id] != diag.Error {
+			t.Errorf("registry profile: %s is %v, want error", id, p.Severities[id])
+		}
+		if Lookup(id).Severity == diag.Error {
+			t.Errorf("%s is an error by default already: the profile adds nothing", id)
+		}
+	}
+	// The configuration's own word wins over the profile.
+	got := WithProfile(p, map[string]diag.Severity{"readme-link-broken": diag.Off})
+	if got["readme-link-broken"] != diag.Off || got["chain-input-unbound"] != diag.Error {
+		t.Errorf("effective = %v", got)
+	}
+	if WithProfile(nil, nil) != nil {
+		t.Error("no profile must leave the severities as configured")
+	}
+	for _, info := range InfosFor(p) {
+		if info.ID == "runtime-entry-exports" && info.Severity != diag.Error {
+			t.Errorf("InfosFor: %s is %v", info.ID, info.Severity)
+		}
+	}
+	for _, info := range Infos() {
+		if info.ID == "runtime-entry-exports" && info.Severity != diag.Warning {
+			t.Error("InfosFor changed the defaults")
+		}
+	}
+	if _, err := FindRuleProfile("regsitry"); err == nil || err.Error() != `no profile "regsitry" (known: registry)` {
+		t.Errorf("err = %v", err)
+	}
+}
