@@ -26,8 +26,8 @@ func (c *Catalog) FactsKey() string {
 
 // StateFor names what a result computed against the catalog depends on
 // when it asks about the node types ids: the facts (FactsKey), and every
-// JSON file of the packs defining those ids and of the packs their files
-// $ref, as schema questions read them. A pack served by a registry is
+// file of the packs defining those ids and of the packs their JSON files
+// $ref (schema questions read the JSON; a rule may read an executor). A pack served by a registry is
 // named by its version (published files never change). "" means unknown:
 // such a result must not be reused.
 //
@@ -78,22 +78,22 @@ func (c *Catalog) StateFor(ids []string) string {
 // refRE finds the $refs of a JSON document.
 var refRE = regexp.MustCompile(`"\$ref"\s*:\s*"([^"]+)"`)
 
-// packFilesState writes the path, size and time of every JSON file under
-// dir to h, and returns the packs their absolute $refs name (a pack
-// schema URL's path is /<pack>/<version>/<file>).
+// packFilesState writes the path, type, size and time of every file under
+// dir to h, and returns the packs the absolute $refs of its JSON files
+// name (a pack schema URL's path is /<pack>/<version>/<file>).
 func packFilesState(h interface{ Write([]byte) (int, error) }, dir string) ([]string, error) {
 	var refs []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".json" {
+		if err != nil || d.IsDir() {
 			return err
 		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, info.Size(), info.ModTime().UnixNano())
-		if !info.Mode().IsRegular() || info.Size() > 16<<20 {
-			return nil // lint's own checks report it; no refs to follow
+		fmt.Fprintf(h, "%s\x00%v\x00%d\x00%d\n", path, info.Mode().Type(), info.Size(), info.ModTime().UnixNano())
+		if filepath.Ext(path) != ".json" || !info.Mode().IsRegular() || info.Size() > 16<<20 {
+			return nil // a FIFO or link is lint's to report, never read here
 		}
 		raw, err := os.ReadFile(path)
 		if err != nil {
