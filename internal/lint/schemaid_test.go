@@ -1,0 +1,27 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSchemaIDMismatchCause: the message guesses the cause from the $id
+// itself: another pack's name (a copied schema or a renamed pack) is not
+// called a missed bump, an old version of this pack is, and an $id off the
+// registry's schema base gets no guess.
+func TestSchemaIDMismatchCause(t *testing.T) {
+	manifest := `{"name":"community.acme.demo","version":"1.0.0","description":"Demo.","license":"Apache-2.0",` +
+		`"engines":{"openwop":">=1.1.0 <2.0.0"},"runtime":{"language":"remote","entry":"pack.json"},` +
+		`"agents":[{"agentId":"community.acme.demo.a","persona":"A","modelClass":"general","systemPrompt":"Hi.",` +
+		`"handoff":{"taskSchemaRef":"schemas/task.json"}}]}`
+	for id, want := range map[string]string{
+		"https://packs.openwop.dev/community.you.notes/1.0.0/task.json":   `(it names the pack "community.you.notes": copied from another pack, or the pack renamed?)`,
+		"https://packs.openwop.dev/community.acme.demo/0.9.0/task.json":   "(left at an old version after a bump?)",
+		"https://schemas.example.com/community.acme.demo/1.0.0/task.json": `must be "https://packs.openwop.dev/community.acme.demo/1.0.0/task.json"`,
+	} {
+		ds := lintExample(t, []ExampleFile{{"pack.json", manifest}, {"schemas/task.json", `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"` + id + `","type":"object"}`}}, testLimits(t, ""), "schema-id-mismatch")
+		if len(ds) != 1 || !strings.HasSuffix(ds[0].Message, want) {
+			t.Errorf("$id %s: %v, want a message ending %s", id, ds, want)
+		}
+	}
+}
