@@ -25,3 +25,18 @@ func TestSchemaIDMismatchCause(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentIDWaitsForTheName: with a pack name that breaks the naming
+// rules, agent-id-not-under-pack-name does not tell the author to write an
+// agentId built from that bad name ("Community.Acme_X.notes").
+func TestAgentIDWaitsForTheName(t *testing.T) {
+	manifest := `{"name":"Community.Acme_X","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},` +
+		`"runtime":{"language":"remote","entry":"pack.json"},` +
+		`"agents":[{"agentId":"community.acme.x.notes","persona":"A","modelClass":"general","systemPrompt":"Hi."}]}`
+	if ds := lintExample(t, []ExampleFile{{"pack.json", manifest}}, testLimits(t, ""), "agent-id-not-under-pack-name"); len(ds) != 0 {
+		t.Errorf("findings %v, want none until the name is valid", ds)
+	}
+	if ds := lintExample(t, []ExampleFile{{"pack.json", manifest}}, testLimits(t, ""), "manifest-schema"); len(ds) == 0 {
+		t.Error("the bad name itself is not reported")
+	}
+}
