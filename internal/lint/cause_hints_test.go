@@ -40,3 +40,21 @@ func TestAgentIDWaitsForTheName(t *testing.T) {
 		t.Error("the bad name itself is not reported")
 	}
 }
+
+// TestAgentIDPatternInWords: an agentId that breaks the ids' grammar is
+// explained part by part, as a pack name is, not printed as the schema's
+// regular expression.
+func TestAgentIDPatternInWords(t *testing.T) {
+	for id, want := range map[string]string{
+		"acme_x.a":                   `agentId "acme_x.a": the first part "acme_x" is not one of core, vendor, community, private or local; an agentId is <pack name>.<agent>`,
+		"community.acme.demo.9lives": `agentId "community.acme.demo.9lives": part 4 "9lives" starts with '9'`,
+	} {
+		manifest := `{"name":"community.acme.demo","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},` +
+			`"runtime":{"language":"remote","entry":"pack.json"},` +
+			`"agents":[{"agentId":"` + id + `","persona":"A","modelClass":"general","systemPrompt":"Hi."}]}`
+		ds := lintExample(t, []ExampleFile{{"pack.json", manifest}}, testLimits(t, ""), "manifest-schema")
+		if len(ds) != 1 || !strings.HasPrefix(ds[0].Message, want) || strings.Contains(ds[0].Message, "pattern") {
+			t.Errorf("agentId %s: %v\nwant a message starting %s", id, ds, want)
+		}
+	}
+}
