@@ -29,12 +29,26 @@ func sourceOf(t *testing.T, files map[string]string) *Source {
 }
 
 // TestLeftOutNote: the note names the files the archive leaves out (not
-// the tools' own, nor what the build writes itself), ten at most.
+// the tools' own, nor what the build writes itself, nor earlier builds'
+// outputs in the pack folder), ten at most.
 func TestLeftOutNote(t *testing.T) {
 	files := map[string]string{"pack.json": leftOutManifest, "README.md": "# d\n", ".wop.yaml": "rules: {}\n", ".gitignore": "x\n", "keys/pack.json.sig": "stale"}
 	if note := sourceOf(t, files).LeftOutNote(); note != "" {
 		t.Errorf("nothing left out, but: %s", note)
 	}
+	// What a build wrote into dist/ inside the pack folder (publish's
+	// default) is the build's own output, not a file left out.
+	for _, f := range []string{"community.acme.demo-1.0.0.tgz", "community.acme.demo-1.0.0.sig", "community.acme.demo-0.9.0.json", "community.acme.demo-1.0.0.integrity", "community.acme.demo-1.0.0.sigstore.json"} {
+		files["dist/"+f] = "x"
+	}
+	if note := sourceOf(t, files).LeftOutNote(); note != "" {
+		t.Errorf("only the build's own outputs left out, but: %s", note)
+	}
+	files["dist/community.acme.demo-notes.json"] = "x"
+	if note := sourceOf(t, files).LeftOutNote(); !strings.HasPrefix(note, "left out of the archive: dist/community.acme.demo-notes.json (") {
+		t.Errorf("a file named like no build output: %s", note)
+	}
+	delete(files, "dist/community.acme.demo-notes.json")
 	for i := range 12 {
 		files[fmt.Sprintf("notes/n%02d.txt", i)] = "x"
 	}

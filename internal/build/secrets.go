@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -68,7 +69,7 @@ const maxLeftOutNamed = 10
 // out, "" when there are none, so an author never learns it from a
 // missing file after publishing.
 func (s *Source) LeftOutNote() string {
-	names := s.LeftOut()
+	names := slices.DeleteFunc(s.LeftOut(), s.isBuildOutput)
 	if len(names) == 0 {
 		return ""
 	}
@@ -78,6 +79,23 @@ func (s *Source) LeftOutNote() string {
 	}
 	return "left out of the archive: " + list + " (an archive holds pack.json, README.md, LICENSE, index.mjs, " +
 		"schemas/*.json, keys/*.pem|*.sig, prompts/*.md|*.txt and the files the manifest names)"
+}
+
+// isBuildOutput reports whether name is a file a build of this pack
+// writes (<name>-<version>.tgz and its sidecars, any version): publish
+// builds into dist/ inside the pack folder by default, so without this
+// every later build would name its own earlier outputs as left out.
+func (s *Source) isBuildOutput(name string) bool {
+	rest, ok := strings.CutPrefix(path.Base(name), s.Name+"-")
+	if !ok {
+		return false
+	}
+	for _, suffix := range outputSuffixes {
+		if version, ok := strings.CutSuffix(rest, suffix); ok && version != "" && version[0] >= '0' && version[0] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // leftOutSecrets finds the secrets among the files the archive leaves out:

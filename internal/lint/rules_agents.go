@@ -34,6 +34,9 @@ func checkAgentIDUnderPack(p *Pass) {
 		checkAgentIDGrammarV2(p)
 		return
 	}
+	if !nameValid(p) {
+		return // the id to write would copy the bad name; the name's finding comes first
+	}
 	name := packName(p)
 	eachAgent(p, func(ptr string, a *jsonpos.Value) {
 		id := a.Get("agentId").String()

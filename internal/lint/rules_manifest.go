@@ -69,13 +69,20 @@ func checkManifestSchema(p *Pass) {
 	}
 }
 
-// inWords is a schema problem's message, with the pack name's pattern
-// explained as `wop pack init` explains it rather than printed as a regex.
+// inWords is a schema problem's message, with the pack name's pattern (and
+// an agentId's, the same grammar) explained as `wop pack init` explains it
+// rather than printed as a regex.
 func inWords(p *Pass, pr schema.Problem) string {
 	if pr.Pointer == "/name" && pr.Keyword == "pattern" {
 		name := packName(p)
 		if problem := packname.Problem(name, packname.Tiers); problem != "" {
 			return fmt.Sprintf("name %q: %s", name, problem)
+		}
+	}
+	if i, rest, ok := agentPointer(pr.Pointer); ok && rest == "/agentId" && pr.Keyword == "pattern" {
+		id := p.Root().Get("agents").Items[i].Get("agentId").String()
+		if problem := packname.IDProblem(id, slices.Concat(packname.Tiers, []string{"local"})); problem != "" {
+			return fmt.Sprintf("agentId %q: %s; an agentId is <pack name>.<agent>, e.g. community.you.notes.summarizer", id, problem)
 		}
 	}
 	return pr.Message

@@ -124,9 +124,23 @@ func checkSchemaIDMismatch(p *Pass) {
 			return
 		}
 		if want := wantSchemaID(p, name); id.String() != want {
-			p.ReportAt(name, doc, "/$id", false, fmt.Sprintf("$id is %s; for this pack version it must be %q (left at an old version after a bump?)", display(id), want))
+			p.ReportAt(name, doc, "/$id", false, fmt.Sprintf("$id is %s; for this pack version it must be %q%s", display(id), want, schemaIDCause(p, id.String())))
 		}
 	})
+}
+
+// schemaIDCause guesses how a schema's $id went wrong, for the message: a
+// bump that left it at the old version, or a schema copied from another
+// pack (or a pack renamed), which a version hint would misdirect.
+func schemaIDCause(p *Pass, id string) string {
+	rest, ok := strings.CutPrefix(id, p.Profile.SchemaBase+"/")
+	if !ok {
+		return ""
+	}
+	if owner, _, _ := strings.Cut(rest, "/"); owner != p.Root().Get("name").String() {
+		return fmt.Sprintf(" (it names the pack %q: copied from another pack, or the pack renamed?)", owner)
+	}
+	return " (left at an old version after a bump?)"
 }
 
 func checkSchemaRefDrift(p *Pass) {

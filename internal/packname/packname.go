@@ -30,6 +30,11 @@ func Problem(name string, tiers []string) string {
 	return ""
 }
 
+// IDProblem says what makes id break the grammar pack names share with the
+// ids a v1 pack declares (an agentId is <pack name>.<agent>), without the
+// advice on naming a pack; "" when id follows it.
+func IDProblem(id string, tiers []string) string { return fault(id, tiers) }
+
 // fault is the first thing wrong with name, in words.
 func fault(name string, tiers []string) string {
 	if name == "" {

@@ -515,6 +515,23 @@ func TestRedactorShortSecret(t *testing.T) {
 			t.Errorf("\n  in %s\n got %s\nwant %s", in, got, want)
 		}
 	}
+	// Whatever one character the token is (a digit, a slash, a dot, a
+	// colon, a dash), the messages wop prints about a refused upload stay
+	// as they were, and the token is hidden where it stands alone.
+	trace := "PUT http://127.0.0.1:42481/v1/packs/vendor.acme.tools/-/0.3.0.tgz (991 bytes, Content-Type: application/gzip, X-Pack-Sha256: sha256-gJ9z=, Authorization: Bearer [redacted])"
+	refusal := "wop: PUT http://127.0.0.1:42481/v1/packs/vendor.acme.tools/-/0.3.0.tgz: 401 Unauthorized: unauthorized: invalid token"
+	hint := "hint: the token is missing or not accepted: set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'"
+	for _, secret := range []string{"1", "0", "/", ".", ":", "-", "redacted"} {
+		r := NewRedactor(secret)
+		for _, msg := range []string{trace, refusal, hint, "-> 401 Unauthorized"} {
+			if got := r.String(msg); got != msg {
+				t.Errorf("token %q:\n  in %s\n got %s", secret, msg, got)
+			}
+		}
+		if got := r.String(`invalid token (got "Bearer ` + secret + `")`); got != `invalid token (got "Bearer [redacted]")` {
+			t.Errorf("token %q standing alone: %s", secret, got)
+		}
+	}
 	// The longest secret wins where two start at one place.
 	r2 := NewRedactor("ab", "abcdefghij")
 	if got := r2.String("x abcdefghij ab abc"); got != "x [redacted] [redacted] abc" {

@@ -140,7 +140,24 @@ func (d *Discovery) SigningKey(keyID, packName string) (*SigningKey, error) {
 			return sk, nil
 		}
 	}
-	return nil, fmt.Errorf("key %q may sign only %s, not %s", keyID, strings.Join(sk.PermittedNamespaces, ", "), packName)
+	return nil, fmt.Errorf("key %q may sign only %s, not %s%s", keyID, strings.Join(sk.PermittedNamespaces, ", "), packName, exactStars(sk.PermittedNamespaces))
+}
+
+// exactStars says, for a refusal, which of the patterns end in "*" without
+// the dot before it: they read like wildcards but are exact names, as the
+// registry's verify-signatures.mjs compares them, so "vendor.zet*" covers
+// no vendor.zeta.* pack; the operator must list "vendor.zeta.*".
+func exactStars(patterns []string) string {
+	var exact []string
+	for _, p := range patterns {
+		if strings.HasSuffix(p, "*") && !strings.HasSuffix(p, ".*") {
+			exact = append(exact, fmt.Sprintf("%q", p))
+		}
+	}
+	if len(exact) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s: only a pattern ending \".*\" is a prefix; any other is an exact name)", strings.Join(exact, ", "))
 }
 
 // Key returns the public key keyID, after checking that the registry lists

@@ -103,12 +103,15 @@ type span struct{ start, end int }
 
 // secretSpans finds the known secrets in s, left to right, the longest
 // first at each position; a short secret only where it is not glued into
-// a word.
+// a word. A match wholly inside a "[redacted]" the text already holds (a
+// trace line that printed the token as [redacted]) is left alone, so a
+// secret such as "redacted" cannot turn it into "[[[redacted]]]".
 func (r *Redactor) secretSpans(s string) []span {
+	done := alreadyRedacted(s)
 	var out []span
 	for i := 0; i < len(s); {
 		n := r.matchAt(s, i)
-		if n == 0 {
+		if n == 0 || slices.ContainsFunc(done, func(d span) bool { return d.start <= i && i+n <= d.end }) {
 			i++
 			continue
 		}
@@ -116,6 +119,19 @@ func (r *Redactor) secretSpans(s string) []span {
 		i += n
 	}
 	return out
+}
+
+// alreadyRedacted are the spans of s that read "[redacted]".
+func alreadyRedacted(s string) []span {
+	var out []span
+	for at := 0; ; {
+		k := strings.Index(s[at:], redacted)
+		if k < 0 {
+			return out
+		}
+		out = append(out, span{at + k, at + k + len(redacted)})
+		at += k + len(redacted)
+	}
 }
 
 // matchAt is the length of the longest secret at s[i:], or 0.
@@ -132,12 +148,38 @@ func (r *Redactor) matchAt(s string, i int) int {
 	return 0
 }
 
-// glued reports whether s[i:i+n] is part of a longer word: a letter or
-// digit at one of its ends touches another one outside it ("t" in
-// "token"; not in "Bearer t", "?token=t" or "/t/").
+// glued reports whether s[i:i+n] is part of something longer, text
+// rather than the secret: at either end it continues a word ("t" in
+// "token", "1" in "42481") or a dotted, hyphenated or underscored name
+// ("1" in "127.0.0.1", "t" in "acme.t"); a secret that ends in
+// punctuation continues anything but a separator ("/" in "http://", ":"
+// in "Content-Type:", "-" in "--token-stdin"). Not glued: "Bearer t",
+// "?token=t", "/t/", "t." ending a sentence, a quoted "t".
 func glued(s string, i, n int) bool {
-	return i > 0 && wordByte(s[i-1]) && wordByte(s[i]) ||
-		i+n < len(s) && wordByte(s[i+n-1]) && wordByte(s[i+n])
+	return gluedAt(s, i, i-1, -1) || gluedAt(s, i+n-1, i+n, +1)
+}
+
+// gluedAt reports whether the secret's edge byte s[edge] is glued to its
+// neighbour s[out], dir being the way out of the secret.
+func gluedAt(s string, edge, out, dir int) bool {
+	if out < 0 || out >= len(s) {
+		return false
+	}
+	c := s[out]
+	if !wordByte(s[edge]) {
+		return !separator(c)
+	}
+	if wordByte(c) {
+		return true
+	}
+	next := out + dir
+	return strings.IndexByte(".-_", c) >= 0 && next >= 0 && next < len(s) && wordByte(s[next])
+}
+
+// separator reports whether b ends a field of text: space, a quote, a
+// bracket or a list separator.
+func separator(b byte) bool {
+	return strings.IndexByte(" \t\r\n\"'`()[]{},;", b) >= 0
 }
 
 // wordByte reports whether b can be part of a word: an ASCII letter or

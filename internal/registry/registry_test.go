@@ -39,6 +39,27 @@ func TestExpandEscapesSegments(t *testing.T) {
 	}
 }
 
+// TestSigningKeyRefusal: a refused namespace names the key's patterns, and
+// a pattern that looks like a wildcard but is exact ("vendor.zet*") is
+// said to be exact, so the author knows what to ask the operator for.
+func TestSigningKeyRefusal(t *testing.T) {
+	d := &Discovery{SigningKeys: []SigningKey{
+		{KeyID: "z", Status: "active", PermittedNamespaces: []string{"vendor.zet*", "vendor.zeta"}},
+		{KeyID: "c", Status: "active", PermittedNamespaces: []string{"core.openwop.agents.*"}},
+	}}
+	for _, tt := range []struct{ key, name, want string }{
+		{"z", "vendor.zeta.helpdesk", `key "z" may sign only vendor.zet*, vendor.zeta, not vendor.zeta.helpdesk ("vendor.zet*": only a pattern ending ".*" is a prefix; any other is an exact name)`},
+		{"c", "core.openwop.http", `key "c" may sign only core.openwop.agents.*, not core.openwop.http`},
+	} {
+		if _, err := d.SigningKey(tt.key, tt.name); err == nil || err.Error() != tt.want {
+			t.Errorf("SigningKey(%s, %s) = %v\nwant %s", tt.key, tt.name, err, tt.want)
+		}
+	}
+	if _, err := d.SigningKey("c", "core.openwop.agents.audit-summarizer"); err != nil {
+		t.Errorf("a three-label grant: %v", err)
+	}
+}
+
 // TestCovers is the ecosystem's own behaviour: the registry's
 // verify-signatures.mjs turns a pattern ending ".*" into a prefix match
 // of any depth and compares every other pattern for equality.
