@@ -77,7 +77,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	s := newServer(opt)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(guarded{newFrameGuard(rwc), rwc}))
 	handler, canceller := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(s.recovering(s.dispatch))))
 	exited := make(chan struct{})
 	var exitOnce sync.Once
@@ -113,6 +113,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	s.mu.Lock()
 	clean := s.shutdown
 	s.mu.Unlock()
+	if fe := (*FrameError)(nil); errors.As(gone, &fe) {
+		return fmt.Errorf("stopped reading the client: %w", fe)
+	}
 	if !clean {
 		if gone != nil {
 			return fmt.Errorf("the client left without shutdown (%v)", gone)
@@ -129,6 +132,12 @@ func newServer(opt Options) *Server {
 	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
 		loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+}
+
+// guarded is the client's stream read through a frameGuard.
+type guarded struct {
+	io.Reader
+	io.WriteCloser
 }
 
 // parseID reads a request id, a number or a string.
