@@ -34,7 +34,7 @@ type createFile struct {
 	URI  protocol.DocumentURI `json:"uri"`
 }
 
-// codeActions offers, for each finding in the range, lint's own fix when
+// codeActions offers, for each finding in the range or the context, lint's own fix when
 // its rule has one (the edit `wop pack lint --fix` makes, format kept), and
 // "ignore this finding" as a .wop.yaml entry.
 func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) ([]codeAction, error) {
@@ -48,7 +48,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		return out, nil
 	}
 	for _, f := range s.findingsOf(path) {
-		if f.d.Rule == "" || !overlaps(f.rng, p.Range) {
+		if f.d.Rule == "" || !overlaps(f.rng, p.Range) && !inContext(f, p.Context.Diagnostics) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -64,6 +64,19 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		}
 	}
 	return out, nil
+}
+
+// inContext says whether the client named f among the request's
+// diagnostics: Neovim's code_action sends the cursor as the range and the
+// line's diagnostics as the context, and a finding on the line's value
+// must be offered with the cursor on its key.
+func inContext(f finding, ds []protocol.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Code == f.d.Rule && d.Range == f.rng && d.Message == f.d.Message && (d.Source == "" || d.Source == "wop") {
+			return true
+		}
+	}
+	return false
 }
 
 func overlaps(a, b protocol.Range) bool {
