@@ -15,6 +15,10 @@ const serverName = "wop"
 // .wop.yaml, its catalog), so any number of roots, added or removed at
 // any time, work alike.
 func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	w := p.Capabilities.Workspace
+	s.mu.Lock()
+	s.watch = w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration
+	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindIncremental,
@@ -32,9 +36,16 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 }
 
 // registerWatchers asks the client to report files created, changed and
-// deleted on disk (a client without dynamic registration refuses; then
-// only saves are seen).
+// deleted on disk, when it said it can be asked (Neovim 0.7 warns the
+// user of a request it did not offer to take); without, only saves and
+// open documents are seen.
 func (s *Server) registerWatchers(ctx context.Context) {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if !watch {
+		return
+	}
 	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID: "wop-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
 		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}}},

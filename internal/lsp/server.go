@@ -57,6 +57,7 @@ type Server struct {
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
+	watch        bool // the client takes a didChangeWatchedFiles registration
 
 	lintMu sync.Mutex         // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
