@@ -59,7 +59,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 				out = append(out, a)
 			}
 		}
-		if a, ok := s.ignoreAction(u, f); ok {
+		if a, ok := s.ignoreAction(ctx, u, f); ok {
 			out = append(out, a)
 		}
 	}
@@ -85,7 +85,9 @@ func overlaps(a, b protocol.Range) bool {
 
 // fixAction is lint's fix of one finding, computed on the open buffers.
 func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
-	s.lintMu.Lock()
+	if s.lintMu.LockCtx(ctx) != nil {
+		return codeAction{}, false
+	}
 	fixes, err := lintrun.Fixes(ctx, s.env, lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: s.overlay(), Loader: s.loader}, []diag.Diagnostic{f.d})
 	s.lintMu.Unlock()
 	if err != nil || len(fixes) == 0 {
@@ -107,8 +109,10 @@ func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, 
 // pack's own .wop.yaml (made when the pack has none). A configuration
 // above the pack is not edited: the entry would ignore the file in every
 // pack below it.
-func (s *Server) ignoreAction(u unit, f finding) (codeAction, bool) {
-	s.lintMu.Lock()
+func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
+	if s.lintMu.LockCtx(ctx) != nil {
+		return codeAction{}, false
+	}
 	settings, err := lintrun.SettingsFor(s.env, "", u.pack, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
 	s.lintMu.Unlock()
 	rel, relErr := filepath.Rel(u.pack, f.path)

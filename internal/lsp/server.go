@@ -59,7 +59,7 @@ type Server struct {
 	shutdown     bool
 	watch        bool // the client takes a didChangeWatchedFiles registration
 
-	lintMu sync.Mutex         // lintrun runs one at a time
+	lintMu runLock            // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
 	files  *lintrun.FileCache // and the packs' files, while unchanged on disk
 
@@ -75,7 +75,11 @@ type document struct {
 // Serve runs a server on rwc until the client exits, the stream ends or
 // ctx is cancelled. It returns nil after a clean shutdown and exit.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
-	s := newServer(opt)
+	return newServer(opt).serve(ctx, rwc)
+}
+
+// serve is Serve with the server made (a test holds its locks).
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(guarded{newFrameGuard(rwc), rwc}))
@@ -94,6 +98,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		case "exit":
 			exitOnce.Do(func() { close(exited) })
 		default:
+			// jsonrpc2 writes nothing on a done context, and a request's
+			// context is done once cancelled: its RequestCancelled reply
+			// would never leave.
+			reply := func(ctx context.Context, result any, err error) error {
+				return reply(context.WithoutCancel(ctx), result, err)
+			}
 			if err := handler(ctx, reply, req); err != nil {
 				s.log.Printf("%s: %v", req.Method(), err)
 			}
@@ -132,7 +142,7 @@ func newServer(opt Options) *Server {
 	}
 	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
-		loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
 }
 
 // guarded is the client's stream read through a frameGuard.
@@ -229,10 +239,27 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 		return reply(ctx, nil, nil) // an unknown notification is ignored
 	}
-	if ctx.Err() != nil && err == nil {
-		err = jsonrpc2.NewError(requestCancelled, "request cancelled")
+	if ctx.Err() != nil { // whatever the handler made of it
+		result, err = nil, jsonrpc2.NewError(requestCancelled, "request cancelled")
 	}
 	return reply(ctx, result, err)
+}
+
+// runLock is a mutex a cancelled request can stop waiting for: a lint
+// run of a large pack holds it for a while.
+type runLock chan struct{}
+
+func (l runLock) Lock()   { l <- struct{}{} }
+func (l runLock) Unlock() { <-l }
+
+// LockCtx locks l, or gives up when ctx ends first.
+func (l runLock) LockCtx(ctx context.Context) error {
+	select {
+	case l <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // requestCancelled is LSP's code for a request the client cancelled.
