@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -87,5 +88,45 @@ func TestCancelOverTheWire(t *testing.T) {
 		if rpcErr == nil || rpcErr.Code != requestCancelled {
 			t.Errorf("reply to %v = %s, %v; want RequestCancelled", id, r.Result(), r.Err())
 		}
+	}
+}
+
+// TestClientDiesMidRequest: a client gone while a request waits for a lint
+// run ends the session; the waiting request does not keep Serve.
+func TestClientDiesMidRequest(t *testing.T) {
+	dir := copyExample(t)
+	manifest := filepath.Join(dir, "pack.json")
+	text := strings.Replace(read(t, manifest), `"schemas/uppercase.input.json"`, `"./schemas/uppercase.input.json"`, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, b := net.Pipe()
+	srv := newServer(Options{Env: testEnv(dir, &syncWriter{}), Debounce: time.Millisecond})
+	served := make(chan error, 1)
+	go func() { served <- srv.serve(ctx, a) }()
+	c := lsptest.New(ctx, b)
+	if _, err := c.Initialize(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Open(ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Diagnostics(ctx, manifest, lsptest.AtVersion(1)); err != nil {
+		t.Fatal(err)
+	}
+	srv.lintMu.Lock()
+	defer srv.lintMu.Unlock()
+	go func() {
+		_ = c.Call(ctx, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
+			Range: protocol.Range{End: protocol.Position{Line: 1000}}}, &[]codeAction{})
+	}()
+	time.Sleep(50 * time.Millisecond) // the request is in
+	b.Close()
+	select {
+	case err := <-served:
+		if err == nil {
+			t.Error("Serve returned nil for a client gone without shutdown")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve still running after the client died mid-request")
 	}
 }
