@@ -111,6 +111,36 @@ func TestHostileWorkspace(t *testing.T) {
 	}
 }
 
+// TestHostileSchemaRefs: a schema's $ref up and out of the pack, or
+// through a link, opens nothing.
+func TestHostileSchemaRefs(t *testing.T) {
+	dir := hostilePack(t)
+	s := start(t, dir)
+	schema := filepath.Join(dir, "schemas", "uppercase.config.json")
+	text := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"$ref": "../../secret.json"}, "b": {"$ref": "link.json#/x"}, "c": {"$ref": "/etc/passwd"}}}`
+	if err := s.Open(s.ctx, schema, text); err != nil {
+		t.Fatal(err)
+	}
+	doc := protocol.TextDocumentIdentifier{URI: uri.File(schema)}
+	for _, ref := range []string{"secret.json", "link.json", "passwd"} {
+		pos := positionOf([]byte(text), strings.Index(text, ref)+1)
+		var locs []protocol.Location
+		if err := s.Call(s.ctx, protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: pos}}, &locs); err != nil {
+			t.Fatal(err)
+		}
+		if len(locs) > 0 {
+			t.Errorf("%s: definition %v", ref, locs)
+		}
+	}
+	var links []protocol.DocumentLink
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: doc}, &links); err != nil {
+		t.Fatal(err)
+	}
+	if len(links) > 0 {
+		t.Errorf("links %v", links)
+	}
+}
+
 // TestHostileClient: what a broken or hostile client sends is answered or
 // ignored, never a hang or a panic: requests before initialize, unknown
 // methods, a change to a document never opened, positions past the end,
