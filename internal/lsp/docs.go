@@ -18,6 +18,7 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 	w := p.Capabilities.Workspace
 	s.mu.Lock()
 	s.watch = w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration
+	s.initialized = true
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{

@@ -304,6 +304,7 @@ func TestPanicIsReported(t *testing.T) {
 // with RequestCancelled, not left without a reply.
 func TestCancelledRequest(t *testing.T) {
 	srv := newServer(Options{Env: testEnv("/", &strings.Builder{})})
+	srv.initialized = true
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req, _ := jsonrpc2.NewCall(jsonrpc2.NewNumberID(1), protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///nowhere/pack.json"}})

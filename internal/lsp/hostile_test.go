@@ -158,14 +158,14 @@ func TestHostileClient(t *testing.T) {
 	doc := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
 	far := protocol.Position{Line: 1 << 30, Character: 1 << 30}
 	var hover *protocol.Hover
-	if err := c.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: far}}, &hover); err != nil {
-		t.Errorf("hover before initialize: %v", err)
-	}
-	if err := c.Call(ctx, "wop/unknown", nil, nil); err == nil || !strings.Contains(err.Error(), "method not supported") {
-		t.Errorf("unknown method: %v", err)
+	if err := c.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: far}}, &hover); err == nil || !strings.Contains(err.Error(), "before initialize") {
+		t.Errorf("hover before initialize: %v, want ServerNotInitialized", err)
 	}
 	if _, err := c.Initialize(ctx, dir); err != nil {
 		t.Fatal(err)
+	}
+	if err := c.Call(ctx, "wop/unknown", nil, nil); err == nil || !strings.Contains(err.Error(), "method not supported") {
+		t.Errorf("unknown method: %v", err)
 	}
 	if _, err := c.Change(ctx, manifest, lsptest.Edit{Text: "{"}); err != nil {
 		t.Fatal(err)

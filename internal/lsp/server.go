@@ -57,6 +57,7 @@ type Server struct {
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
+	initialized  bool // initialize was answered
 	watch        bool // the client takes a didChangeWatchedFiles registration
 
 	lintMu runLock            // lintrun runs one at a time
@@ -200,6 +201,14 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 		return reply(ctx, nil, nil)
 	}
+	if !s.isInitialized() && req.Method() != protocol.MethodInitialize {
+		// LSP: before initialize a request is refused and a notification
+		// dropped (a didOpen then would lint with nothing set up).
+		if _, call := req.(*jsonrpc2.Call); call {
+			return reply(ctx, nil, jsonrpc2.Errorf(serverNotInitialized, "%s before initialize", req.Method()))
+		}
+		return reply(ctx, nil, nil)
+	}
 	var result any
 	var err error
 	switch req.Method() {
@@ -262,8 +271,18 @@ func (l runLock) LockCtx(ctx context.Context) error {
 	}
 }
 
-// requestCancelled is LSP's code for a request the client cancelled.
-const requestCancelled jsonrpc2.Code = -32800
+// LSP's codes for a request the client cancelled and one that came
+// before initialize.
+const (
+	requestCancelled     jsonrpc2.Code = -32800
+	serverNotInitialized jsonrpc2.Code = -32002
+)
+
+func (s *Server) isInitialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initialized
+}
 
 func (s *Server) isShutdown() bool {
 	s.mu.Lock()
