@@ -93,20 +93,17 @@ func (s *Server) didChange(p *didChangeParams) {
 		s.log.Printf("didChange for %s, which is not open", path)
 		return
 	}
-	text := doc.text
+	text := newEditBuffer(doc.text)
 	for _, c := range p.ContentChanges {
 		if c.Range == nil {
-			text = []byte(c.Text)
+			text = newEditBuffer([]byte(c.Text))
 			continue
 		}
-		next, err := applyChange(text, *c.Range, c.Text)
-		if err != nil {
+		if err := text.apply(*c.Range, c.Text); err != nil {
 			s.log.Printf("%s: %v", path, err)
-			continue
 		}
-		text = next
 	}
-	doc.text, doc.version = text, p.TextDocument.Version
+	doc.text, doc.version = text.Bytes(), p.TextDocument.Version
 	s.mu.Unlock()
 	s.changed(path, false)
 }
