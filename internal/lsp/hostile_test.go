@@ -141,6 +141,58 @@ func TestHostileSchemaRefs(t *testing.T) {
 	}
 }
 
+// TestLinkedDirectory: a ref through a directory that is a link out of
+// the pack is refused by lint, and no answer opens the file behind it.
+func TestLinkedDirectory(t *testing.T) {
+	dir := copyExample(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "uppercase.input.json"), []byte(`{"secret": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(dir, "pack.json")
+	text := strings.Replace(read(t, manifest), `"schemas/uppercase.input.json"`, `"linked/uppercase.input.json"`, 1)
+	s := start(t, dir)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Diagnostics {
+		for _, r := range d.RelatedInformation {
+			if strings.Contains(string(r.Location.URI), "linked") {
+				t.Errorf("%v: related %s", d.Code, r.Location.URI)
+			}
+		}
+	}
+	doc := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
+	at := positionOf([]byte(text), strings.Index(text, "linked/")+2)
+	var locs []protocol.Location
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: at}}, &locs); err != nil {
+		t.Fatal(err)
+	}
+	var links []protocol.DocumentLink
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: doc}, &links); err != nil {
+		t.Fatal(err)
+	}
+	var hover *protocol.Hover
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: at}}, &hover); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		if strings.Contains(string(l.Target), "linked") {
+			t.Errorf("link to %s", l.Target)
+		}
+	}
+	if len(locs) > 0 || hover != nil && strings.Contains(hover.Contents.Value, "secret") {
+		t.Errorf("definition %v, hover %v", locs, hover)
+	}
+}
+
 // TestHostileClient: what a broken or hostile client sends is answered or
 // ignored, never a hang or a panic: requests before initialize, unknown
 // methods, a change to a document never opened, positions past the end,
