@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,30 @@ func TestClientDiesMidRequest(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve still running after the client died mid-request")
+	}
+}
+
+// TestRequestFlood: a client that sends requests and reads no answer
+// stops being read; the server does not queue a goroutine a request.
+func TestRequestFlood(t *testing.T) {
+	dir := copyExample(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, b := net.Pipe()
+	defer b.Close()
+	go func() { _ = Serve(ctx, a, Options{Env: testEnv(dir, &syncWriter{})}) }()
+	wire := jsonrpc2.NewStream(b)
+	before := runtime.NumGoroutine()
+	go func() {
+		for i := range int32(5000) {
+			call, _ := jsonrpc2.NewCall(jsonrpc2.NewNumberID(i+1), "wop/unknown", nil)
+			if _, err := wire.Write(ctx, call); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(time.Second) // what the server reads in a second, nobody answering
+	if n := runtime.NumGoroutine() - before; n > 2*maxInFlight {
+		t.Errorf("%d goroutines more after a flood of requests", n)
 	}
 }

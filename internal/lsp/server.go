@@ -31,6 +31,9 @@ const DefaultDebounce = 10 * time.Millisecond
 // fileCacheSize bounds the bytes of pack files kept between runs.
 const fileCacheSize = 64 << 20
 
+// maxInFlight bounds the messages read and not yet answered.
+const maxInFlight = 64
+
 // maxDelayFactor bounds how long steady typing can put a run off.
 const maxDelayFactor = 5
 
@@ -87,6 +90,7 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	handler, canceller := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(s.recovering(s.dispatch))))
 	exited := make(chan struct{})
 	var exitOnce sync.Once
+	inFlight := make(chan struct{}, maxInFlight)
 	// The handler never returns an error: that would stop the connection
 	// (and jsonrpc2 v0.10.0 panics storing a second error of another type).
 	s.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -99,10 +103,20 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		case "exit":
 			exitOnce.Do(func() { close(exited) })
 		default:
+			// Each message holds a slot until its reply is written: a
+			// client that sends faster than it reads stops being read
+			// instead of queueing a goroutine a message.
+			select {
+			case inFlight <- struct{}{}:
+			case <-ctx.Done():
+				return nil
+			}
+			var release sync.Once
 			// jsonrpc2 writes nothing on a done context, and a request's
 			// context is done once cancelled: its RequestCancelled reply
 			// would never leave.
 			reply := func(ctx context.Context, result any, err error) error {
+				defer release.Do(func() { <-inFlight })
 				return reply(context.WithoutCancel(ctx), result, err)
 			}
 			if err := handler(ctx, reply, req); err != nil {
