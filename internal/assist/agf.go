@@ -77,7 +77,7 @@ func sources(doc Doc) []source {
 			continue
 		}
 		s := source{span: span}
-		if p, ok := packFile(filepath.Dir(doc.Path), src); ok {
+		if p, ok := PackFile(filepath.Dir(doc.Path), src); ok {
 			s.file = p
 		}
 		out = append(out, s)

@@ -25,7 +25,7 @@ func defineInManifest(env Env, m *manifest, off int) []Location {
 		return nil
 	}
 	if _, ok := fileRef(path); ok {
-		if p, ok := packFile(m.packDir(env), text); ok {
+		if p, ok := PackFile(m.packDir(env), text); ok {
 			return []Location{{Path: p}}
 		}
 		return nil
@@ -136,7 +136,7 @@ func manifestLinks(env Env, m *manifest) []Link {
 		if _, ok := fileRef(path); !ok {
 			return
 		}
-		if p, ok := packFile(dir, s.Str); ok {
+		if p, ok := PackFile(dir, s.Str); ok {
 			links = append(links, Link{Span: stringBody(m.doc.Text, s), Target: p})
 		}
 	})

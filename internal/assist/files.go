@@ -61,10 +61,10 @@ func listFiles(dir, ext string, listed, visits int) []Item {
 	return items
 }
 
-// packFile returns the absolute path of the file ref names in the pack at
+// PackFile returns the absolute path of the file ref names in the pack at
 // dir, when ref is a clean relative path to a regular file reached through
 // no link: a ref never leads out of its pack, whatever the buffer says.
-func packFile(dir, ref string) (string, bool) {
+func PackFile(dir, ref string) (string, bool) {
 	ref = strings.TrimPrefix(ref, "./")
 	if dir == "" || ref == "" || path.IsAbs(ref) || strings.Contains(ref, "\\") || strings.ContainsRune(ref, 0) {
 		return "", false

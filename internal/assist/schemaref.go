@@ -80,7 +80,7 @@ func refTarget(env Env, doc Doc, root *jsonpos.Loose, ref string) (file, frag st
 	if err != nil {
 		return "", "", false
 	}
-	p, ok := packFile(packDir, path.Join(filepath.ToSlash(rel), target))
+	p, ok := PackFile(packDir, path.Join(filepath.ToSlash(rel), target))
 	return p, frag, ok
 }
 
@@ -90,7 +90,7 @@ func refTarget(env Env, doc Doc, root *jsonpos.Loose, ref string) (file, frag st
 func urlFile(env Env, packDir string, u *neturl.URL) (string, bool) {
 	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
 	for i := range segs {
-		if p, ok := packFile(packDir, strings.Join(segs[i:], "/")); ok {
+		if p, ok := PackFile(packDir, strings.Join(segs[i:], "/")); ok {
 			return p, true
 		}
 	}
@@ -99,7 +99,7 @@ func urlFile(env Env, packDir string, u *neturl.URL) (string, bool) {
 	}
 	for i := 0; i+2 < len(segs); i++ {
 		if dir, ok := env.Catalog.PackDir(segs[i]); ok {
-			if p, ok := packFile(dir, strings.Join(segs[i+2:], "/")); ok {
+			if p, ok := PackFile(dir, strings.Join(segs[i+2:], "/")); ok {
 				abs, err := filepath.Abs(p) // a catalog opened by a relative path keeps it
 				return abs, err == nil
 			}

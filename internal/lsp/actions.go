@@ -34,7 +34,7 @@ type createFile struct {
 	URI  protocol.DocumentURI `json:"uri"`
 }
 
-// codeActions offers, for each finding in the range, lint's own fix when
+// codeActions offers, for each finding in the range or the context, lint's own fix when
 // its rule has one (the edit `wop pack lint --fix` makes, format kept), and
 // "ignore this finding" as a .wop.yaml entry.
 func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) ([]codeAction, error) {
@@ -48,7 +48,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		return out, nil
 	}
 	for _, f := range s.findingsOf(path) {
-		if f.d.Rule == "" || !overlaps(f.rng, p.Range) {
+		if f.d.Rule == "" || !overlaps(f.rng, p.Range) && !inContext(f, p.Context.Diagnostics) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -59,11 +59,24 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 				out = append(out, a)
 			}
 		}
-		if a, ok := s.ignoreAction(u, f); ok {
+		if a, ok := s.ignoreAction(ctx, u, f); ok {
 			out = append(out, a)
 		}
 	}
 	return out, nil
+}
+
+// inContext says whether the client named f among the request's
+// diagnostics: Neovim's code_action sends the cursor as the range and the
+// line's diagnostics as the context, and a finding on the line's value
+// must be offered with the cursor on its key.
+func inContext(f finding, ds []protocol.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Code == f.d.Rule && d.Range == f.rng && d.Message == f.d.Message && (d.Source == "" || d.Source == "wop") {
+			return true
+		}
+	}
+	return false
 }
 
 func overlaps(a, b protocol.Range) bool {
@@ -72,7 +85,9 @@ func overlaps(a, b protocol.Range) bool {
 
 // fixAction is lint's fix of one finding, computed on the open buffers.
 func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
-	s.lintMu.Lock()
+	if s.lintMu.LockCtx(ctx) != nil {
+		return codeAction{}, false
+	}
 	fixes, err := lintrun.Fixes(ctx, s.env, lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: s.overlay(), Loader: s.loader}, []diag.Diagnostic{f.d})
 	s.lintMu.Unlock()
 	if err != nil || len(fixes) == 0 {
@@ -94,8 +109,10 @@ func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, 
 // pack's own .wop.yaml (made when the pack has none). A configuration
 // above the pack is not edited: the entry would ignore the file in every
 // pack below it.
-func (s *Server) ignoreAction(u unit, f finding) (codeAction, bool) {
-	s.lintMu.Lock()
+func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
+	if s.lintMu.LockCtx(ctx) != nil {
+		return codeAction{}, false
+	}
 	settings, err := lintrun.SettingsFor(s.env, "", u.pack, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
 	s.lintMu.Unlock()
 	rel, relErr := filepath.Rel(u.pack, f.path)

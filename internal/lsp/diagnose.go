@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/assist"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -259,11 +259,10 @@ func relatedFile(path string, doc *jsonpos.Doc, d diag.Diagnostic) string {
 	if v == nil || v.Kind != jsonpos.String || v.Str == "" || strings.Contains(v.Str, "://") || filepath.IsAbs(v.Str) {
 		return ""
 	}
-	target := filepath.Join(filepath.Dir(path), filepath.FromSlash(v.Str))
-	if !under(target, filepath.Dir(path)) {
-		return "" // never a file outside the pack
-	}
-	if info, err := os.Lstat(target); err != nil || !info.Mode().IsRegular() {
+	// Never a file outside the pack, up the tree or through a link (a
+	// linked directory included).
+	target, ok := assist.PackFile(filepath.Dir(path), v.Str)
+	if !ok {
 		return ""
 	}
 	return target

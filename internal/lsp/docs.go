@@ -15,6 +15,11 @@ const serverName = "wop"
 // .wop.yaml, its catalog), so any number of roots, added or removed at
 // any time, work alike.
 func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	w := p.Capabilities.Workspace
+	s.mu.Lock()
+	s.watch = w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration
+	s.initialized = true
+	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindIncremental,
@@ -32,9 +37,16 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 }
 
 // registerWatchers asks the client to report files created, changed and
-// deleted on disk (a client without dynamic registration refuses; then
-// only saves are seen).
+// deleted on disk, when it said it can be asked (Neovim 0.7 warns the
+// user of a request it did not offer to take); without, only saves and
+// open documents are seen.
 func (s *Server) registerWatchers(ctx context.Context) {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if !watch {
+		return
+	}
 	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID: "wop-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
 		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}}},
@@ -81,20 +93,17 @@ func (s *Server) didChange(p *didChangeParams) {
 		s.log.Printf("didChange for %s, which is not open", path)
 		return
 	}
-	text := doc.text
+	text := newEditBuffer(doc.text)
 	for _, c := range p.ContentChanges {
 		if c.Range == nil {
-			text = []byte(c.Text)
+			text = newEditBuffer([]byte(c.Text))
 			continue
 		}
-		next, err := applyChange(text, *c.Range, c.Text)
-		if err != nil {
+		if err := text.apply(*c.Range, c.Text); err != nil {
 			s.log.Printf("%s: %v", path, err)
-			continue
 		}
-		text = next
 	}
-	doc.text, doc.version = text, p.TextDocument.Version
+	doc.text, doc.version = text.Bytes(), p.TextDocument.Version
 	s.mu.Unlock()
 	s.changed(path, false)
 }

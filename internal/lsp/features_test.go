@@ -128,6 +128,36 @@ func TestQuickFixes(t *testing.T) {
 	}
 }
 
+// TestQuickFixFromContext: a client that sends the cursor as the range and
+// the line's diagnostics as the context (Neovim's code_action with the
+// cursor on the member's name) gets the actions of those diagnostics.
+func TestQuickFixFromContext(t *testing.T) {
+	dir := copyExample(t)
+	s := start(t, dir)
+	manifest := filepath.Join(dir, "pack.json")
+	text := strings.Replace(read(t, manifest), `"schemas/uppercase.input.json"`, `"./schemas/uppercase.input.json"`, 1)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := find(p.Diagnostics, "ref-not-canonical")
+	if !ok {
+		t.Fatalf("diagnostics = %s, want ref-not-canonical", codes(p.Diagnostics))
+	}
+	cursor := protocol.Position{Line: d.Range.Start.Line, Character: 0}
+	var actions []codeAction
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
+		Range: protocol.Range{Start: cursor, End: cursor}, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d, d}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	if len(actions) != 2 {
+		t.Errorf("actions = %+v, want the fix and the ignore of the context's diagnostic", actions)
+	}
+}
+
 // TestAddIgnore: the entry goes into an existing file's rules, the short
 // form becomes the long one, and an entry already there is not repeated.
 func TestAddIgnore(t *testing.T) {
@@ -274,6 +304,7 @@ func TestPanicIsReported(t *testing.T) {
 // with RequestCancelled, not left without a reply.
 func TestCancelledRequest(t *testing.T) {
 	srv := newServer(Options{Env: testEnv("/", &strings.Builder{})})
+	srv.initialized = true
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req, _ := jsonrpc2.NewCall(jsonrpc2.NewNumberID(1), protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///nowhere/pack.json"}})

@@ -31,6 +31,9 @@ const DefaultDebounce = 10 * time.Millisecond
 // fileCacheSize bounds the bytes of pack files kept between runs.
 const fileCacheSize = 64 << 20
 
+// maxInFlight bounds the messages read and not yet answered.
+const maxInFlight = 64
+
 // maxDelayFactor bounds how long steady typing can put a run off.
 const maxDelayFactor = 5
 
@@ -57,8 +60,10 @@ type Server struct {
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
+	initialized  bool // initialize was answered
+	watch        bool // the client takes a didChangeWatchedFiles registration
 
-	lintMu sync.Mutex         // lintrun runs one at a time
+	lintMu runLock            // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
 	files  *lintrun.FileCache // and the packs' files, while unchanged on disk
 
@@ -74,13 +79,18 @@ type document struct {
 // Serve runs a server on rwc until the client exits, the stream ends or
 // ctx is cancelled. It returns nil after a clean shutdown and exit.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
-	s := newServer(opt)
+	return newServer(opt).serve(ctx, rwc)
+}
+
+// serve is Serve with the server made (a test holds its locks).
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(guarded{newFrameGuard(rwc), rwc}))
 	handler, canceller := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(s.recovering(s.dispatch))))
 	exited := make(chan struct{})
 	var exitOnce sync.Once
+	inFlight := make(chan struct{}, maxInFlight)
 	// The handler never returns an error: that would stop the connection
 	// (and jsonrpc2 v0.10.0 panics storing a second error of another type).
 	s.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -93,6 +103,22 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		case "exit":
 			exitOnce.Do(func() { close(exited) })
 		default:
+			// Each message holds a slot until its reply is written: a
+			// client that sends faster than it reads stops being read
+			// instead of queueing a goroutine a message.
+			select {
+			case inFlight <- struct{}{}:
+			case <-ctx.Done():
+				return nil
+			}
+			var release sync.Once
+			// jsonrpc2 writes nothing on a done context, and a request's
+			// context is done once cancelled: its RequestCancelled reply
+			// would never leave.
+			reply := func(ctx context.Context, result any, err error) error {
+				defer release.Do(func() { <-inFlight })
+				return reply(context.WithoutCancel(ctx), result, err)
+			}
 			if err := handler(ctx, reply, req); err != nil {
 				s.log.Printf("%s: %v", req.Method(), err)
 			}
@@ -113,6 +139,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	s.mu.Lock()
 	clean := s.shutdown
 	s.mu.Unlock()
+	if fe := (*FrameError)(nil); errors.As(gone, &fe) {
+		return fmt.Errorf("stopped reading the client: %w", fe)
+	}
 	if !clean {
 		if gone != nil {
 			return fmt.Errorf("the client left without shutdown (%v)", gone)
@@ -128,7 +157,13 @@ func newServer(opt Options) *Server {
 	}
 	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
-		loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+}
+
+// guarded is the client's stream read through a frameGuard.
+type guarded struct {
+	io.Reader
+	io.WriteCloser
 }
 
 // parseID reads a request id, a number or a string.
@@ -180,6 +215,14 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 		return reply(ctx, nil, nil)
 	}
+	if !s.isInitialized() && req.Method() != protocol.MethodInitialize {
+		// LSP: before initialize a request is refused and a notification
+		// dropped (a didOpen then would lint with nothing set up).
+		if _, call := req.(*jsonrpc2.Call); call {
+			return reply(ctx, nil, jsonrpc2.Errorf(serverNotInitialized, "%s before initialize", req.Method()))
+		}
+		return reply(ctx, nil, nil)
+	}
 	var result any
 	var err error
 	switch req.Method() {
@@ -219,14 +262,41 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 		return reply(ctx, nil, nil) // an unknown notification is ignored
 	}
-	if ctx.Err() != nil && err == nil {
-		err = jsonrpc2.NewError(requestCancelled, "request cancelled")
+	if ctx.Err() != nil { // whatever the handler made of it
+		result, err = nil, jsonrpc2.NewError(requestCancelled, "request cancelled")
 	}
 	return reply(ctx, result, err)
 }
 
-// requestCancelled is LSP's code for a request the client cancelled.
-const requestCancelled jsonrpc2.Code = -32800
+// runLock is a mutex a cancelled request can stop waiting for: a lint
+// run of a large pack holds it for a while.
+type runLock chan struct{}
+
+func (l runLock) Lock()   { l <- struct{}{} }
+func (l runLock) Unlock() { <-l }
+
+// LockCtx locks l, or gives up when ctx ends first.
+func (l runLock) LockCtx(ctx context.Context) error {
+	select {
+	case l <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// LSP's codes for a request the client cancelled and one that came
+// before initialize.
+const (
+	requestCancelled     jsonrpc2.Code = -32800
+	serverNotInitialized jsonrpc2.Code = -32002
+)
+
+func (s *Server) isInitialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initialized
+}
 
 func (s *Server) isShutdown() bool {
 	s.mu.Lock()

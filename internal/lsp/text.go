@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"unicode/utf16"
@@ -110,18 +109,6 @@ func lintPosOf(text []byte, p protocol.Position) (line, col int) {
 // rangeOf is the LSP range of bytes [start, end).
 func rangeOf(text []byte, start, end int) protocol.Range {
 	return protocol.Range{Start: positionOf(text, start), End: positionOf(text, end)}
-}
-
-// applyChange replaces the bytes an LSP range names with text.
-func applyChange(doc []byte, r protocol.Range, text string) ([]byte, error) {
-	start, end := offsetOf(doc, r.Start), offsetOf(doc, r.End)
-	if end < start {
-		return nil, fmt.Errorf("change range %d:%d-%d:%d ends before it starts", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
-	}
-	out := make([]byte, 0, len(doc)-(end-start)+len(text))
-	out = append(out, doc[:start]...)
-	out = append(out, text...)
-	return append(out, doc[end:]...), nil
 }
 
 // pathOf is the clean absolute path a file: URI names; ok is false for

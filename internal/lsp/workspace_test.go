@@ -1,9 +1,14 @@
 package lsp
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/protocol"
@@ -81,5 +86,39 @@ func TestWorkspace(t *testing.T) {
 	}
 	if _, err := s.Diagnostics(s.ctx, inCheckout, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 }); err != nil {
 		t.Fatalf("removing the folder left its diagnostics: %v", err)
+	}
+}
+
+// TestWatchRegistration: the server asks to watch files only a client that
+// said it can register them dynamically (Neovim 0.7 warns of the request).
+func TestWatchRegistration(t *testing.T) {
+	for _, dynamic := range []bool{true, false} {
+		t.Run(fmt.Sprint("dynamic=", dynamic), func(t *testing.T) {
+			dir := copyExample(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			a, b := net.Pipe()
+			defer b.Close()
+			go func() { _ = Serve(ctx, a, Options{Env: testEnv(dir, io.Discard), Debounce: time.Millisecond}) }()
+			c := lsptest.New(ctx, b)
+			params := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+				DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: dynamic}}}}
+			if _, err := c.InitializeWith(ctx, params); err != nil {
+				t.Fatal(err)
+			}
+			manifest := filepath.Join(dir, "pack.json")
+			if err := c.Open(ctx, manifest, read(t, manifest)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Diagnostics(ctx, manifest, lsptest.AtVersion(1)); err != nil {
+				t.Fatal(err)
+			}
+			for dynamic && len(c.Registrations()) == 0 && ctx.Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			if got := len(c.Registrations()) > 0; got != dynamic {
+				t.Errorf("registrations = %v with dynamic registration %v", c.Registrations(), dynamic)
+			}
+		})
 	}
 }

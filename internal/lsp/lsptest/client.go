@@ -23,6 +23,7 @@ type Client struct {
 	changed  chan struct{} // closed and replaced on every publication
 	diags    map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 	messages []protocol.ShowMessageParams
+	calls    []string // the methods of the server's requests, in order
 	versions map[protocol.DocumentURI]int32
 }
 
@@ -44,6 +45,8 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
 			c.diags[p.URI] = p
 		}
+	case protocol.MethodClientRegisterCapability:
+		c.calls = append(c.calls, req.Method())
 	case protocol.MethodWindowShowMessage:
 		var p protocol.ShowMessageParams
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
@@ -71,10 +74,17 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	return c.conn.Notify(ctx, method, params)
 }
 
-// Initialize runs the handshake for a workspace rooted at root.
+// Initialize runs the handshake for a workspace rooted at root, for a
+// client that watches files when the server asks.
 func (c *Client) Initialize(ctx context.Context, root string) (*protocol.InitializeResult, error) {
+	return c.InitializeWith(ctx, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: "root"}},
+		Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+			DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}})
+}
+
+// InitializeWith runs the handshake with params.
+func (c *Client) InitializeWith(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	var res protocol.InitializeResult
-	params := &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: "root"}}}
 	if err := c.Call(ctx, protocol.MethodInitialize, params, &res); err != nil {
 		return nil, err
 	}
@@ -139,6 +149,14 @@ func (c *Client) Diagnostics(ctx context.Context, path string, ok func(protocol.
 // AtVersion accepts the diagnostics published for version v.
 func AtVersion(v int32) func(protocol.PublishDiagnosticsParams) bool {
 	return func(p protocol.PublishDiagnosticsParams) bool { return p.Version == uint32(v) }
+}
+
+// Registrations returns the client/registerCapability requests so far
+// (their methods).
+func (c *Client) Registrations() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
 }
 
 // Messages returns the window/showMessage notifications so far.
