@@ -76,7 +76,17 @@ func WithProfile(p *RuleProfile, configured map[string]diag.Severity) map[string
 
 // InfosFor is Infos with each rule's severity as the profile makes it.
 func InfosFor(p *RuleProfile) []diag.RuleInfo {
-	infos := Infos()
+	return withSeverities(p, Infos())
+}
+
+// InfosWithDocsFor is InfosWithDocs with each rule's severity as the
+// profile makes it: a SARIF report's rule list says what the run used.
+func InfosWithDocsFor(p *RuleProfile) []diag.RuleInfo {
+	return withSeverities(p, InfosWithDocs())
+}
+
+// withSeverities sets each info's severity to the profile's, where it has one.
+func withSeverities(p *RuleProfile, infos []diag.RuleInfo) []diag.RuleInfo {
 	if p == nil {
 		return infos
 	}

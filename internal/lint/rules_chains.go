@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
 )
@@ -220,6 +221,7 @@ func keyList(props map[string]any) string {
 // required input is reported only when the schemas say nothing can carry
 // it; where a schema is missing or open, wop cannot tell and stays quiet.
 func checkChainInputUnbound(p *Pass) {
+	fills := executorFills{}
 	for _, d := range dags(p) {
 		for _, n := range d.nodes {
 			t := nodeType(p, n)
@@ -236,7 +238,7 @@ func checkChainInputUnbound(p *Pass) {
 				if n.v.Get("inputs").Get(r) != nil || n.v.Get("config").Get(r) != nil || fed[r] {
 					continue
 				}
-				if fillsItself(props[r]) != "" {
+				if fillsItself(props[r]) != "" || fills.fills(p, t, r) {
 					continue // node-input-required-filled says it, once, on the node's pack
 				}
 				why, unbound := d.wholeFeed(p, n, r)
@@ -247,6 +249,23 @@ func checkChainInputUnbound(p *Pass) {
 			}
 		}
 	}
+}
+
+// executorFills reads the executors of the catalog's packs, each once per
+// lint of a pack, to learn which required inputs a node type fills itself.
+type executorFills map[string]*executor
+
+// fills reports whether node type t's own executor copes with input r
+// being absent (a fallback, a default, a presence check): a chain that
+// leaves r out runs, so the contradiction between the schema and the
+// executor is node-input-required-filled's, on the node type's pack.
+func (f executorFills) fills(p *Pass, t *catalog.NodeType, r string) bool {
+	x, ok := f[t.Pack]
+	if !ok {
+		x = parseExecutor(p.Catalog.RuntimeSource(t))
+		f[t.Pack] = x
+	}
+	return x.toleratesMissing(t.TypeID, r) != ""
 }
 
 // fedPorts returns the input ports edges feed on node id (the first

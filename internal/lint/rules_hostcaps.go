@@ -14,8 +14,8 @@ import (
 // (host.mcp behind a switch), the runtime capabilities its
 // bootstrap/runtimeCapabilityRegistry.ts advertises, and the agent-pack
 // capabilities its bootstrap/agentPackResolver.ts satisfies (it says
-// outright that it does not provide host.agentRuntime). When host profiles
-// reach the catalog, their surfaces and capabilities belong here too.
+// outright that it does not provide host.agentRuntime). The host profiles
+// of the catalog add theirs (knownCapabilities).
 func knownHostCapabilities() []string {
 	return []string{
 		// hostSurfaceRegistry.ts, supported
@@ -48,7 +48,7 @@ func checkPeerDepCapabilityUnprovided(p *Pass) {
 	if peers == nil || peers.Kind != jsonpos.Object {
 		return
 	}
-	known := knownHostCapabilities()
+	known, hosts := knownCapabilities(p)
 	for _, m := range peers.Members {
 		if !isHostCapability(m.Name) || provided(known, m.Name) {
 			continue
@@ -56,8 +56,31 @@ func checkPeerDepCapabilityUnprovided(p *Pass) {
 		if opt := p.Root().Get("peerDependenciesMeta").Get(m.Name).Get("optional"); opt != nil && opt.Kind == jsonpos.Bool && opt.Bool {
 			continue // degrades instead of refusing the install (RFC 0072)
 		}
-		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (the reference host openwop-app provides %s), and a host that lacks it refuses to register the pack (pack_peer_dependency_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta", m.Name, strings.Join(hostNamespace(known), ", "))
+		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (%s %s), and a host that lacks it refuses to register the pack (pack_peer_dependency_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta", m.Name, hosts, strings.Join(hostNamespace(known), ", "))
 	}
+}
+
+// knownCapabilities returns the host capabilities known hosts provide: the
+// reference host's, and the surfaces and runtime capabilities of the host
+// profiles in the catalog (--host, host: in .wop.yaml). hosts names them
+// for messages, with the verb.
+func knownCapabilities(p *Pass) (known []string, hosts string) {
+	known = knownHostCapabilities()
+	hosts = "the reference host openwop-app provides"
+	if p.Catalog == nil {
+		return known, hosts
+	}
+	var names []string
+	for _, h := range p.Catalog.Hosts() {
+		known = append(known, h.HostSurfaces...)
+		known = append(known, h.RuntimeCapabilities...)
+		names = append(names, h.Name)
+	}
+	if len(names) > 0 {
+		hosts = "the reference host openwop-app and the host profiles " + strings.Join(names, ", ") + " provide"
+	}
+	slices.Sort(known)
+	return slices.Compact(known), hosts
 }
 
 // isHostCapability reports whether a peer dependency names a host

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
 )
@@ -39,10 +40,21 @@ func checkTypeIDLocal(p *Pass) {
 		}
 	})
 	walkTypeIDs(p.Root().Get("chains"), "/chains", func(ptr, id string) {
-		if strings.HasPrefix(id, "local.") {
+		if strings.HasPrefix(id, "local.") && !hostProvides(p, id) {
 			p.Reportf(ptr, "the chain uses typeId %q from the local.* namespace, which exists only in one developer's host; use the published node's typeId", id)
 		}
 	})
+}
+
+// hostProvides reports whether a host profile of the catalog lists typeID:
+// a chain that targets that host (--host) may use the local.* node it
+// registers itself, as it may use its other node types.
+func hostProvides(p *Pass, typeID string) bool {
+	if p.Catalog == nil {
+		return false
+	}
+	t, ok := p.Catalog.NodeType(typeID)
+	return ok && strings.HasPrefix(t.Pack, catalog.HostPackPrefix)
 }
 
 // walkTypeIDs calls fn for every "typeId" string member below v.

@@ -167,11 +167,12 @@ func (o *lintOptions) runOptions() lintrun.Options {
 	return r
 }
 
-// ruleInfos are the rules the report lists.
+// ruleInfos are the rules the report lists, with --profile's severities.
 func (o *lintOptions) ruleInfos() []diag.RuleInfo {
-	rules := lint.Infos()
+	profile, _ := lint.FindRuleProfile(o.profile) // checked in RunE
+	rules := lint.InfosFor(profile)
 	if o.format == "sarif" {
-		rules = lint.InfosWithDocs()
+		rules = lint.InfosWithDocsFor(profile)
 	}
 	if o.against != "" {
 		rules = append(rules, releaseRules()...)
