@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/registry"
 	"golang.org/x/term"
 )
@@ -38,6 +39,13 @@ type Env struct {
 	// CacheDir is wop's cache root ("" disables caching): $WOP_CACHE_DIR,
 	// or "wop" under the user cache directory; WOP_CACHE_DIR=off disables.
 	CacheDir string
+}
+
+// Lint is env as internal/lintrun, where lint's orchestration lives, sees
+// it.
+func (e *Env) Lint() *lintrun.Env {
+	return &lintrun.Env{WorkDir: e.WorkDir, Getenv: e.Getenv, Out: e.Out, ErrOut: e.ErrOut, Version: e.Version,
+		BuildID: e.BuildID, CacheDir: e.CacheDir, Now: e.Now, HTTPClient: e.HTTPClient}
 }
 
 // System returns the Env of the running process. It is the only place that

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 // Exit codes. They are part of wop's interface: CI scripts branch on them.
@@ -101,6 +103,7 @@ func ExitCode(err error) int {
 	var ue *UsageError
 	var xe *ExitError
 	var ie *InternalError
+	var in *lintrun.InputError // lint's mistakes in what it was given
 	switch {
 	case err == nil:
 		return ExitOK
@@ -110,7 +113,7 @@ func ExitCode(err error) int {
 		return ExitInternal
 	case errors.Is(err, ErrFindings):
 		return ExitFindings
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &in):
 		return ExitUsage
 	case errors.As(err, &xe):
 		return xe.Code

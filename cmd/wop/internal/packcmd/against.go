@@ -38,6 +38,3 @@ func previousRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 	}
 	return pk, cleanup, err
 }
-
-// packDirOf is the directory a pack argument lives in.
-func packDirOf(p string) string { return release.PackDir(p) }

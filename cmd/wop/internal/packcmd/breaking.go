@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/release"
 	"io"
 	"slices"
 
@@ -91,10 +92,10 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	abs := o.env.Abs(o.path)
 	newPk, err := pack.Load(abs, tarball.DefaultLimits)
 	if err != nil {
-		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+		return cli.Usagef("%s: %v", o.path, lintrun.WithoutPath(err))
 	}
 	newPk.Display = pack.DisplayName(o.path)
-	cfg, err := packConfig(o.env, o.config, packDirOf(abs))
+	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, release.PackDir(abs))
 	if err != nil {
 		return err
 	}
@@ -108,9 +109,9 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return err
 	}
 	opt := breaking.Options{Accept: acceptList(cfg)}
-	loader := catalogLoader{ctx: ctx, env: o.env, open: map[string]*catalog.Catalog{}}
+	catalogs := lintrun.NewCatalogs(false, false)
 	if o.catalog != "" {
-		cat, err := loader.load(catalogSrc(o.env, o.catalog), "--catalog")
+		cat, err := catalogs.Load(ctx, o.env.Lint(), lintrun.CatalogSrc(o.env.Lint(), o.catalog), "--catalog")
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color,
-		Incomplete: loader.incomplete()}
+		Incomplete: catalogs.Incomplete()}
 	if err := report.Print(o.env.Out, o.format, in); err != nil {
 		return err
 	}

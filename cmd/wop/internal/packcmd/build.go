@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -73,13 +74,13 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 	}
 	o.dirs = expandBuildDirs(o.env, o.dirs)
 	if len(o.dirs) == 1 {
-		plan, err := prepareBuild(ctx, o.env, o.dirs[0], gateFor(o.noLint, false), &o.keys)
+		plan, err := prepareBuild(ctx, o.env, o.dirs[0], lintrun.GateFor(o.noLint, false), &o.keys)
 		if err != nil {
 			return err
 		}
 		return emit(ctx, o.env, o, plan)
 	}
-	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: gateFor(o.noLint, false), keys: o.keys})
+	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: lintrun.GateFor(o.noLint, false), keys: o.keys})
 }
 
 // expandBuildDirs reads each argument as lint does (pack.Discover): a
@@ -106,11 +107,12 @@ func expandBuildDirs(env *cli.Env, args []string) []string {
 // says what it did.
 func emit(ctx context.Context, env *cli.Env, o *buildOptions, plan *build.Plan) error {
 	if o.list {
-		return printPlan(env, plan)
+		return plan.WriteList(env.Out)
 	}
 	res, err := plan.Write(ctx, env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}
-	return printResult(env, res)
+	res.WriteText(env.Out, env.Rel)
+	return nil
 }

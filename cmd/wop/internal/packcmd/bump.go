@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -14,7 +15,6 @@ import (
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -77,10 +77,10 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	}
 	pk, err := pack.Load(dir, tarball.DefaultLimits)
 	if err != nil {
-		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+		return cli.Usagef("%s: %v", o.path, lintrun.WithoutPath(err))
 	}
 	pk.Display = pack.DisplayName(o.path)
-	cfg, err := packConfig(o.env, o.config, dir)
+	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, dir)
 	if err != nil {
 		return err
 	}
@@ -115,33 +115,6 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 		return nil
 	}
 	return bump.Write(dir, edits)
-}
-
-// packConfig loads the pack's .wop.yaml (or --config); a pack without one
-// gets the zero Config.
-func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
-	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
-	var want *safefile.Identity
-	if path != "" {
-		path = env.Abs(path)
-	} else {
-		found, err := config.Find(dir, discovery(env))
-		if err != nil {
-			return nil, err
-		}
-		if w := found.Warning(); w != "" {
-			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
-		}
-		if found.Path == "" {
-			return &config.Config{}, nil
-		}
-		path, want = found.Path, &found.ID
-	}
-	c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
-	if err != nil {
-		return nil, configError(env, path, err)
-	}
-	return c, nil
 }
 
 // compareWith runs breaking against a previous release; a first release

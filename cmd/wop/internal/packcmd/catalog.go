@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"strings"
 	"text/tabwriter"
 
@@ -55,8 +56,7 @@ func runCatalog(ctx context.Context, o *catalogOptions) error {
 	if err != nil {
 		return err
 	}
-	loader := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, open: map[string]*catalog.Catalog{}}
-	c, err := loader.load(path, "")
+	c, err := lintrun.NewCatalogs(o.offline, false).Load(ctx, o.env.Lint(), path, "")
 	if err != nil {
 		return err
 	}
@@ -70,15 +70,15 @@ func runCatalog(ctx context.Context, o *catalogOptions) error {
 // registry checkout the working directory is in.
 func catalogSource(o *catalogOptions) (string, error) {
 	if o.source != "" {
-		return catalogSrc(o.env, o.source), nil
+		return lintrun.CatalogSrc(o.env.Lint(), o.source), nil
 	}
 	// The .wop.yaml lint would use here, found with the same trust rules.
-	s, err := settingsFor(o.env, "", o.env.WorkDir, lintOpts(o.env, true), newSettingsMemo())
+	s, err := lintrun.SettingsFor(o.env.Lint(), "", o.env.WorkDir, lintrun.LintOptions(o.env.Lint(), true), lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return "", err
 	}
-	if s.catalog != "" {
-		return s.catalog, nil
+	if s.Catalog != "" {
+		return s.Catalog, nil
 	}
 	if root := catalog.FindCheckout(o.env.WorkDir); root != "" {
 		return root, nil

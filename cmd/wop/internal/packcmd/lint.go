@@ -105,9 +105,9 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if err := checkOutput(o.env, "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
 		return err
 	}
-	res, err := lintrun.Run(ctx, runEnv(o.env), o.runOptions())
+	res, err := lintrun.Run(ctx, o.env.Lint(), o.runOptions())
 	if err != nil || res == nil { // res is nil after --diff
-		return usage(err)
+		return err
 	}
 	if o.writeBaseline != "" {
 		return writeBaseline(o, res.Diags)

@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"errors"
+	"github.com/wop-cli/wop/internal/release"
 	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -47,7 +48,7 @@ func releaseVerdict(ctx context.Context, o *lintOptions, targets []lintrun.Targe
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := packConfig(o.env, o.config, packDirOf(jobs[0].Path))
+	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, release.PackDir(jobs[0].Path))
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
 package packcmd
 
 import (
+	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
@@ -50,10 +52,10 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			catalogs := catalogLoader{ctx: cmd.Context(), env: env, offline: o.offline, announce: true, open: map[string]*catalog.Catalog{}}
+			catalogs := lintrun.NewCatalogs(o.offline, true)
 			left := 0
 			for _, dir := range args {
-				n, err := migrateDir(o, &catalogs, dir)
+				n, err := migrateDir(cmd.Context(), o, catalogs, dir)
 				if err != nil {
 					return err
 				}
@@ -74,7 +76,7 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 
 // migrateDir migrates one pack directory and returns how many things it
 // left for a person (printed on stderr).
-func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, error) {
+func migrateDir(ctx context.Context, o *migrateOptions, catalogs *lintrun.Catalogs, dir string) (int, error) {
 	env := o.env
 	pk, err := loadPack(env, dir)
 	if err != nil {
@@ -87,7 +89,7 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 	if err != nil {
 		return 0, &cli.UsageError{Err: err}
 	}
-	cat, err := migrateCatalog(o, catalogs, pk.Dir)
+	cat, err := migrateCatalog(ctx, o, catalogs, pk.Dir)
 	if err != nil {
 		return 0, err
 	}
@@ -127,17 +129,17 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 // migrateCatalog opens the catalog chain references are pinned from, as
 // lint finds it: --catalog, else the pack's .wop.yaml catalog:, else the
 // registry checkout it sits in. nil when there is none.
-func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (migrate.Catalog, error) {
+func migrateCatalog(ctx context.Context, o *migrateOptions, catalogs *lintrun.Catalogs, dir string) (migrate.Catalog, error) {
 	var c *catalog.Catalog
 	var err error
 	if o.catalog != "" {
-		c, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog")
+		c, err = catalogs.Load(ctx, o.env.Lint(), lintrun.CatalogSrc(o.env.Lint(), o.catalog), "--catalog")
 	} else {
-		var s *packSettings
-		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), newSettingsMemo()); err != nil {
+		var s *lintrun.Settings
+		if s, err = lintrun.SettingsFor(o.env.Lint(), "", dir, lintrun.LintOptions(o.env.Lint(), true), lintrun.NewSettingsMemo(), nil); err != nil {
 			return nil, err
 		}
-		c, err = catalogs.forPack(s.catalog, dir)
+		c, err = catalogs.ForPack(ctx, o.env.Lint(), s.Catalog, dir)
 	}
 	if err != nil || c == nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"io"
 	"net"
 	"net/url"
@@ -18,8 +19,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/lint"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -192,9 +191,9 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	opt := lintOpts(o.env, false)
+	opt := lintrun.LintOptions(o.env.Lint(), false)
 	opt.Spec = tree
-	settings, err := settingsFor(o.env, "", archivePath, opt, newSettingsMemo())
+	settings, err := lintrun.SettingsFor(o.env.Lint(), "", archivePath, opt, lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return err
 	}
@@ -210,30 +209,30 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if o.stage.checkout != "" {
 		return o.stageIn(ctx, a, gen, tree)
 	}
-	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
+	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.AllowOrigins...)
 	return o.upload(ctx, redactor, a, gen)
 }
 
 // open reads and hashes the archive to publish, then applies the secrets
-// gate and lint's (publish.GuardRules alone with --no-lint) to the archive
-// that was hashed.
-func (o *publishOptions) open(archivePath string, settings *packSettings, linted bool) (*publish.Archive, error) {
-	a, err := publish.ReadArchive(archivePath, settings.limits)
+// gate and lint's (lintrun.GuardRules alone with --no-lint) to the archive
+// that was hashed, unless the build that made it just linted it.
+func (o *publishOptions) open(archivePath string, settings *lintrun.Settings, linted bool) (*publish.Archive, error) {
+	a, err := publish.ReadArchive(archivePath, settings.Limits)
 	if err != nil {
 		return nil, cli.Usagef("%s: %v", o.target, err)
 	}
 	if o.afterHash != nil {
 		o.afterHash()
 	}
-	pk, err := loadPackWith(o.env, archivePath, settings.limits)
+	pk, err := loadPackWith(o.env, archivePath, settings.Limits)
 	if err == nil && pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
 		err = cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
 	}
 	if err == nil {
 		err = gateArchive(o.env, pk, o.keys.allowSecrets)
 	}
-	if err == nil {
-		err = o.lintGate(pk, settings.opt, linted)
+	if err == nil && !linted {
+		err = lintrun.GateFor(o.noLint, true).Check(o.env.ErrOut, o.env.Color, pk, settings.Opt)
 	}
 	if err != nil {
 		a.Close()
@@ -335,35 +334,17 @@ func (o *publishOptions) sourceDir() string {
 	return dir
 }
 
-// lintGate lints the archive about to be published, unless the build that
-// made it just did: fully, or with --no-lint only for what must never reach
-// a registry (publish.GuardRules).
-func (o *publishOptions) lintGate(pk *pack.Pack, opt lint.Options, linted bool) error {
-	if linted {
-		return nil
-	}
-	gate := gatePublish
-	if o.noLint {
-		gate = gateGuard
-	}
-	return lintGate(o.env, pk, gateOptions(gate, opt), true)
-}
-
 // archive returns the .tgz to publish, building a source directory first;
 // linted says the build already ran the lint gate.
 func (o *publishOptions) archive(ctx context.Context) (path string, linted bool, err error) {
 	info, err := os.Stat(o.env.Abs(o.target))
 	if err != nil {
-		return "", false, cli.Usagef("%s: %v", o.target, withoutPath(err))
+		return "", false, cli.Usagef("%s: %v", o.target, lintrun.WithoutPath(err))
 	}
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	gate := gatePublish
-	if o.noLint {
-		gate = gateGuard
-	}
-	plan, err := prepareBuild(ctx, o.env, o.target, gate, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, o.target, lintrun.GateFor(o.noLint, true), &o.keys)
 	if err != nil {
 		return "", false, err
 	}
@@ -479,7 +460,7 @@ func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string)
 	local := o.pending.FinalPath()
 	if _, statErr := os.Stat(local); statErr == nil {
 		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
+			filepath.Join(src, "pack.json"), lintrun.DisplayRel(o.env.Lint(), local), lintrun.DisplayRel(o.env.Lint(), local), src))
 	}
 	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
 		filepath.Join(src, "pack.json"), tarballURL, src))

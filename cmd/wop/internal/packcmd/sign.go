@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"context"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -56,11 +57,11 @@ func runSign(ctx context.Context, o *buildOptions) error {
 	if o.outDir == "" {
 		o.outDir = filepath.Dir(env.Abs(arg))
 	}
-	settings, err := settingsFor(env, "", env.Abs(arg), lintOpts(env, false), newSettingsMemo())
+	settings, err := lintrun.SettingsFor(env.Lint(), "", env.Abs(arg), lintrun.LintOptions(env.Lint(), false), lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return err
 	}
-	o.keys.configKeyID = settings.keyID
+	o.keys.configKeyID = settings.KeyID
 	plan, err := planFor(ctx, env, pk, &o.keys)
 	if err != nil {
 		return err
@@ -69,5 +70,6 @@ func runSign(ctx context.Context, o *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	return printResult(env, res)
+	res.WriteText(env.Out, env.Rel)
+	return nil
 }

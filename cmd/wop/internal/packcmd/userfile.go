@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"io"
 	"runtime"
 
@@ -19,7 +20,7 @@ const maxSmallFile = 1 << 20
 func readUserFile(env *cli.Env, flag, path string, max int64) ([]byte, error) {
 	data, err := safefile.Read(env.Abs(path), safefile.Options{Max: max, FollowLinks: true})
 	if err != nil {
-		return nil, cli.Usagef("%s %s: %v", flag, path, withoutPath(err))
+		return nil, cli.Usagef("%s %s: %v", flag, path, lintrun.WithoutPath(err))
 	}
 	return data, nil
 }
@@ -33,7 +34,7 @@ const maxKeyFile = 64 << 10
 func readPrivateKey(env *cli.Env, path string, strict bool) ([]byte, error) {
 	f, err := safefile.Open(env.Abs(path), safefile.Options{Max: maxKeyFile, FollowLinks: true})
 	if err != nil {
-		return nil, cli.Usagef("--key %s: %v", path, withoutPath(err))
+		return nil, cli.Usagef("--key %s: %v", path, lintrun.WithoutPath(err))
 	}
 	defer f.Close()
 	if perm := f.Info.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
@@ -45,7 +46,7 @@ func readPrivateKey(env *cli.Env, path string, strict bool) ([]byte, error) {
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, cli.Usagef("--key %s: %v", path, withoutPath(err))
+		return nil, cli.Usagef("--key %s: %v", path, lintrun.WithoutPath(err))
 	}
 	return data, nil
 }

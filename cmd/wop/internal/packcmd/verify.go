@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"io"
 	"os"
 	"strings"
@@ -170,7 +171,7 @@ func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) erro
 func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.Report, error) {
 	served, err := io.ReadAll(in)
 	if err != nil {
-		return nil, withoutPath(err)
+		return nil, lintrun.WithoutPath(err)
 	}
 	sigPath := o.signature
 	if sigPath == "" {
@@ -178,7 +179,7 @@ func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.R
 	}
 	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: maxSmallFile, FollowLinks: true})
 	if err != nil {
-		return nil, fmt.Errorf("signature %s: %v", sigPath, withoutPath(err))
+		return nil, fmt.Errorf("signature %s: %v", sigPath, lintrun.WithoutPath(err))
 	}
 	return verify.ServedManifest(served, sig, opt)
 }
@@ -192,7 +193,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *v
 	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
 		f, err := safefile.Open(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
 		if err != nil {
-			return nil, cli.Usagef("%s: %v", o.archive, withoutPath(err))
+			return nil, cli.Usagef("%s: %v", o.archive, lintrun.WithoutPath(err))
 		}
 		return f, nil
 	}
