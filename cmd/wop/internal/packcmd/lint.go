@@ -155,7 +155,7 @@ func (o *lintOptions) runOptions() lintrun.Options {
 	}
 	if o.against != "" {
 		r.Against = func(ctx context.Context, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
-			return releaseVerdict(ctx, o, targets, jobs, limits)
+			return releaseVerdict(ctx, o.env, o.against, o.config, targets, jobs, limits)
 		}
 	}
 	return r
@@ -244,13 +244,4 @@ func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	}
 	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
 	return nil
-}
-
-// ruleIDs lists every rule id, for completion and did-you-mean.
-func ruleIDs() []string {
-	var ids []string
-	for _, info := range lint.Infos() {
-		ids = append(ids, info.ID)
-	}
-	return ids
 }

@@ -75,3 +75,12 @@ func explain(env *cli.Env, rules lint.Rules, id string) error {
 	_, err = fmt.Fprint(env.Out, text)
 	return err
 }
+
+// ruleIDs lists every rule id, for completion and did-you-mean.
+func ruleIDs() []string {
+	var ids []string
+	for _, info := range lint.Infos() {
+		ids = append(ids, info.ID)
+	}
+	return ids
+}
