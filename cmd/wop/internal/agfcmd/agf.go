@@ -51,11 +51,8 @@ func newLintCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Check AgentFormat files against the schema and the agf-* rules",
-		Long: `Lint AgentFormat files: the AgentFormat 1.0 schema, aliases, steps, path
-expressions, policies, sub-agent sources (followed, with cycle detection),
-patterns and unknown or renamed fields. Output formats and exit status as for
-'wop pack lint'; --strict makes warnings (unknown fields included) fail.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  cli.LongHelp(helpFiles, "lint"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := cli.FlagValue("--format", format, report.Formats...); err != nil {
 				return err
@@ -103,20 +100,9 @@ func newImportCmd(env *cli.Env) *cobra.Command {
 	var packDir string
 	var tools []string
 	cmd := &cobra.Command{
-		Use:   "import FILE --pack DIR",
-		Short: "Add an AgentFormat agent to a pack's agents[]",
-		Long: `Import an agf.react AgentFormat agent into a pack: an agents[] entry named
-<pack name>.<id>, its instructions as prompts/<id>.md (systemPromptRef), its
-interface as handoff task/return schemas, and its tools as toolAllowlist
-(local tools through --tool alias=openwop:<typeId>; MCP tools as
-mcp:<server>.<tool>). pack.json keeps its key order and is rewritten with
-two-space indentation. The files are written as one set: all or none.
-Importing an agent the pack already has updates it in place.
-
-What OpenWOP cannot express (model and sampling settings, budgets, approvals,
-sub-agents, remote agents, vendor x- blocks) is listed field by field.
-Approvals, unmapped local tools and MCP servers without allowed_tools make the
-import fail unless --accept-loss.`,
+		Use:     "import FILE --pack DIR",
+		Short:   "Add an AgentFormat agent to a pack's agents[]",
+		Long:    cli.LongHelp(helpFiles, "import"),
 		Example: `  wop agf import triage.agf.yaml --pack packs/community.acme.support --tool lookup=openwop:community.acme.crm.lookup`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -26,20 +26,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "login [--registry URL] [--status] [--offline]",
 		Short: "Store a registry token for wop pack publish, or check the one in use",
-		Long: `Read a registry token from standard input (without echo on a terminal), ask
-the registry whether it accepts it (as --status does), and store it for the
-registry in the user's config directory (wop/credentials.json, mode 0600).
-A token the registry refuses is not stored; --offline stores it unchecked.
-wop refuses to read that file if other users can. The registry is
---registry, or $WOP_REGISTRY as for publish.
-
---status stores nothing: it says which token publish would use (WOP_TOKEN,
-or the stored one) and asks the registry whether it accepts it, with an
-empty upload that can never be stored (a 401 means no). The token itself is
-never printed.
-
-Exit status: 0 stored, or accepted (or the registry has no write API to ask);
-2 bad usage; 3 the registry could not be reached; 4 no token, or refused.`,
+		Long:  cli.LongHelp(helpFiles, "login"),
 		Example: `  wop login --registry https://registry.acme.dev
   echo "$TOKEN" | wop login --registry https://registry.acme.dev
   WOP_REGISTRY=https://registry.acme.dev wop login --status`,

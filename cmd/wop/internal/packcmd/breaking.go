@@ -34,30 +34,7 @@ func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) e
 	cmd := &cobra.Command{
 		Use:   "breaking [PATH] --against REF",
 		Short: "Report what changed since the previous release and whether the version says so",
-		Long: `Compare the pack at PATH (a directory or a .tgz; default ".") with a previous
-release and report what breaks its consumers: removed node types, agents,
-chains and templates; schemas that accept less (inputs, config, parameters)
-or guarantee less (outputs); new requirements; and the verdict,
-version-bump-insufficient, when the version makes a smaller step than the
-changes need (caret semantics for 0.x). REF is a .tgz, a directory,
-git:REF (the pack as committed at REF, read with git archive), NAME@VERSION
-or registry (the highest published version below this one, yanked versions
-and prereleases skipped) from $WOP_REGISTRY; registry archives are checked
-against their integrity and signature and cached, so reruns work offline.
-
-Accept a change on purpose in .wop.yaml:
-  breaking:
-    accept:
-      - {rule: node-removed, where: /nodes/3, reason: "renamed in 2.0 notes"}
-
-Findings keep their levels (error: consumers break; warning: some hosts or
-callers break; info: worth a changelog line), but as in cargo-semver-checks
-a breaking change is fine when the version says so: the run fails only on
-version-bump-insufficient or published-version-mutated.
-
-Exit status: 0 the version covers the changes (or no previous release);
-1 it does not, or the same version has other contents (with --strict: any
-error or warning); 2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "breaking"),
 		Example: `  wop pack breaking --against ../dist/acme.tools-1.2.0.tgz
   wop pack breaking --against git:v1.2.0 --format json`,
 		Args: cobra.MaximumNArgs(1),

@@ -27,12 +27,7 @@ func newBuildCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "build [DIR...]",
 		Short: "Build <name>-<version>.tgz, byte for byte as the registry expects",
-		Long: `Build each pack directory into <name>-<version>.tgz (with .sig, .json and
-.integrity beside it). The archive holds the registry builder's file set plus
-every file a manifest ref names, with a canonical pack.json, sorted USTAR
-entries, zero owners and times: the same source always gives the same tar.
-
-The pack is linted first; errors stop the build (--no-lint skips this).`,
+		Long:  cli.LongHelp(helpFiles, "build"),
 		Example: `  wop pack build --key ~/keys/team.pem --key-id openwop-team-1 -o dist
   wop pack build --list
   wop pack build --signature 1.0.0.sig --key-id openwop-team-1   # rebuild a published version`,

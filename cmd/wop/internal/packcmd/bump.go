@@ -32,14 +32,7 @@ func newBumpCmd(env *cli.Env, runF func(context.Context, *bumpOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "bump major|minor|patch|auto|X.Y.Z [PATH]",
 		Short: "Set the pack's version and every place that embeds it",
-		Long: `Set the version of the pack source at PATH (default ".") and rewrite every
-schema $id (<schemaBase>/<name>/<version>/<file>) and absolute $ref into the
-pack to match, keeping each file's formatting. With --against, also raise the
-versions of nodes and chains whose contract changed; auto picks the smallest
-bump 'wop pack breaking' allows (it needs --against).
-
-All edits are computed first; nothing is written unless every one succeeds,
-and each file is replaced atomically.`,
+		Long:  cli.LongHelp(helpFiles, "bump"),
 		Example: `  wop pack bump minor
   wop pack bump auto --against git:v1.2.0
   wop pack bump 2.0.0 --dry-run`,

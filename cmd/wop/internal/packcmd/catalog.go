@@ -25,14 +25,7 @@ func newCatalogCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "catalog [CATALOG]",
 		Short: "List the packs and node types a catalog knows",
-		Long: `List what a catalog knows: each pack with its version, and each node type
-with its role and which schemas the catalog holds for it.
-
-CATALOG is a registry URL, a registry checkout, a folder of packs or a
-registry index file. A URL catalog is cached under the user cache directory
-and revalidated with HTTP validators; --offline reads only the cache.
-Without one, wop uses the catalog: of .wop.yaml, or the registry checkout
-the current directory is in (as 'wop pack lint' does).`,
+		Long:  cli.LongHelp(helpFiles, "catalog"),
 		Example: `  wop pack catalog ../registry
   wop pack catalog --format json`,
 		Args: cobra.MaximumNArgs(1),

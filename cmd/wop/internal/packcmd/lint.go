@@ -48,11 +48,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
 		Short: "Check packs for the mistakes real published packs have shipped",
-		Long: `Lint each pack: a directory with pack.json, a pack.json path, a built .tgz
-(read in memory), or a folder of packs (every subdirectory with a pack.json).
-
-Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
-2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "lint"),
 		Example: `  wop pack lint
   wop pack lint examples/*
   wop pack lint --format sarif . > wop.sarif

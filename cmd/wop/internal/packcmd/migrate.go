@@ -28,18 +28,7 @@ func newMigrateCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "migrate [DIR...] --to v2 [--diff]",
 		Short: "Rewrite a v1 pack's manifest for the v2 registry tree",
-		Long: `Rewrite each pack directory's pack.json for OpenWOP v2, keeping its
-formatting: kind set, engines.openwop given the v2 ceiling (">=x <3.0.0"),
-a hand-written signing block deleted (the build writes the v2 one), v1-era
-peer-dependency aliases renamed to their capability family with the facets
-in peerDependenciesMeta, each chain node reference and external sub-chain
-pinned to the exact version the catalog holds ("core.ai.callPrompt@1.0.0";
-the catalog is --catalog, else .wop.yaml's catalog:, else the registry
-checkout the pack sits in). What it cannot decide is listed, not guessed;
-lint the result with 'wop pack lint'. With --diff nothing is written.
-
-Exit status: 0 migrated (or nothing to do); 1 something was left for you;
-2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "migrate"),
 		Example: `  wop pack migrate --to v2 --diff
   wop pack migrate --to v2 --catalog https://packs.openwop.dev packs/*`,
 		RunE: func(cmd *cobra.Command, args []string) error {

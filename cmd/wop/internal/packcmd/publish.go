@@ -49,48 +49,13 @@ type publishOptions struct {
 // progressThreshold is the size from which an upload shows a progress bar.
 const progressThreshold = 4 << 20
 
-// publishHelp is publish's --help text.
-const publishHelp = `Publish a pack. Given a source directory, build and sign it first (same
-flags as build); given a .tgz, publish exactly those bytes.
-
-Before any byte is sent, wop checks what the registry would: lint, the
-archive's structure, the namespace (local.* never; private.* not to a public
-registry), that the signing key is listed by the registry as active for the
-namespace, that the signature verifies, and whether the version exists
-(same content: already published, exit 0; other content: conflict, exit 5).
-
-Uploads are retried on connection errors, stalls, 429 and 5xx (not 501) with
-capped exponential backoff, honouring Retry-After: a PUT of the same bytes is
-safe to repeat. Only the registry's own 201 or 200 counts as success; a
-redirected upload is never followed. No timeout bounds one request, only a
-stall (no byte moving for a minute) and --timeout the whole publish, so slow
-lines can upload large packs.
-
-Registries without a write API take a pull request instead: --stage CHECKOUT
-stages the version into a clone of the registry's repository, offline (the
-checkout's discovery document and keys are the registry): the pack source
-under packs/<name>/, the archive, signature and version manifest, and every
-derived file, written by the checkout's own generators. The checkout's CI
-gate then runs (--no-registry-check skips it). Any failure leaves the
-checkout as it was. --branch NAME commits the change on a new branch (never
-pushed); without it the git steps are printed. See docs/staging.md.
-
-Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes; without one
-nothing is uploaded. It goes only to the registry's origin (scheme, host,
-port), never to another origin the registry names or redirects to, and is
-never printed (--verbose shows requests with it redacted). See
-docs/network.md.
-
-Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
-3 network; 4 token refused; 5 version conflict; 130 interrupted.`
-
 func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
 	o := &publishOptions{env: env}
 	o.keys.strictKeyMode = true
 	cmd := &cobra.Command{
 		Use:   "publish [DIR|TGZ] --registry URL",
 		Short: "Publish a pack to a registry, after the checks the registry would make",
-		Long:  publishHelp,
+		Long:  cli.LongHelp(helpFiles, "publish"),
 		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
   wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
   wop pack publish . --key acme-1.pem --key-id acme-1 --stage ~/src/openwop-registry --branch publish/acme.tools-1.0.0`,

@@ -36,26 +36,7 @@ func newVerifyCmd(env *cli.Env, runF func(context.Context, *verifyOptions) error
 	cmd := &cobra.Command{
 		Use:   "verify ARCHIVE|VERSION.json|NAME@VERSION",
 		Short: "Verify a pack archive's structure, integrity and signature",
-		Long: `Read the archive strictly (bombs stop at the size ceiling) and verify the
-Ed25519 signature over the exact pack.json bytes inside it, with --key or with
-the key its signing block names, fetched from --registry (which must list it
-as active and permitted for the pack's namespace).
-
---integrity or --version-manifest (a registry's <version>.json) check that
-this is the published archive; --source DIR rebuilds the source with the
-archive's own signature and says which entries differ.
-
-Given a registry's <version>.json instead of an archive, verify the detached
-signature (--signature, default: the .sig beside it) over that manifest
-without the registry's own fields: a manifest edited after signing fails.
-
-Given NAME@VERSION and --registry, fetch the published archive and its
-version manifest from the registry and verify both, with the key the
-registry lists for the pack's namespace. URLs the registry's discovery
-document names must be on its origin (or one --allow-origin names); a
-private registry's token (WOP_TOKEN or 'wop login') goes only there.
-
-Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
+		Long:  cli.LongHelp(helpFiles, "verify"),
 		Example: `  wop pack verify acme.pack-1.0.0.tgz --key acme-1.pub.pem
   wop pack verify 1.0.0.tgz --registry https://packs.openwop.dev --version-manifest 1.0.0.json
   wop pack verify 1.0.0.tgz --key team.pub --source packs/acme.pack
