@@ -3,7 +3,6 @@ package packcmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/wop-cli/wop/internal/lintrun"
@@ -104,27 +103,6 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
 	return cmd
-}
-
-// result is the --format json shape.
-type result struct {
-	Status    string       `json:"status"` // published, already-published, dry-run, staged
-	Name      string       `json:"name"`
-	Version   string       `json:"version"`
-	Integrity string       `json:"integrity"`
-	Registry  string       `json:"registry"`
-	Archive   string       `json:"archive"`
-	Staged    string       `json:"staged,omitempty"`
-	Files     []stagedFile `json:"files,omitempty"` // with --stage: what the change touches
-	Gate      string       `json:"gate,omitempty"`  // with --stage: the gate that passed, or why none ran
-	Branch    string       `json:"branch,omitempty"`
-	Spec      string       `json:"spec"` // the spec generation the archive belongs to: v1 or v2
-}
-
-// stagedFile is one file a staged change touches.
-type stagedFile struct {
-	Path string `json:"path"`
-	Op   string `json:"op"` // added, modified, deleted
 }
 
 // runPublish runs the publish with every byte it prints, and its error,
@@ -238,7 +216,7 @@ func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor
 	if out.Status == "dry-run" {
 		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
 	}
-	return o.report(result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
+	return o.report(publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
 }
 
 // runError gives publish.Run's errors their exit codes and hints.
@@ -271,10 +249,10 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, a
 	if err != nil {
 		return err
 	}
-	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
+	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
 		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
 	for _, e := range st.res.Edits {
-		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
 	}
 	out.Gate = st.res.GateNote
 	if st.res.Gate != "" {
@@ -319,7 +297,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	return o.pending.Result.Archive, true, nil
 }
 
-func (o *publishOptions) report(r result) error {
+func (o *publishOptions) report(r publish.Result) error {
 	if o.pending != nil { // success: the build replaces what --output held
 		kept, err := o.pending.Keep()
 		if err != nil {
@@ -329,26 +307,9 @@ func (o *publishOptions) report(r result) error {
 		fmt.Fprintf(o.env.ErrOut, "built %s\n", kept)
 	}
 	if o.format == "json" {
-		enc := json.NewEncoder(o.env.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return r.WriteJSON(o.env.Out)
 	}
-	switch r.Status {
-	case "published":
-		fmt.Fprintf(o.env.Out, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "already-published":
-		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "dry-run":
-		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "staged":
-		fmt.Fprintf(o.env.Out, "staged %s@%s in %s (%s)\n", r.Name, r.Version, r.Staged, r.Integrity)
-		for _, f := range r.Files {
-			fmt.Fprintf(o.env.Out, "  %-8s %s\n", f.Op, f.Path)
-		}
-		fmt.Fprintf(o.env.Out, "gate: %s\n", r.Gate)
-	case "already-staged":
-		fmt.Fprintf(o.env.Out, "%s@%s is already in %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Staged, r.Integrity)
-	}
+	r.WriteText(o.env.Out)
 	return nil
 }
 
