@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/release"
-	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -112,30 +111,10 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
 	})
 	if o.format == "text" {
-		printVerdict(o.env.ErrOut, res, in.Incomplete)
+		res.WriteVerdict(o.env.ErrOut, in.Incomplete)
 	}
 	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
 	}
 	return nil
-}
-
-// printVerdict says, under a text report, what the changes need and what
-// the version makes.
-func printVerdict(w io.Writer, res *breaking.Result, incomplete *report.Incomplete) {
-	fmt.Fprintf(w, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
-	if res.Accepted > 0 {
-		fmt.Fprintf(w, " (%d accepted in .wop.yaml)", res.Accepted)
-	}
-	fmt.Fprintln(w)
-	if incomplete != nil {
-		fmt.Fprintln(w, incomplete.Message)
-	}
-}
-
-func bumpWord(b breaking.Bump) string {
-	if b == breaking.None {
-		return "no bump"
-	}
-	return "a " + b.String() + " bump"
 }

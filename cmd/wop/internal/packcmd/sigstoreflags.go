@@ -3,7 +3,6 @@ package packcmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -51,14 +50,7 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		}
 		req.IDToken = string(token)
 	}
-	return func(m []byte) ([]byte, error) {
-		req.Data = m
-		resp, err := sigstorehelper.Run(ctx, helper, req)
-		if err != nil {
-			return nil, fmt.Errorf("sigstore: %w", err)
-		}
-		return resp.Bundle, nil
-	}, nil
+	return sigstorehelper.Signer(ctx, helper, req), nil
 }
 
 // identityToken finds the OIDC token (sigstorehelper.FindIDToken), its
@@ -99,16 +91,5 @@ func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte)
 	if f.trustedRoot != "" {
 		req.TrustedRoot = env.Abs(f.trustedRoot)
 	}
-	return func(bundle, manifest []byte) (string, error) {
-		helper, err := sigstorehelper.Locate(env.Getenv, os.Executable)
-		if err != nil {
-			return "", err
-		}
-		req.Bundle, req.Data = bundle, manifest
-		resp, err := sigstorehelper.Run(ctx, helper, req)
-		if err != nil {
-			return "", err
-		}
-		return resp.Signer, nil
-	}
+	return sigstorehelper.Verifier(ctx, env.Getenv, req)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,7 +62,7 @@ func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archi
 	opt := stage.Options{
 		Tree: tree, NoGate: s.noGate, Branch: s.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
-		Environ: withoutSecrets(os.Environ()), Progress: progress,
+		Environ: stage.WithoutSecrets(os.Environ()), Progress: progress,
 	}
 	res, d, err := stage.Publish(ctx, c, p, opt)
 	if err != nil {
@@ -139,23 +138,4 @@ func (s *stageFlags) check(ctx context.Context, env *cli.Env) error {
 		return &cli.UsageError{Err: err}
 	}
 	return nil
-}
-
-// stageSecrets are the credentials wop reads from the environment. Staging
-// needs none of them (it reads a checkout, sends nothing), and the
-// generators and gate it runs are the checkout's code, whose output wop
-// shows when they fail: a gate that prints its environment must not print
-// the registry token.
-var stageSecrets = []string{"WOP_TOKEN", "SIGSTORE_ID_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"}
-
-// withoutSecrets returns environ without stageSecrets.
-func withoutSecrets(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(stageSecrets, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
