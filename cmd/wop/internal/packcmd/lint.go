@@ -5,19 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -95,10 +89,10 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 }
 
 func runLint(ctx context.Context, o *lintOptions) error {
-	if err := checkOutput(o.env, "--output", o.output, "wop.sarif"); err != nil {
+	if err := lintrun.CheckOutput(o.env.Lint(), "--output", o.output, "wop.sarif"); err != nil {
 		return err
 	}
-	if err := checkOutput(o.env, "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
+	if err := lintrun.CheckOutput(o.env.Lint(), "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
 		return err
 	}
 	res, err := lintrun.Run(ctx, o.env.Lint(), o.runOptions())
@@ -180,54 +174,7 @@ func writeLintReport(o *lintOptions, in report.Input) error {
 	if err := report.Print(&buf, o.format, in); err != nil {
 		return err
 	}
-	return writeOutputFile(o.env.Abs(o.output), "--output", buf.Bytes())
-}
-
-// writeOutputFile writes a file lint produces (--output, --write-baseline).
-// An existing device or pipe (/dev/stdout, a FIFO) is written into; a
-// regular file is replaced atomically.
-func writeOutputFile(path, flag string, data []byte) error {
-	if info, err := os.Stat(path); err == nil && (info.Mode()&fs.ModeNamedPipe != 0 || info.Mode()&fs.ModeCharDevice != 0) {
-		return writeInto(path, flag, data)
-	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	return nil
-}
-
-// checkOutput refuses a file flag (--output, --write-baseline) that cannot
-// name lint's output before lint runs: a directory (build's -o is one,
-// lint's are files), or the name of a pack's own source, which the output
-// would replace. example is a good name to suggest.
-func checkOutput(env *cli.Env, flag, output, example string) error {
-	if output == "" {
-		return nil
-	}
-	if info, err := os.Stat(env.Abs(output)); err == nil && info.IsDir() {
-		return cli.Usagef("%s %s is a directory; name the file to write, e.g. %s", flag, output, example)
-	}
-	switch base := filepath.Base(output); {
-	case base == pack.ManifestName, base == ".wop.yaml", base == ".wop.yml",
-		strings.HasSuffix(base, ".agf.yaml"), strings.HasSuffix(base, ".agf.yml"):
-		return cli.Usagef("%s %s would replace a pack's source; name another file, e.g. %s", flag, output, example)
-	}
-	return nil
-}
-
-// writeInto writes into an existing device or pipe (/dev/stdout, a FIFO)
-// instead of renaming a file over it: an atomic replace would swap the
-// device itself for a regular file.
-func writeInto(path, flag string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	return f.Close()
+	return lintrun.WriteOutput(o.env.Abs(o.output), "--output", buf.Bytes())
 }
 
 func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
@@ -235,7 +182,7 @@ func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOutputFile(o.env.Abs(o.writeBaseline), "--write-baseline", out); err != nil {
+	if err := lintrun.WriteOutput(o.env.Abs(o.writeBaseline), "--write-baseline", out); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
