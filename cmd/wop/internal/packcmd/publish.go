@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -211,31 +210,12 @@ func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor
 	}
 	out, err := publish.Run(ctx, req)
 	if err != nil {
-		return o.runError(ctx, err, out)
+		return publish.ExitError(ctx, err, func(c *publish.ConflictError) error { return o.conflict(c, out.Put) })
 	}
 	if out.Status == "dry-run" {
 		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
 	}
 	return o.report(publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
-}
-
-// runError gives publish.Run's errors their exit codes and hints.
-func (o *publishOptions) runError(ctx context.Context, err error, out publish.Outcome) error {
-	var noWrite *publish.NoWriteAPIError
-	var noCreds *publish.NoCredentialsError
-	var conflict *publish.ConflictError
-	var upload *publish.UploadError
-	switch {
-	case errors.As(err, &noWrite):
-		return cli.WithHint(err, "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
-	case errors.As(err, &noCreds):
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
-	case errors.As(err, &conflict):
-		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(conflict, out.Put)}
-	case errors.As(err, &upload):
-		return uploadError(ctx, upload.Err)
-	}
-	return networkError(ctx, err)
 }
 
 // stageIn stages the checked archive into --stage's checkout and says
@@ -337,43 +317,6 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	progressbar.OptionSetWriter(o.env.ErrOut)(bar)
 	reader := progressbar.NewReader(r, bar)
 	return &reader
-}
-
-// networkError gives transport failures and a cancelled context their exit
-// codes; registry answers keep theirs.
-func networkError(ctx context.Context, err error) error {
-	var ne net.Error
-	var te *registry.TransportError
-	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted; nothing was published: run the same command again")}
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
-	case errors.As(err, &ne), errors.As(err, &te):
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-	case errors.Is(err, registry.ErrUnreadable):
-		return &cli.UsageError{Err: err}
-	}
-	return err
-}
-
-func uploadError(ctx context.Context, err error) error {
-	var se *registry.StatusError
-	if errors.As(err, &se) {
-		switch {
-		case se.StatusCode == 401 || se.StatusCode == 403:
-			return &cli.ExitError{Code: cli.ExitAuth, Err: err}
-		case se.StatusCode == 409:
-			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-		case se.StatusCode == 429 || se.StatusCode >= 500:
-			return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-		}
-		return err
-	}
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
-	}
-	return networkError(ctx, err)
 }
 
 // conflict gives a version conflict the hint that fits what the user has:

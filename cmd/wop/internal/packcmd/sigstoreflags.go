@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"context"
-	"errors"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -44,28 +43,14 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		}
 		req.Op = "sign-key"
 	} else {
-		token, err := identityToken(ctx, env, f.identityToken)
+		token, err := sigstorehelper.FindIDToken(ctx, sigstorehelper.TokenSource{Flag: f.identityToken, Getenv: env.Getenv,
+			UserAgent: "wop/" + env.Version, Transport: env.HTTPClient().Transport})
 		if err != nil {
-			return nil, err
+			return nil, sigstorehelper.ExitError(err)
 		}
 		req.IDToken = string(token)
 	}
 	return sigstorehelper.Signer(ctx, helper, req), nil
-}
-
-// identityToken finds the OIDC token (sigstorehelper.FindIDToken), its
-// errors given their exit codes and hints.
-func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelper.IDToken, error) {
-	t, err := sigstorehelper.FindIDToken(ctx, sigstorehelper.TokenSource{Flag: flag, Getenv: env.Getenv,
-		UserAgent: "wop/" + env.Version, Transport: env.HTTPClient().Transport})
-	var actions *sigstorehelper.ActionsTokenError
-	switch {
-	case errors.Is(err, sigstorehelper.ErrNoIDToken):
-		return "", &cli.UsageError{Err: err}
-	case errors.As(err, &actions):
-		return "", cli.WithHint(err, "the job needs 'permissions: id-token: write'")
-	}
-	return t, err
 }
 
 // verifyFlags are the Sigstore verification flags of verify.

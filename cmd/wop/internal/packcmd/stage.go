@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
-	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/stage"
@@ -66,27 +64,9 @@ func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archi
 	}
 	res, d, err := stage.Publish(ctx, c, p, opt)
 	if err != nil {
-		return nil, stageError(err)
+		return nil, stage.ExitError(err)
 	}
 	return &staged{res: res, root: c.Root, url: d.URL, message: opt.Message}, nil
-}
-
-// stageError gives stage.Publish's errors their exit codes and hints.
-func stageError(err error) error {
-	var tree *stage.TreeError
-	var key *stage.KeyError
-	var origin *registry.OriginError
-	switch {
-	case errors.Is(err, registry.ErrUnreadable), errors.As(err, &tree):
-		return &cli.UsageError{Err: err}
-	case errors.As(err, &key) && errors.As(err, &origin):
-		return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
-	case errors.As(err, &key):
-		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
-	case errors.Is(err, registry.ErrConflict):
-		return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-	}
-	return err
 }
 
 // nextSteps tells the author what to do after staging: push the branch

@@ -183,7 +183,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *v
 	}
 	data, manifest, err := reg.Fetch(ctx, name, version)
 	if err != nil {
-		return nil, networkError(ctx, err)
+		return nil, registry.ExitError(ctx, err)
 	}
 	opt.Want = o.archive
 	if o.versionManifest == "" {
