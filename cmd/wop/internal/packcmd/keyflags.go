@@ -3,6 +3,7 @@ package packcmd
 import (
 	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"path/filepath"
 	"strings"
 
@@ -107,7 +108,7 @@ func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (buil
 			return s, cli.Usagef("--signature needs --key-id (or WOP_KEY_ID, or keyId in .wop.yaml): the key that made the signature")
 		}
 		var err error
-		if s.Signature, err = readUserFile(env, "--signature", k.signature, maxSmallFile); err != nil {
+		if s.Signature, err = flagfile.Read("--signature", k.signature, env.Abs(k.signature), flagfile.MaxSmall); err != nil {
 			return s, err
 		}
 	case !k.unsigned && !strings.HasPrefix(name, "private."):
@@ -138,7 +139,7 @@ func (k *keyFlags) privateKeyPEM(env *cli.Env) ([]byte, error) {
 	if k.keyPEM != nil {
 		return k.keyPEM, nil
 	}
-	return readPrivateKey(env, k.key, k.strictKeyMode)
+	return flagfile.PrivateKey(env.ErrOut, k.key, env.Abs(k.key), k.strictKeyMode)
 }
 
 // resolveKeyID picks the signing key id: --key-id, else $WOP_KEY_ID, else

@@ -2,6 +2,7 @@ package packcmd
 
 import (
 	"context"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -38,7 +39,7 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		req.SigningConfig = env.Abs(f.signingConfig)
 	}
 	if keyPath != "" {
-		if req.KeyPEM, err = readPrivateKey(env, keyPath, strictKeyMode); err != nil {
+		if req.KeyPEM, err = flagfile.PrivateKey(env.ErrOut, keyPath, env.Abs(keyPath), strictKeyMode); err != nil {
 			return nil, err
 		}
 		req.Op = "sign-key"

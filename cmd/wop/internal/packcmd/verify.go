@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"io"
 	"os"
@@ -122,7 +123,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) error {
 	var sigstoreKey []byte
 	if o.key != "" {
-		raw, err := readVerifyKey(o.env, o.key)
+		raw, err := flagfile.PublicKey(o.key, o.env.Abs(o.key))
 		if err != nil {
 			return err
 		}
@@ -137,7 +138,7 @@ func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) erro
 	}
 	var err error
 	if o.versionManifest != "" {
-		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
+		if opt.VersionManifest, err = flagfile.Read("--version-manifest", o.versionManifest, o.env.Abs(o.versionManifest), flagfile.MaxSmall); err != nil {
 			return err
 		}
 	}
@@ -158,7 +159,7 @@ func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.R
 	if sigPath == "" {
 		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
 	}
-	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: maxSmallFile, FollowLinks: true})
+	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: flagfile.MaxSmall, FollowLinks: true})
 	if err != nil {
 		return nil, fmt.Errorf("signature %s: %v", sigPath, lintrun.WithoutPath(err))
 	}
