@@ -69,7 +69,7 @@ func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error
 		if err != nil {
 			return err
 		}
-		if err := checkNew(ctx, env, shown, c); err != nil {
+		if err := credentials.CheckNew(ctx, env.ErrOut, shown, c); err != nil {
 			return redactor.Error(err)
 		}
 	}
@@ -78,26 +78,6 @@ func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error
 		return err
 	}
 	fmt.Fprintf(env.ErrOut, "stored the token for %s in %s\n", shown, path)
-	return nil
-}
-
-// checkNew asks the registry (shown as shown) about a token login is about
-// to store: refused or unchecked, it is not stored.
-func checkNew(ctx context.Context, env *cli.Env, shown string, c tokenChecker) error {
-	const offlineHint = "pass --offline to store it without asking the registry"
-	verdict, err := askRegistry(ctx, c)
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: cli.WithHint(fmt.Errorf("could not ask %s about the token, so it was not stored: %w", shown, err), offlineHint)}
-	}
-	switch verdict {
-	case registry.TokenRefused:
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(fmt.Errorf("%s refuses the token (401); it was not stored", shown),
-			"get a new token from the registry's operators; "+offlineHint)}
-	case registry.TokenAccepted:
-		fmt.Fprintln(env.ErrOut, "the registry accepts the token")
-	default:
-		fmt.Fprintln(env.ErrOut, "not checked: the registry has no write API (it takes pull requests)")
-	}
 	return nil
 }
 
