@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"github.com/wop-cli/wop/internal/interrupt"
 	"os"
 	"runtime/debug"
 
@@ -16,7 +17,7 @@ var version string
 
 func main() {
 	tuneGC(os.Getenv)
-	ctx, stop := cli.SignalContext(context.Background(), os.Exit)
+	ctx, stop := interrupt.Context(context.Background(), os.Exit)
 	code := root.Main(ctx, os.Args[1:], cli.System(cli.Version(version, debug.ReadBuildInfo)))
 	stop()
 	os.Exit(code)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/interrupt"
 	"github.com/wop-cli/wop/internal/lintrun"
 )
 
@@ -86,7 +87,7 @@ func (e *InternalError) Unwrap() error { return e.Err }
 type Hinter = exitcode.Hinter
 
 // ErrInterrupted is the cause of a context cancelled by Ctrl-C (or SIGTERM).
-var ErrInterrupted = errors.New("interrupted")
+var ErrInterrupted = interrupt.ErrInterrupted
 
 // ExitCode maps an error returned by a command to the process exit code.
 func ExitCode(err error) int {
