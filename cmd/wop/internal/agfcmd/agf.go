@@ -54,7 +54,7 @@ func newLintCmd(env *cli.Env) *cobra.Command {
 		Long:  cli.LongHelp(helpFiles, "lint"),
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.FlagValue("--format", format, report.Formats...); err != nil {
+			if err := suggest.FlagValue("--format", format, report.Formats...); err != nil {
 				return err
 			}
 			var names []string

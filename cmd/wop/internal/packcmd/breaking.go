@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/release"
+	"github.com/wop-cli/wop/internal/suggest"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -45,7 +46,7 @@ func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) e
 			if o.against == "" {
 				return cli.Usagef("--against is required: the previous release as a .tgz, a directory, git:REF, NAME@VERSION or registry")
 			}
-			if err := cli.FlagValue("--format", o.format, report.Formats...); err != nil {
+			if err := suggest.FlagValue("--format", o.format, report.Formats...); err != nil {
 				return err
 			}
 			if runF != nil {

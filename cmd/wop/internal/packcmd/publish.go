@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/suggest"
 	"io"
 	"net/url"
 	"os"
@@ -63,7 +64,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if err := cli.FlagValue("--format", o.format, "text", "json"); err != nil {
+			if err := suggest.FlagValue("--format", o.format, "text", "json"); err != nil {
 				return err
 			}
 			if err := o.keys.validate(); err != nil {

@@ -3,6 +3,7 @@ package packcmd
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wop-cli/wop/internal/suggest"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -67,7 +68,7 @@ func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(),
 func explain(env *cli.Env, rules lint.Rules, id string) error {
 	text, found, err := lintrun.Explain(rules, id)
 	if !found {
-		return cli.UnknownRule(id, ruleIDs())
+		return suggest.UnknownRule(id, ruleIDs())
 	}
 	if err != nil {
 		return err
