@@ -40,6 +40,15 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
+// InternalError is a failure of wop itself (a panic, a broken invariant):
+// it exits Internal, so CI can tell it from findings.
+type InternalError struct{ Err error }
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: %v\nthis is a bug in wop; please report it with the command you ran", e.Err)
+}
+func (e *InternalError) Unwrap() error { return e.Err }
+
 // Hinter is an error with a next step for the user, printed as "hint: ...".
 type Hinter interface{ Hint() string }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,10 +15,8 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/report"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/suggest"
-	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // NewCmd returns the `wop agf` group.
@@ -27,22 +24,6 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{Use: "agf", Short: "Lint AgentFormat (*.agf.yaml) agents and import them into packs", Args: cobra.ArbitraryArgs, RunE: cli.GroupRunE}
 	cmd.AddCommand(newLintCmd(env), newImportCmd(env))
 	return cmd
-}
-
-// diskSource reads AgentFormat files relative to the working directory and
-// names them as typed.
-func diskSource(env *cli.Env) agf.Source {
-	return agf.Source{
-		Read: func(name string) ([]byte, error) {
-			return readCapped(env.Abs(filepath.FromSlash(name)))
-		},
-		Display: func(name string) string { return name },
-	}
-}
-
-// readCapped reads an AgentFormat file up to the per-file ceiling.
-func readCapped(path string) ([]byte, error) {
-	return safefile.Read(path, safefile.Options{Max: tarball.DefaultLimits.MaxEntry, FollowLinks: true})
 }
 
 func newLintCmd(env *cli.Env) *cobra.Command {
@@ -64,7 +45,7 @@ func newLintCmd(env *cli.Env) *cobra.Command {
 				}
 				names = append(names, filepath.ToSlash(filepath.Clean(a)))
 			}
-			ds, err := lint.AgentFormat(names, diskSource(env), lint.AgentFormatOptions{Strict: strict})
+			ds, err := lint.AgentFormat(names, agfimport.DiskSource(env.Abs), lint.AgentFormatOptions{Strict: strict})
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}
@@ -109,7 +90,7 @@ func newImportCmd(env *cli.Env) *cobra.Command {
 			if packDir == "" {
 				return cli.Usagef("--pack DIR is required")
 			}
-			if err := checkModelClass(o.ModelClass); err != nil {
+			if err := agfimport.CheckModelClass(o.ModelClass); err != nil {
 				return err
 			}
 			for _, t := range tools {
@@ -132,7 +113,7 @@ func newImportCmd(env *cli.Env) *cobra.Command {
 }
 
 func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
-	res, err := agfimport.Import(agfimport.Request{File: file, PackDir: packDir, Abs: env.Abs, Source: diskSource(env), Import: o})
+	res, err := agfimport.Import(agfimport.Request{File: file, PackDir: packDir, Abs: env.Abs, Source: agfimport.DiskSource(env.Abs), Import: o})
 	var input *agfimport.InputError
 	var lintErr *agfimport.LintError
 	switch {
@@ -169,27 +150,6 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 		return cli.ErrFindings
 	}
 	return nil
-}
-
-// checkModelClass refuses a --model-class the agent manifest schema does
-// not allow before anything is read or written: the import would otherwise
-// write an agent that lint then rejects.
-func checkModelClass(class string) error {
-	if class == "" {
-		return nil
-	}
-	classes, err := schema.ModelClasses()
-	if err != nil {
-		return &cli.InternalError{Err: fmt.Errorf("the modelClass list: %w", err)}
-	}
-	if slices.Contains(classes, class) {
-		return nil
-	}
-	msg := fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; use one of %s", class, strings.Join(classes, ", "))
-	if near, ok := suggest.Nearest(class, classes, 2); ok {
-		msg = fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; did you mean %q? (one of %s)", class, near, strings.Join(classes, ", "))
-	}
-	return cli.Usagef("%s", msg)
 }
 
 // modelClasses are the values the agent manifest schema allows, for

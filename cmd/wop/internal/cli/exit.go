@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/wop-cli/wop/internal/exitcode"
 	"github.com/wop-cli/wop/internal/interrupt"
@@ -76,12 +75,7 @@ func Usagef(format string, args ...any) error { return exitcode.Usagef(format, a
 
 // InternalError is a failure of wop itself (a panic, a broken invariant):
 // it exits ExitInternal, so CI can tell it from findings.
-type InternalError struct{ Err error }
-
-func (e *InternalError) Error() string {
-	return fmt.Sprintf("internal error: %v\nthis is a bug in wop; please report it with the command you ran", e.Err)
-}
-func (e *InternalError) Unwrap() error { return e.Err }
+type InternalError = exitcode.InternalError
 
 // Hinter is an error with a next step for the user, printed as "hint: ...".
 type Hinter = exitcode.Hinter
