@@ -3,12 +3,12 @@ package main
 
 import (
 	"context"
-	"github.com/wop-cli/wop/internal/interrupt"
 	"os"
 	"runtime/debug"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/interrupt"
 )
 
 // version is set at release time by -ldflags "-X main.version=..."; when

@@ -3,13 +3,13 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 )
 

@@ -3,12 +3,12 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"os"
 	"path/filepath"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/ordered"
 	"github.com/wop-cli/wop/internal/pack"
 )

@@ -3,11 +3,11 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"github.com/wop-cli/wop/internal/lintrun"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 type catalogOptions struct {

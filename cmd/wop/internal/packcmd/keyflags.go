@@ -3,13 +3,13 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"github.com/wop-cli/wop/internal/flagfile"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/spec"
 )

@@ -3,7 +3,6 @@ package packcmd
 import (
 	"context"
 	"errors"
-	"github.com/wop-cli/wop/internal/release"
 	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -12,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 

@@ -3,13 +3,13 @@ package packcmd
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/wop-cli/wop/internal/suggest"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 func newRulesCmd(env *cli.Env) *cobra.Command {

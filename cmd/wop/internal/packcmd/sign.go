@@ -2,11 +2,11 @@ package packcmd
 
 import (
 	"context"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 func newSignCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) *cobra.Command {

@@ -2,11 +2,11 @@ package packcmd
 
 import (
 	"context"
-	"github.com/wop-cli/wop/internal/flagfile"
 	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
