@@ -32,7 +32,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
   WOP_REGISTRY=https://registry.acme.dev wop login --status`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			url, err := cli.RegistryURL(env, reg)
+			url, err := registry.URLFromFlag(reg, env.Getenv)
 			if err != nil {
 				return err
 			}

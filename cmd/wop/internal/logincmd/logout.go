@@ -52,7 +52,7 @@ func logoutRegistry(env *cli.Env, flag string) (string, error) {
 	var url string
 	if flag != "" || env.Getenv("WOP_REGISTRY") != "" {
 		var err error
-		if url, err = cli.RegistryURL(env, flag); err != nil {
+		if url, err = registry.URLFromFlag(flag, env.Getenv); err != nil {
 			return "", err
 		}
 	}

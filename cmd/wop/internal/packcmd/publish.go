@@ -75,7 +75,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
-				if o.reg.url, err = cli.RegistryURL(env, o.reg.url); err != nil {
+				if o.reg.url, err = registry.URLFromFlag(o.reg.url, env.Getenv); err != nil {
 					return err
 				}
 				if err := o.reg.validate(); err != nil {
