@@ -76,8 +76,10 @@ func (k *keyFlags) tree() (spec.Tree, error) {
 func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
 	c := build.KeyChoice{Key: k.key, KeyID: k.keyID, Signature: k.signature, Spec: sign.Spec(k.spec), Unsigned: k.unsigned,
 		EnvKeyID: env.Getenv("WOP_KEY_ID"), ConfigKeyID: k.configKeyID, Parsed: k.parsedKey,
-		ReadKey:       func() ([]byte, error) { return k.privateKeyPEM(env) },
-		ReadSignature: func() ([]byte, error) { return flagfile.Read("--signature", k.signature, env.Abs(k.signature), flagfile.MaxSmall) }}
+		ReadKey: func() ([]byte, error) { return k.privateKeyPEM(env) },
+		ReadSignature: func() ([]byte, error) {
+			return flagfile.Read("--signature", k.signature, env.Abs(k.signature), flagfile.MaxSmall)
+		}}
 	if !k.sigstore.enabled {
 		return c.Signing(name)
 	}
