@@ -4,11 +4,9 @@
 package logincmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -81,6 +79,8 @@ func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error
 	return nil
 }
 
+// readToken reads the token to store: typed without echo at a terminal,
+// else the first line of standard input (credentials.ReadToken).
 func readToken(env *cli.Env) (registry.Token, error) {
 	if f, ok := env.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprint(env.ErrOut, "token: ")
@@ -89,23 +89,7 @@ func readToken(env *cli.Env) (registry.Token, error) {
 		if err != nil {
 			return "", err
 		}
-		return nonEmpty(string(b))
+		return credentials.CheckToken(string(b))
 	}
-	line, err := bufio.NewReader(env.In).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	return nonEmpty(line)
-}
-
-func nonEmpty(s string) (registry.Token, error) {
-	if s = strings.TrimSpace(s); s == "" {
-		return "", cli.Usagef("no token on standard input")
-	}
-	// A token is one printable word (RFC 6750's token68); anything else is a
-	// paste gone wrong, and would break the Authorization header later.
-	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r > '~' }) {
-		return "", cli.Usagef("the token on standard input holds a space, control or non-ASCII character; paste only the token")
-	}
-	return registry.Token(s), nil
+	return credentials.ReadToken(env.In)
 }

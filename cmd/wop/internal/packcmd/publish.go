@@ -1,21 +1,19 @@
 package packcmd
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/credentials"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
@@ -297,14 +295,7 @@ func (o *publishOptions) report(r publish.Result) error {
 // token finds the registry token: --token-stdin, WOP_TOKEN, or wop login's file.
 func (o *publishOptions) token() (registry.Token, error) {
 	if o.tokenStdin {
-		line, err := bufio.NewReader(o.env.In).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return "", err
-		}
-		if line = strings.TrimSpace(line); line == "" {
-			return "", cli.Usagef("--token-stdin: standard input was empty")
-		}
-		return registry.Token(line), nil
+		return credentials.StdinToken(o.env.In)
 	}
 	t, err := readToken(o.env, o.reg.url)
 	if err != nil {
