@@ -2,16 +2,12 @@ package packcmd
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/migrate"
-	"github.com/wop-cli/wop/internal/pack"
 )
 
 // migrateOptions are wop pack migrate's flags.
@@ -85,34 +81,7 @@ func migrateDir(ctx context.Context, o *migrateOptions, catalogs *lintrun.Catalo
 	if err := res.ToV2(migrate.Options{Catalog: cat}); err != nil {
 		return 0, &cli.UsageError{Err: err}
 	}
-	// Each note's line and column are in the file as it stands afterwards:
-	// the migrated one, or with --diff the one on disk.
-	after := res.After
-	if o.showDiff {
-		after = res.Before
-	}
-	at, err := res.Locate(after)
-	if err != nil {
-		return 0, err
-	}
-	shown := pk.Path(pack.ManifestName)
-	for i, n := range res.Notes {
-		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", shown, at[i].Line, at[i].Column, n.Pointer, n.Message)
-	}
-	switch {
-	case string(res.After) == string(res.Before):
-		if len(res.Notes) == 0 {
-			fmt.Fprintf(env.ErrOut, "%s is already v2: nothing to change\n", shown)
-		}
-	case o.showDiff:
-		_, err = env.Out.Write(diff.Diff("a/"+shown, res.Before, "b/"+shown, res.After))
-	default:
-		if err := atomicfile.Replace(res.Path, res.After); err != nil {
-			return len(res.Notes), fmt.Errorf("write %s: %w", shown, err)
-		}
-		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", shown)
-	}
-	return len(res.Notes), err
+	return res.Finish(o.showDiff, env.Out, env.ErrOut)
 }
 
 // migrateCatalog opens the catalog chain references are pinned from, as
