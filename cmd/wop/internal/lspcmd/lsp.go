@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/lsp"
 )
 
@@ -20,8 +19,8 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Long:  cli.LongHelp(helpFiles, "lsp"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Env = &lintrun.Env{WorkDir: env.WorkDir, Getenv: env.Getenv, Out: io.Discard, ErrOut: env.ErrOut, Version: env.Version,
-				BuildID: env.BuildID, CacheDir: env.CacheDir, Now: env.Now, HTTPClient: env.HTTPClient}
+			opt.Env = env.Lint()
+			opt.Env.Out = io.Discard // standard output carries the protocol
 			if err := lsp.Serve(cmd.Context(), stdio{env.In, env.Out}, opt); err != nil {
 				return &cli.ExitError{Code: 1, Err: err}
 			}
