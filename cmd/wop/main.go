@@ -8,6 +8,7 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/interrupt"
 )
 
 // version is set at release time by -ldflags "-X main.version=..."; when
@@ -16,7 +17,7 @@ var version string
 
 func main() {
 	tuneGC(os.Getenv)
-	ctx, stop := cli.SignalContext(context.Background(), os.Exit)
+	ctx, stop := interrupt.Context(context.Background(), os.Exit)
 	code := root.Main(ctx, os.Args[1:], cli.System(cli.Version(version, debug.ReadBuildInfo)))
 	stop()
 	os.Exit(code)

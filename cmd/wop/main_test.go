@@ -22,6 +22,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/cmd/wop/internal/root"
+	"github.com/wop-cli/wop/internal/interrupt"
 	"github.com/wop-cli/wop/internal/registry/registrytest"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/sign/sigstore"
@@ -45,7 +46,7 @@ func TestMain(m *testing.M) {
 // names a file, every byte wop prints is appended to it too, for
 // TestScript's check that no secret ever got out.
 func wopMain() {
-	ctx, _ := cli.SignalContext(context.Background(), os.Exit)
+	ctx, _ := interrupt.Context(context.Background(), os.Exit)
 	env := cli.System("test")
 	if path := os.Getenv("WOP_TEST_PRINTED"); path != "" {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)

@@ -17,14 +17,6 @@ import (
 // command parses flags, calls one internal entry point, and prints).
 const maxFuncLines = 60
 
-// lintFamily are the files of lint's commands, which move into internal/
-// with the language server (issue 27) in another change: measured, not yet
-// held to maxFuncLines.
-var lintFamily = []string{
-	"packcmd/lint.go", "packcmd/lintconfig.go", "packcmd/catalogload.go", "packcmd/lintagainst.go",
-	"packcmd/lintchanged.go", "packcmd/lintfix.go", "packcmd/lintgate.go", "packcmd/rules.go", "packcmd/catalog.go",
-}
-
 // goFile is one non-test Go file under cmd/, parsed.
 type goFile struct {
 	rel   string // relative to cmd/wop/internal (or cmd/ for the mains)
@@ -174,12 +166,12 @@ func declNames(d ast.Decl) []string {
 }
 
 // TestCmdShape measures cmd/ (run with -v to see the figures) and holds
-// every function outside the lint family to maxFuncLines, and every pair of
-// files outside it to using each other one way at most.
+// every function to maxFuncLines, and every pair of files to using each
+// other one way at most.
 func TestCmdShape(t *testing.T) {
 	fset := token.NewFileSet()
 	files := parseCmd(t, fset)
-	total, lintLines := 0, 0
+	total := 0
 	type fn struct {
 		name  string
 		lines int
@@ -187,10 +179,6 @@ func TestCmdShape(t *testing.T) {
 	var funcs []fn
 	for _, f := range files {
 		total += f.lines
-		lint := slices.Contains(lintFamily, f.rel)
-		if lint {
-			lintLines += f.lines
-		}
 		for _, d := range f.ast.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
@@ -202,13 +190,13 @@ func TestCmdShape(t *testing.T) {
 			}
 			n := funcLines(fset, fd)
 			funcs = append(funcs, fn{name, n})
-			if n > maxFuncLines && !lint {
+			if n > maxFuncLines {
 				t.Errorf("%s is %d lines, over %d: move its logic into internal/", name, n, maxFuncLines)
 			}
 		}
 	}
 	slices.SortFunc(funcs, func(a, b fn) int { return b.lines - a.lines })
-	t.Logf("cmd/: %d lines of non-test Go in %d files (the lint family: %d)", total, len(files), lintLines)
+	t.Logf("cmd/: %d lines of non-test Go in %d files", total, len(files))
 	for _, f := range funcs[:min(8, len(funcs))] {
 		t.Logf("  %4d  %s", f.lines, f.name)
 	}
@@ -218,9 +206,7 @@ func TestCmdShape(t *testing.T) {
 		t.Logf("  %s", u)
 		a, rest, _ := strings.Cut(u, " <-> ")
 		b, _, _ := strings.Cut(rest, " ")
-		if !slices.Contains(lintFamily, a) && !slices.Contains(lintFamily, b) {
-			t.Errorf("%s and %s use each other: one of them should only be used", a, b)
-		}
+		t.Errorf("%s and %s use each other: one of them should only be used", a, b)
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/exitcode"
 )
 
 func TestImportRefusesBeforeWriting(t *testing.T) {
@@ -28,5 +30,20 @@ func TestImportRefusesBeforeWriting(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("wrote %d entries", len(entries))
+	}
+}
+
+// TestCheckModelClass: a near miss is a usage error naming the class
+// meant; a schema class passes.
+func TestCheckModelClass(t *testing.T) {
+	if err := CheckModelClass(""); err != nil {
+		t.Errorf("empty: %v", err)
+	}
+	if err := CheckModelClass("reasoning"); err != nil {
+		t.Errorf("reasoning: %v", err)
+	}
+	var usage *exitcode.UsageError
+	if err := CheckModelClass("reasonin"); !errors.As(err, &usage) || !strings.Contains(err.Error(), `did you mean "reasoning"?`) {
+		t.Errorf("near miss: %v", err)
 	}
 }

@@ -120,6 +120,35 @@ func knownProfile(name string) error {
 	return err
 }
 
+// PackConfig loads the configuration of the pack in dir for the commands
+// that read its breaking: section (bump, breaking, lint --against): explicit
+// (--config), WOP_CONFIG, or .wop.yaml found upward; a pack without one
+// gets the zero Config.
+func PackConfig(env *Env, explicit, dir string) (*config.Config, error) {
+	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
+	var want *safefile.Identity
+	if path != "" {
+		path = env.Abs(path)
+	} else {
+		found, err := config.Find(dir, Discovery(env))
+		if err != nil {
+			return nil, err
+		}
+		if w := found.Warning(); w != "" {
+			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
+		}
+		if found.Path == "" {
+			return &config.Config{}, nil
+		}
+		path, want = found.Path, &found.ID
+	}
+	c, err := config.Load(path, config.Options{Rule: KnownRule, Want: want, Profile: knownProfile})
+	if err != nil {
+		return nil, ConfigError(env, path, err)
+	}
+	return c, nil
+}
+
 // ConfigError is a configuration file's problems, every one, named as the
 // user sees the file; or why it could not be read.
 func ConfigError(env *Env, path string, err error) error {

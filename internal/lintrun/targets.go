@@ -50,7 +50,7 @@ func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []stri
 	add := func(dir string) {
 		if !seen[dir] {
 			seen[dir] = true
-			targets = append(targets, Target{Path: dir, Display: displayRel(env, dir)})
+			targets = append(targets, Target{Path: dir, Display: DisplayRel(env, dir)})
 		}
 	}
 	for _, f := range files {
@@ -76,9 +76,9 @@ func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []stri
 	return targets, agfFiles, nil
 }
 
-// displayRel names a pack directory relative to the working directory, as
+// DisplayRel names a pack directory relative to the working directory, as
 // the user would type it.
-func displayRel(env *Env, dir string) string {
+func DisplayRel(env *Env, dir string) string {
 	if rel, err := filepath.Rel(env.WorkDir, dir); err == nil {
 		return rel
 	}

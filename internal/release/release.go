@@ -10,13 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -76,7 +76,7 @@ func Previous(ctx context.Context, ref, packPath string, opt Options) (*pack.Pac
 	}
 	pk, err := pack.Load(opt.Abs(ref), opt.Limits)
 	if err != nil {
-		return nil, noop, inputErrorf("--against %s: %v", ref, pathless(err))
+		return nil, noop, inputErrorf("--against %s: %v", ref, lintrun.WithoutPath(err))
 	}
 	pk.Display = pack.DisplayName(ref)
 	return pk, noop, nil
@@ -94,17 +94,4 @@ func PackDir(p string) string {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// pathless drops the absolute path an *fs.PathError carries: messages name
-// the file as the user typed it.
-func pathless(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	if errors.Is(err, pack.ErrNoManifest) {
-		return errors.New("no pack.json here or in its subdirectories: point at a pack directory, a pack.json or a .tgz")
-	}
-	return err
 }

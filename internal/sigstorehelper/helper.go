@@ -147,3 +147,35 @@ func Run(ctx context.Context, helper string, req Request) (*Response, error) {
 	}
 	return &resp, nil
 }
+
+// Signer returns the function that makes a bundle over a manifest with
+// req (Op sign-key or sign-keyless, everything but Data set), run by the
+// helper at path helper.
+func Signer(ctx context.Context, helper string, req Request) func([]byte) ([]byte, error) {
+	return func(m []byte) ([]byte, error) {
+		req.Data = m
+		resp, err := Run(ctx, helper, req)
+		if err != nil {
+			return nil, fmt.Errorf("sigstore: %w", err)
+		}
+		return resp.Bundle, nil
+	}
+}
+
+// Verifier returns the check of a bundle over a manifest with req (Op
+// verify, everything but Bundle and Data set): the helper is located only
+// when a bundle is checked, and the signer's identity returned.
+func Verifier(ctx context.Context, getenv func(string) string, req Request) func(bundle, manifest []byte) (string, error) {
+	return func(bundle, manifest []byte) (string, error) {
+		helper, err := Locate(getenv, os.Executable)
+		if err != nil {
+			return "", err
+		}
+		req.Bundle, req.Data = bundle, manifest
+		resp, err := Run(ctx, helper, req)
+		if err != nil {
+			return "", err
+		}
+		return resp.Signer, nil
+	}
+}

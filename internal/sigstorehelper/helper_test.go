@@ -83,3 +83,26 @@ func TestIDTokenNeverFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestSignerAndVerifier: the functions build and verify take run the
+// helper with the request and the data; a signing failure says sigstore.
+func TestSignerAndVerifier(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	os.WriteFile(good, []byte(fmt.Sprintf("#!/bin/sh\ncat >/dev/null\necho '{\"protocol\":%d,\"signer\":\"someone\",\"bundle\":\"Yg==\"}'\n", Protocol)), 0o755)
+	if b, err := Signer(context.Background(), good, Request{Op: "sign-key"})([]byte("m")); err != nil || string(b) != "b" {
+		t.Errorf("Signer: %q %v", b, err)
+	}
+	if _, err := Signer(context.Background(), filepath.Join(dir, "none"), Request{Op: "sign-key"})([]byte("m")); err == nil || !strings.HasPrefix(err.Error(), "sigstore: ") {
+		t.Errorf("Signer without a helper: %v", err)
+	}
+	getenv := func(k string) string {
+		if k == "WOP_SIGSTORE_HELPER" {
+			return good
+		}
+		return ""
+	}
+	if who, err := Verifier(context.Background(), getenv, Request{Op: "verify"})([]byte("b"), []byte("m")); err != nil || who != "someone" {
+		t.Errorf("Verifier: %q %v", who, err)
+	}
+}

@@ -180,7 +180,7 @@ func run(ctx context.Context, dir string, environ []string, s step) error {
 	// On Ctrl-C the step and its children are killed, and Run returns
 	// within stepWaitDelay even if a grandchild still holds the output
 	// pipe: Stage must have time to remove its staging copy before the
-	// process exits (cli.SignalContext's grace).
+	// process exits (interrupt.Context's grace).
 	ownGroup(cmd)
 	cmd.WaitDelay = stepWaitDelay
 	if err := cmd.Run(); err != nil {

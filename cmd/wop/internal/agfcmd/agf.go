@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,10 +15,8 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/report"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/schema"
 	"github.com/wop-cli/wop/internal/suggest"
-	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // NewCmd returns the `wop agf` group.
@@ -29,35 +26,16 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	return cmd
 }
 
-// diskSource reads AgentFormat files relative to the working directory and
-// names them as typed.
-func diskSource(env *cli.Env) agf.Source {
-	return agf.Source{
-		Read: func(name string) ([]byte, error) {
-			return readCapped(env.Abs(filepath.FromSlash(name)))
-		},
-		Display: func(name string) string { return name },
-	}
-}
-
-// readCapped reads an AgentFormat file up to the per-file ceiling.
-func readCapped(path string) ([]byte, error) {
-	return safefile.Read(path, safefile.Options{Max: tarball.DefaultLimits.MaxEntry, FollowLinks: true})
-}
-
 func newLintCmd(env *cli.Env) *cobra.Command {
 	var format string
 	var strict bool
 	cmd := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Check AgentFormat files against the schema and the agf-* rules",
-		Long: `Lint AgentFormat files: the AgentFormat 1.0 schema, aliases, steps, path
-expressions, policies, sub-agent sources (followed, with cycle detection),
-patterns and unknown or renamed fields. Output formats and exit status as for
-'wop pack lint'; --strict makes warnings (unknown fields included) fail.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  cli.LongHelp(helpFiles, "lint"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.FlagValue("--format", format, report.Formats...); err != nil {
+			if err := suggest.FlagValue("--format", format, report.Formats...); err != nil {
 				return err
 			}
 			var names []string
@@ -67,7 +45,7 @@ patterns and unknown or renamed fields. Output formats and exit status as for
 				}
 				names = append(names, filepath.ToSlash(filepath.Clean(a)))
 			}
-			ds, err := lint.AgentFormat(names, diskSource(env), lint.AgentFormatOptions{Strict: strict})
+			ds, err := lint.AgentFormat(names, agfimport.DiskSource(env.Abs), lint.AgentFormatOptions{Strict: strict})
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}
@@ -103,27 +81,16 @@ func newImportCmd(env *cli.Env) *cobra.Command {
 	var packDir string
 	var tools []string
 	cmd := &cobra.Command{
-		Use:   "import FILE --pack DIR",
-		Short: "Add an AgentFormat agent to a pack's agents[]",
-		Long: `Import an agf.react AgentFormat agent into a pack: an agents[] entry named
-<pack name>.<id>, its instructions as prompts/<id>.md (systemPromptRef), its
-interface as handoff task/return schemas, and its tools as toolAllowlist
-(local tools through --tool alias=openwop:<typeId>; MCP tools as
-mcp:<server>.<tool>). pack.json keeps its key order and is rewritten with
-two-space indentation. The files are written as one set: all or none.
-Importing an agent the pack already has updates it in place.
-
-What OpenWOP cannot express (model and sampling settings, budgets, approvals,
-sub-agents, remote agents, vendor x- blocks) is listed field by field.
-Approvals, unmapped local tools and MCP servers without allowed_tools make the
-import fail unless --accept-loss.`,
+		Use:     "import FILE --pack DIR",
+		Short:   "Add an AgentFormat agent to a pack's agents[]",
+		Long:    cli.LongHelp(helpFiles, "import"),
 		Example: `  wop agf import triage.agf.yaml --pack packs/community.acme.support --tool lookup=openwop:community.acme.crm.lookup`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if packDir == "" {
 				return cli.Usagef("--pack DIR is required")
 			}
-			if err := checkModelClass(o.ModelClass); err != nil {
+			if err := agfimport.CheckModelClass(o.ModelClass); err != nil {
 				return err
 			}
 			for _, t := range tools {
@@ -146,7 +113,7 @@ import fail unless --accept-loss.`,
 }
 
 func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
-	res, err := agfimport.Import(agfimport.Request{File: file, PackDir: packDir, Abs: env.Abs, Source: diskSource(env), Import: o})
+	res, err := agfimport.Import(agfimport.Request{File: file, PackDir: packDir, Abs: env.Abs, Source: agfimport.DiskSource(env.Abs), Import: o})
 	var input *agfimport.InputError
 	var lintErr *agfimport.LintError
 	switch {
@@ -183,27 +150,6 @@ func runImport(env *cli.Env, file, packDir string, o agf.ImportOptions) error {
 		return cli.ErrFindings
 	}
 	return nil
-}
-
-// checkModelClass refuses a --model-class the agent manifest schema does
-// not allow before anything is read or written: the import would otherwise
-// write an agent that lint then rejects.
-func checkModelClass(class string) error {
-	if class == "" {
-		return nil
-	}
-	classes, err := schema.ModelClasses()
-	if err != nil {
-		return &cli.InternalError{Err: fmt.Errorf("the modelClass list: %w", err)}
-	}
-	if slices.Contains(classes, class) {
-		return nil
-	}
-	msg := fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; use one of %s", class, strings.Join(classes, ", "))
-	if near, ok := suggest.Nearest(class, classes, 2); ok {
-		msg = fmt.Sprintf("--model-class %q is not an OpenWOP modelClass; did you mean %q? (one of %s)", class, near, strings.Join(classes, ", "))
-	}
-	return cli.Usagef("%s", msg)
 }
 
 // modelClasses are the values the agent manifest schema allows, for

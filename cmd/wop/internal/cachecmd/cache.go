@@ -48,11 +48,8 @@ func newCleanCmd(env *cli.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clean",
 		Short: "Remove everything wop has cached",
-		Long: `Remove wop's cached lint results and fetched documents. The cache needs no
-cleaning to stay correct or small (lint prunes entries unused for 30 days,
-and the oldest past 128 MB); this frees the space at once. Safe while
-other wop runs use the cache: they only miss what was removed.`,
-		Args: cobra.NoArgs,
+		Long:  cli.LongHelp(helpFiles, "clean"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if env.CacheDir == "" {
 				fmt.Fprintln(env.ErrOut, "caching is off (WOP_CACHE_DIR=off): nothing to clean")

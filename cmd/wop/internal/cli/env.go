@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/userdirs"
 	"golang.org/x/term"
 )
 
@@ -40,6 +41,13 @@ type Env struct {
 	CacheDir string
 }
 
+// Lint is env as internal/lintrun, where lint's orchestration lives, sees
+// it.
+func (e *Env) Lint() *lintrun.Env {
+	return &lintrun.Env{WorkDir: e.WorkDir, Getenv: e.Getenv, Out: e.Out, ErrOut: e.ErrOut, Version: e.Version,
+		BuildID: e.BuildID, CacheDir: e.CacheDir, Now: e.Now, HTTPClient: e.HTTPClient}
+}
+
 // System returns the Env of the running process. It is the only place that
 // reads os.Std*, the environment and the clock.
 func System(version string) *Env {
@@ -53,56 +61,15 @@ func System(version string) *Env {
 		Getenv:      os.Getenv,
 		WorkDir:     wd,
 		Version:     version,
-		BuildID:     buildID(),
+		BuildID:     userdirs.BuildID(),
 		Now:         time.Now,
 		HTTPClient: func() *http.Client {
 			// Phase timeouts only: an overall Timeout would fail long uploads.
 			return &http.Client{Transport: registry.NewTransport(registry.DefaultTimeouts)}
 		},
-		CacheDir:  cacheDir(os.Getenv, os.Stderr),
-		ConfigDir: configDir(),
+		CacheDir:  userdirs.CacheDir(os.Getenv, os.Stderr),
+		ConfigDir: userdirs.ConfigDir(),
 	}
-}
-
-func buildID() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d-%d", info.Size(), info.ModTime().UnixNano())
-}
-
-// cacheDir is $WOP_CACHE_DIR, else wop under the user cache directory.
-// A relative WOP_CACHE_DIR is ignored with a warning, as the XDG base
-// directory rules ignore a relative XDG_CACHE_HOME: it would put a cache
-// wherever wop happens to run, inside a pack folder for one.
-func cacheDir(getenv func(string) string, warn io.Writer) string {
-	dir := getenv("WOP_CACHE_DIR")
-	switch {
-	case dir == "off":
-		return ""
-	case dir != "" && filepath.IsAbs(dir):
-		return dir
-	case dir != "":
-		fmt.Fprintf(warn, "wop: warning: WOP_CACHE_DIR=%q is not an absolute path; using the default cache directory (set an absolute path, or WOP_CACHE_DIR=off)\n", dir)
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(base, "wop")
-}
-
-func configDir() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return dir
 }
 
 // Abs resolves p against the working directory.

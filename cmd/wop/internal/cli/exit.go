@@ -2,34 +2,37 @@ package cli
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/interrupt"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 // Exit codes. They are part of wop's interface: CI scripts branch on them.
 const (
 	// ExitOK: success, and no finding at or above the failing severity.
-	ExitOK = 0
+	ExitOK = exitcode.OK
 	// ExitFindings: lint or verification found errors (or warnings under
 	// --strict), a gate refused (lint errors stopping build, sign, publish or
 	// import; publish's namespace, key or signature checks), or any other
 	// failure its message explains: an error no other code classifies (a
 	// file that cannot be written, a git command that failed) exits 1, not
 	// 70, because it is not a bug in wop and 70 asks for a bug report.
-	ExitFindings = 1
+	ExitFindings = exitcode.Findings
 	// ExitUsage: bad flags or arguments, or input that cannot be read at all.
-	ExitUsage = 2
+	ExitUsage = exitcode.Usage
 	// ExitNetwork: the registry could not be reached, or kept failing, after retries.
-	ExitNetwork = 3
+	ExitNetwork = exitcode.Network
 	// ExitAuth: the registry refused the token (missing, wrong, or without rights).
-	ExitAuth = 4
+	ExitAuth = exitcode.Auth
 	// ExitConflict: the version is already published with other bytes.
-	ExitConflict = 5
+	ExitConflict = exitcode.Conflict
 	// ExitInternal: a bug in wop (a panic), not a finding or bad input; the
 	// message asks for a report. EX_SOFTWARE in sysexits.h.
-	ExitInternal = 70
+	ExitInternal = exitcode.Internal
 	// ExitInterrupted: stopped by Ctrl-C (or SIGTERM); temporary files are
 	// removed, earlier outputs left as they were.
-	ExitInterrupted = 130
+	ExitInterrupted = exitcode.Interrupted
 )
 
 // ExitCodeDoc is one row of the exit code table.
@@ -56,51 +59,36 @@ func ExitCodeTable() []ExitCodeDoc {
 	}
 }
 
-// ExitError carries a specific exit code chosen by the command that knows
-// what went wrong.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string { return e.Err.Error() }
-func (e *ExitError) Unwrap() error { return e.Err }
+// ExitError carries a specific exit code chosen by the code that knows
+// what went wrong (internal packages return it too).
+type ExitError = exitcode.Error
 
 // ErrFindings is returned after findings were printed; it exits 1 silently.
 var ErrFindings = errors.New("findings reported")
 
 // UsageError is a mistake in how wop was called, or input it cannot read.
 // It exits 2.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
+type UsageError = exitcode.UsageError
 
 // Usagef returns a *UsageError.
-func Usagef(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
-}
+func Usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // InternalError is a failure of wop itself (a panic, a broken invariant):
 // it exits ExitInternal, so CI can tell it from findings.
-type InternalError struct{ Err error }
-
-func (e *InternalError) Error() string {
-	return fmt.Sprintf("internal error: %v\nthis is a bug in wop; please report it with the command you ran", e.Err)
-}
-func (e *InternalError) Unwrap() error { return e.Err }
+type InternalError = exitcode.InternalError
 
 // Hinter is an error with a next step for the user, printed as "hint: ...".
-type Hinter interface{ Hint() string }
+type Hinter = exitcode.Hinter
 
 // ErrInterrupted is the cause of a context cancelled by Ctrl-C (or SIGTERM).
-var ErrInterrupted = errors.New("interrupted")
+var ErrInterrupted = interrupt.ErrInterrupted
 
 // ExitCode maps an error returned by a command to the process exit code.
 func ExitCode(err error) int {
 	var ue *UsageError
 	var xe *ExitError
 	var ie *InternalError
+	var in *lintrun.InputError // lint's mistakes in what it was given
 	switch {
 	case err == nil:
 		return ExitOK
@@ -110,7 +98,7 @@ func ExitCode(err error) int {
 		return ExitInternal
 	case errors.Is(err, ErrFindings):
 		return ExitFindings
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &in):
 		return ExitUsage
 	case errors.As(err, &xe):
 		return xe.Code
@@ -119,13 +107,4 @@ func ExitCode(err error) int {
 }
 
 // WithHint attaches a next step to err; the top level prints it as "hint:".
-func WithHint(err error, hint string) error { return &hinted{err: err, hint: hint} }
-
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (h *hinted) Error() string { return h.err.Error() }
-func (h *hinted) Unwrap() error { return h.err }
-func (h *hinted) Hint() string  { return h.hint }
+func WithHint(err error, hint string) error { return exitcode.WithHint(err, hint) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
 
@@ -27,6 +28,7 @@ func TestExitCode(t *testing.T) {
 		{"unclassified with hint", WithHint(plain, "free some space"), ExitFindings},
 		{"usage", Usagef("no pack.json in %s", "x"), ExitUsage},
 		{"wrapped usage with hint", WithHint(fmt.Errorf("load: %w", Usagef("bad")), "h"), ExitUsage},
+		{"lint's input error", fmt.Errorf("x: %w", &lintrun.InputError{Err: plain}), ExitUsage},
 		{"network", &ExitError{Code: ExitNetwork, Err: plain}, ExitNetwork},
 		{"auth", &ExitError{Code: ExitAuth, Err: plain}, ExitAuth},
 		{"conflict", &ExitError{Code: ExitConflict, Err: plain}, ExitConflict},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,4 +77,15 @@ func wrap(text string, width int, indent string) string {
 		n += len(word)
 	}
 	return b.String()
+}
+
+// LongHelp is a command's long help text, kept in help/NAME.txt beside the
+// command (files, embedded): the file without its final newline, which
+// cobra adds.
+func LongHelp(files fs.FS, name string) string {
+	b, err := fs.ReadFile(files, "help/"+name+".txt")
+	if err != nil {
+		panic(err) // embedded at build time: a missing file is a bug in wop
+	}
+	return strings.TrimSuffix(string(b), "\n")
 }

@@ -4,11 +4,9 @@
 package logincmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -26,26 +24,13 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "login [--registry URL] [--status] [--offline]",
 		Short: "Store a registry token for wop pack publish, or check the one in use",
-		Long: `Read a registry token from standard input (without echo on a terminal), ask
-the registry whether it accepts it (as --status does), and store it for the
-registry in the user's config directory (wop/credentials.json, mode 0600).
-A token the registry refuses is not stored; --offline stores it unchecked.
-wop refuses to read that file if other users can. The registry is
---registry, or $WOP_REGISTRY as for publish.
-
---status stores nothing: it says which token publish would use (WOP_TOKEN,
-or the stored one) and asks the registry whether it accepts it, with an
-empty upload that can never be stored (a 401 means no). The token itself is
-never printed.
-
-Exit status: 0 stored, or accepted (or the registry has no write API to ask);
-2 bad usage; 3 the registry could not be reached; 4 no token, or refused.`,
+		Long:  cli.LongHelp(helpFiles, "login"),
 		Example: `  wop login --registry https://registry.acme.dev
   echo "$TOKEN" | wop login --registry https://registry.acme.dev
   WOP_REGISTRY=https://registry.acme.dev wop login --status`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			url, err := cli.RegistryURL(env, reg)
+			url, err := registry.URLFromFlag(reg, env.Getenv)
 			if err != nil {
 				return err
 			}
@@ -82,7 +67,7 @@ func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error
 		if err != nil {
 			return err
 		}
-		if err := checkNew(ctx, env, shown, c); err != nil {
+		if err := credentials.CheckNew(ctx, env.ErrOut, shown, c); err != nil {
 			return redactor.Error(err)
 		}
 	}
@@ -94,26 +79,8 @@ func runLogin(ctx context.Context, env *cli.Env, reg string, offline bool) error
 	return nil
 }
 
-// checkNew asks the registry (shown as shown) about a token login is about
-// to store: refused or unchecked, it is not stored.
-func checkNew(ctx context.Context, env *cli.Env, shown string, c tokenChecker) error {
-	const offlineHint = "pass --offline to store it without asking the registry"
-	verdict, err := askRegistry(ctx, c)
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: cli.WithHint(fmt.Errorf("could not ask %s about the token, so it was not stored: %w", shown, err), offlineHint)}
-	}
-	switch verdict {
-	case registry.TokenRefused:
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(fmt.Errorf("%s refuses the token (401); it was not stored", shown),
-			"get a new token from the registry's operators; "+offlineHint)}
-	case registry.TokenAccepted:
-		fmt.Fprintln(env.ErrOut, "the registry accepts the token")
-	default:
-		fmt.Fprintln(env.ErrOut, "not checked: the registry has no write API (it takes pull requests)")
-	}
-	return nil
-}
-
+// readToken reads the token to store: typed without echo at a terminal,
+// else the first line of standard input (credentials.ReadToken).
 func readToken(env *cli.Env) (registry.Token, error) {
 	if f, ok := env.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprint(env.ErrOut, "token: ")
@@ -122,23 +89,7 @@ func readToken(env *cli.Env) (registry.Token, error) {
 		if err != nil {
 			return "", err
 		}
-		return nonEmpty(string(b))
+		return credentials.CheckToken(string(b))
 	}
-	line, err := bufio.NewReader(env.In).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	return nonEmpty(line)
-}
-
-func nonEmpty(s string) (registry.Token, error) {
-	if s = strings.TrimSpace(s); s == "" {
-		return "", cli.Usagef("no token on standard input")
-	}
-	// A token is one printable word (RFC 6750's token68); anything else is a
-	// paste gone wrong, and would break the Authorization header later.
-	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r > '~' }) {
-		return "", cli.Usagef("the token on standard input holds a space, control or non-ASCII character; paste only the token")
-	}
-	return registry.Token(s), nil
+	return credentials.ReadToken(env.In)
 }

@@ -15,12 +15,9 @@ import (
 func NewLogoutCmd(env *cli.Env) *cobra.Command {
 	var reg string
 	cmd := &cobra.Command{
-		Use:   "logout [--registry URL]",
-		Short: "Forget the token 'wop login' stored for a registry",
-		Long: `Remove the registry's token from the credentials file 'wop login' writes.
-The registry is --registry, or $WOP_REGISTRY, or, when neither is set, the
-one registry a token is stored for. A token in WOP_TOKEN is not wop's to
-forget: unset it. Nothing stored is not an error.`,
+		Use:     "logout [--registry URL]",
+		Short:   "Forget the token 'wop login' stored for a registry",
+		Long:    cli.LongHelp(helpFiles, "logout"),
 		Example: `  wop logout --registry https://registry.acme.dev`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +52,7 @@ func logoutRegistry(env *cli.Env, flag string) (string, error) {
 	var url string
 	if flag != "" || env.Getenv("WOP_REGISTRY") != "" {
 		var err error
-		if url, err = cli.RegistryURL(env, flag); err != nil {
+		if url, err = registry.URLFromFlag(flag, env.Getenv); err != nil {
 			return "", err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/lsp"
 )
 
@@ -17,16 +16,11 @@ func NewCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lsp",
 		Short: "Run the language server editors start (LSP over standard input and output)",
-		Long: `Run wop's language server: an editor starts it and speaks the Language
-Server Protocol on its standard input and output. It shows what
-'wop pack lint' says about the files as they are typed (unsaved buffers
-included), offers lint's fixes and "ignore this finding" as quick fixes,
-and answers hover, completion, go to definition and document links.
-The log goes to standard error. See README's "Editors" section.`,
-		Args: cobra.NoArgs,
+		Long:  cli.LongHelp(helpFiles, "lsp"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Env = &lintrun.Env{WorkDir: env.WorkDir, Getenv: env.Getenv, Out: io.Discard, ErrOut: env.ErrOut, Version: env.Version,
-				BuildID: env.BuildID, CacheDir: env.CacheDir, Now: env.Now, HTTPClient: env.HTTPClient}
+			opt.Env = env.Lint()
+			opt.Env.Out = io.Discard // standard output carries the protocol
 			if err := lsp.Serve(cmd.Context(), stdio{env.In, env.Out}, opt); err != nil {
 				return &cli.ExitError{Code: 1, Err: err}
 			}

@@ -2,7 +2,6 @@ package packcmd
 
 import (
 	"context"
-	"errors"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/pack"
@@ -28,16 +27,5 @@ func previousRelease(ctx context.Context, env *cli.Env, ref, packPath string, li
 		Now:       env.Now,
 		Limits:    lim,
 	})
-	var input *release.InputError
-	var unreachable *release.UnreachableError
-	switch {
-	case errors.As(err, &input):
-		return nil, cleanup, &cli.UsageError{Err: err}
-	case errors.As(err, &unreachable):
-		return nil, cleanup, &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-	}
-	return pk, cleanup, err
+	return pk, cleanup, release.ExitError(err)
 }
-
-// packDirOf is the directory a pack argument lives in.
-func packDirOf(p string) string { return release.PackDir(p) }

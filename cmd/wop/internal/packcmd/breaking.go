@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wop-cli/wop/internal/catalog"
-	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -33,30 +34,7 @@ func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) e
 	cmd := &cobra.Command{
 		Use:   "breaking [PATH] --against REF",
 		Short: "Report what changed since the previous release and whether the version says so",
-		Long: `Compare the pack at PATH (a directory or a .tgz; default ".") with a previous
-release and report what breaks its consumers: removed node types, agents,
-chains and templates; schemas that accept less (inputs, config, parameters)
-or guarantee less (outputs); new requirements; and the verdict,
-version-bump-insufficient, when the version makes a smaller step than the
-changes need (caret semantics for 0.x). REF is a .tgz, a directory,
-git:REF (the pack as committed at REF, read with git archive), NAME@VERSION
-or registry (the highest published version below this one, yanked versions
-and prereleases skipped) from $WOP_REGISTRY; registry archives are checked
-against their integrity and signature and cached, so reruns work offline.
-
-Accept a change on purpose in .wop.yaml:
-  breaking:
-    accept:
-      - {rule: node-removed, where: /nodes/3, reason: "renamed in 2.0 notes"}
-
-Findings keep their levels (error: consumers break; warning: some hosts or
-callers break; info: worth a changelog line), but as in cargo-semver-checks
-a breaking change is fine when the version says so: the run fails only on
-version-bump-insufficient or published-version-mutated.
-
-Exit status: 0 the version covers the changes (or no previous release);
-1 it does not, or the same version has other contents (with --strict: any
-error or warning); 2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "breaking"),
 		Example: `  wop pack breaking --against ../dist/acme.tools-1.2.0.tgz
   wop pack breaking --against git:v1.2.0 --format json`,
 		Args: cobra.MaximumNArgs(1),
@@ -68,7 +46,7 @@ error or warning); 2 bad usage or input that cannot be read.`,
 			if o.against == "" {
 				return cli.Usagef("--against is required: the previous release as a .tgz, a directory, git:REF, NAME@VERSION or registry")
 			}
-			if err := cli.FlagValue("--format", o.format, report.Formats...); err != nil {
+			if err := suggest.FlagValue("--format", o.format, report.Formats...); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -91,10 +69,10 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 	abs := o.env.Abs(o.path)
 	newPk, err := pack.Load(abs, tarball.DefaultLimits)
 	if err != nil {
-		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+		return cli.Usagef("%s: %v", o.path, lintrun.WithoutPath(err))
 	}
 	newPk.Display = pack.DisplayName(o.path)
-	cfg, err := packConfig(o.env, o.config, packDirOf(abs))
+	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, release.PackDir(abs))
 	if err != nil {
 		return err
 	}
@@ -108,9 +86,9 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return err
 	}
 	opt := breaking.Options{Accept: acceptList(cfg)}
-	loader := catalogLoader{ctx: ctx, env: o.env, open: map[string]*catalog.Catalog{}}
+	catalogs := lintrun.NewCatalogs(false, false)
 	if o.catalog != "" {
-		cat, err := loader.load(catalogSrc(o.env, o.catalog), "--catalog")
+		cat, err := catalogs.Load(ctx, o.env.Lint(), lintrun.CatalogSrc(o.env.Lint(), o.catalog), "--catalog")
 		if err != nil {
 			return err
 		}
@@ -125,7 +103,7 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
 	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color,
-		Incomplete: loader.incomplete()}
+		Incomplete: catalogs.Incomplete()}
 	if err := report.Print(o.env.Out, o.format, in); err != nil {
 		return err
 	}
@@ -134,30 +112,10 @@ func runBreaking(ctx context.Context, o *breakingOptions) error {
 		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
 	})
 	if o.format == "text" {
-		printVerdict(o.env.ErrOut, res, in.Incomplete)
+		res.WriteVerdict(o.env.ErrOut, in.Incomplete)
 	}
 	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
 		return cli.ErrFindings
 	}
 	return nil
-}
-
-// printVerdict says, under a text report, what the changes need and what
-// the version makes.
-func printVerdict(w io.Writer, res *breaking.Result, incomplete *report.Incomplete) {
-	fmt.Fprintf(w, "%s -> %s: the changes need %s, the version makes %s", res.OldVersion, res.NewVersion, bumpWord(res.Needed), bumpWord(res.Made))
-	if res.Accepted > 0 {
-		fmt.Fprintf(w, " (%d accepted in .wop.yaml)", res.Accepted)
-	}
-	fmt.Fprintln(w)
-	if incomplete != nil {
-		fmt.Fprintln(w, incomplete.Message)
-	}
-}
-
-func bumpWord(b breaking.Bump) string {
-	if b == breaking.None {
-		return "no bump"
-	}
-	return "a " + b.String() + " bump"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 )
 
@@ -26,12 +27,7 @@ func newBuildCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "build [DIR...]",
 		Short: "Build <name>-<version>.tgz, byte for byte as the registry expects",
-		Long: `Build each pack directory into <name>-<version>.tgz (with .sig, .json and
-.integrity beside it). The archive holds the registry builder's file set plus
-every file a manifest ref names, with a canonical pack.json, sorted USTAR
-entries, zero owners and times: the same source always gives the same tar.
-
-The pack is linted first; errors stop the build (--no-lint skips this).`,
+		Long:  cli.LongHelp(helpFiles, "build"),
 		Example: `  wop pack build --key ~/keys/team.pem --key-id openwop-team-1 -o dist
   wop pack build --list
   wop pack build --signature 1.0.0.sig --key-id openwop-team-1   # rebuild a published version`,
@@ -73,13 +69,13 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 	}
 	o.dirs = expandBuildDirs(o.env, o.dirs)
 	if len(o.dirs) == 1 {
-		plan, err := prepareBuild(ctx, o.env, o.dirs[0], gateFor(o.noLint, false), &o.keys)
+		plan, err := prepareBuild(ctx, o.env, o.dirs[0], lintrun.GateFor(o.noLint, false), &o.keys)
 		if err != nil {
 			return err
 		}
 		return emit(ctx, o.env, o, plan)
 	}
-	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: gateFor(o.noLint, false), keys: o.keys})
+	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: lintrun.GateFor(o.noLint, false), keys: o.keys})
 }
 
 // expandBuildDirs reads each argument as lint does (pack.Discover): a
@@ -106,11 +102,12 @@ func expandBuildDirs(env *cli.Env, args []string) []string {
 // says what it did.
 func emit(ctx context.Context, env *cli.Env, o *buildOptions, plan *build.Plan) error {
 	if o.list {
-		return printPlan(env, plan)
+		return plan.WriteList(env.Out)
 	}
 	res, err := plan.Write(ctx, env.Abs(o.outDir))
 	if err != nil {
 		return err
 	}
-	return printResult(env, res)
+	res.WriteText(env.Out, env.Rel)
+	return nil
 }

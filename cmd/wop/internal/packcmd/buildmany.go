@@ -8,6 +8,7 @@ import (
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/ordered"
 	"github.com/wop-cli/wop/internal/pack"
 )
@@ -19,7 +20,7 @@ type packBuild struct {
 	env      *cli.Env // the command's, writing into log
 	log      *ordered.Log
 	keys     keyFlags
-	settings *packSettings
+	settings *lintrun.Settings
 }
 
 // manyOptions are what a build of many packs is asked to do.
@@ -28,7 +29,7 @@ type manyOptions struct {
 	dirs   []string
 	outDir string
 	list   bool
-	gate   lintGateMode
+	gate   lintrun.Gate
 	keys   keyFlags
 }
 
@@ -44,13 +45,13 @@ func buildMany(ctx context.Context, o manyOptions) error {
 	packs := make([]*packBuild, len(o.dirs))
 	jobs := make([]*build.Job, len(o.dirs))
 	of := map[*build.Job]*packBuild{}
-	seen := newSettingsMemo()
+	seen := lintrun.NewSettingsMemo()
 	for i, dir := range o.dirs {
 		p := &packBuild{job: build.Job{Name: dir}, log: &ordered.Log{}, keys: o.keys}
 		env := *o.env
 		env.Out, env.ErrOut = p.log.Writers()
 		p.env = &env
-		p.settings, p.job.Err = settingsFor(p.env, "", o.env.Abs(dir), base, seen)
+		p.settings, p.job.Err = lintrun.SettingsFor(p.env.Lint(), "", o.env.Abs(dir), base, seen, nil)
 		if info, err := os.Stat(filepath.Join(o.env.Abs(dir), pack.ManifestName)); err == nil {
 			p.job.Weight = info.Size()
 		}
@@ -62,8 +63,8 @@ func buildMany(ctx context.Context, o manyOptions) error {
 			p := of[j]
 			return preparePack(ctx, p.env, j.Name, p.settings, o.gate, &p.keys)
 		},
-		Listed:  func(j *build.Job, plan *build.Plan) error { return printPlan(of[j].env, plan) },
-		Written: func(j *build.Job, res *build.Result) error { return printResult(of[j].env, res) },
+		Listed:  func(j *build.Job, plan *build.Plan) error { return plan.WriteList(of[j].env.Out) },
+		Written: func(j *build.Job, res *build.Result) error { res.WriteText(of[j].env.Out, of[j].env.Rel); return nil },
 	})
 	return replayMany(ctx, o.env, packs)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/wop-cli/wop/internal/bump"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -32,14 +32,7 @@ func newBumpCmd(env *cli.Env, runF func(context.Context, *bumpOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "bump major|minor|patch|auto|X.Y.Z [PATH]",
 		Short: "Set the pack's version and every place that embeds it",
-		Long: `Set the version of the pack source at PATH (default ".") and rewrite every
-schema $id (<schemaBase>/<name>/<version>/<file>) and absolute $ref into the
-pack to match, keeping each file's formatting. With --against, also raise the
-versions of nodes and chains whose contract changed; auto picks the smallest
-bump 'wop pack breaking' allows (it needs --against).
-
-All edits are computed first; nothing is written unless every one succeeds,
-and each file is replaced atomically.`,
+		Long:  cli.LongHelp(helpFiles, "bump"),
 		Example: `  wop pack bump minor
   wop pack bump auto --against git:v1.2.0
   wop pack bump 2.0.0 --dry-run`,
@@ -77,10 +70,10 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 	}
 	pk, err := pack.Load(dir, tarball.DefaultLimits)
 	if err != nil {
-		return cli.Usagef("%s: %v", o.path, withoutPath(err))
+		return cli.Usagef("%s: %v", o.path, lintrun.WithoutPath(err))
 	}
 	pk.Display = pack.DisplayName(o.path)
-	cfg, err := packConfig(o.env, o.config, dir)
+	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, dir)
 	if err != nil {
 		return err
 	}
@@ -115,33 +108,6 @@ func runBump(ctx context.Context, o *bumpOptions) error {
 		return nil
 	}
 	return bump.Write(dir, edits)
-}
-
-// packConfig loads the pack's .wop.yaml (or --config); a pack without one
-// gets the zero Config.
-func packConfig(env *cli.Env, explicit, dir string) (*config.Config, error) {
-	path := cmp.Or(explicit, env.Getenv("WOP_CONFIG"))
-	var want *safefile.Identity
-	if path != "" {
-		path = env.Abs(path)
-	} else {
-		found, err := config.Find(dir, discovery(env))
-		if err != nil {
-			return nil, err
-		}
-		if w := found.Warning(); w != "" {
-			fmt.Fprintf(env.ErrOut, "wop: warning: %s\n", w)
-		}
-		if found.Path == "" {
-			return &config.Config{}, nil
-		}
-		path, want = found.Path, &found.ID
-	}
-	c, err := config.Load(path, config.Options{Rule: knownRule, Want: want})
-	if err != nil {
-		return nil, configError(env, path, err)
-	}
-	return c, nil
 }
 
 // compareWith runs breaking against a previous release; a first release

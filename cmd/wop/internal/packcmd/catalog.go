@@ -2,14 +2,13 @@ package packcmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 type catalogOptions struct {
@@ -24,14 +23,7 @@ func newCatalogCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "catalog [CATALOG]",
 		Short: "List the packs and node types a catalog knows",
-		Long: `List what a catalog knows: each pack with its version, and each node type
-with its role and which schemas the catalog holds for it.
-
-CATALOG is a registry URL, a registry checkout, a folder of packs or a
-registry index file. A URL catalog is cached under the user cache directory
-and revalidated with HTTP validators; --offline reads only the cache.
-Without one, wop uses the catalog: of .wop.yaml, or the registry checkout
-the current directory is in (as 'wop pack lint' does).`,
+		Long:  cli.LongHelp(helpFiles, "catalog"),
 		Example: `  wop pack catalog ../registry
   wop pack catalog --format json`,
 		Args: cobra.MaximumNArgs(1),
@@ -39,8 +31,8 @@ the current directory is in (as 'wop pack lint' does).`,
 			if len(args) == 1 {
 				o.source = args[0]
 			}
-			if o.format != "text" && o.format != "json" {
-				return cli.Usagef("--format %q: want text or json", o.format)
+			if err := suggest.FlagValue("--format", o.format, "text", "json"); err != nil {
+				return err
 			}
 			return runCatalog(cmd.Context(), o)
 		},
@@ -55,112 +47,39 @@ func runCatalog(ctx context.Context, o *catalogOptions) error {
 	if err != nil {
 		return err
 	}
-	loader := catalogLoader{ctx: ctx, env: o.env, offline: o.offline, open: map[string]*catalog.Catalog{}}
-	c, err := loader.load(path, "")
+	c, err := lintrun.NewCatalogs(o.offline, false).Load(ctx, o.env.Lint(), path, "")
 	if err != nil {
 		return err
 	}
 	if o.format == "json" {
-		return printCatalogJSON(o.env, c)
+		return c.WriteJSON(o.env.Out)
 	}
-	return printCatalogText(o.env, c)
+	if err := c.WriteTable(o.env.Out); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.env.ErrOut, c.Summary())
+	return nil
 }
 
 // catalogSource is the argument, else .wop.yaml's catalog:, else the
 // registry checkout the working directory is in.
 func catalogSource(o *catalogOptions) (string, error) {
 	if o.source != "" {
-		return catalogSrc(o.env, o.source), nil
+		return lintrun.CatalogSrc(o.env.Lint(), o.source), nil
 	}
 	// The .wop.yaml lint would use here, found with the same trust rules.
-	s, err := settingsFor(o.env, "", o.env.WorkDir, lintOpts(o.env, true), newSettingsMemo())
+	s, err := lintrun.SettingsFor(o.env.Lint(), "", o.env.WorkDir, lintrun.LintOptions(o.env.Lint(), true), lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return "", err
 	}
-	if len(s.catalogs) == 1 {
-		return s.catalogs[0], nil
+	if len(s.Catalogs) == 1 {
+		return s.Catalogs[0], nil
 	}
-	if len(s.catalogs) > 1 {
-		return "", cli.Usagef(".wop.yaml names %d catalogs; name the one to list", len(s.catalogs))
+	if len(s.Catalogs) > 1 {
+		return "", cli.Usagef(".wop.yaml names %d catalogs; name the one to list", len(s.Catalogs))
 	}
 	if root := catalog.FindCheckout(o.env.WorkDir); root != "" {
 		return root, nil
 	}
 	return "", cli.Usagef("no catalog: name one (a registry checkout, a folder of packs or an index file), set catalog: in .wop.yaml, or run inside a registry checkout")
-}
-
-func schemaMarks(n *catalog.NodeType) string {
-	var have []string
-	for _, s := range []struct{ name, ref string }{{"config", n.ConfigSchema}, {"input", n.InputSchema}, {"output", n.OutputSchema}} {
-		if s.ref != "" {
-			have = append(have, s.name)
-		}
-	}
-	if len(have) == 0 {
-		return "-"
-	}
-	return strings.Join(have, ",")
-}
-
-func printCatalogText(env *cli.Env, c *catalog.Catalog) error {
-	tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPEID\tPACK\tROLE\tSCHEMAS")
-	for _, n := range c.NodeTypes() {
-		fmt.Fprintf(tw, "%s\t%s@%s\t%s\t%s\n", n.TypeID, n.Pack, n.PackVersion, cmpDash(n.Role), schemaMarks(n))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	agents := 0
-	for _, p := range c.Packs {
-		agents += len(p.AgentIDs)
-	}
-	fmt.Fprintf(env.ErrOut, "%s: %d packs, %d node types, %d agents\n", c.Source, len(c.Packs), len(c.NodeTypes()), agents)
-	return nil
-}
-
-func cmpDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-type catalogJSON struct {
-	Source string            `json:"source"`
-	Packs  []catalogPackJSON `json:"packs"`
-}
-
-type catalogPackJSON struct {
-	Name      string                `json:"name"`
-	Version   string                `json:"version,omitempty"`
-	Kind      string                `json:"kind,omitempty"`
-	NodeTypes []catalogNodeTypeJSON `json:"nodeTypes,omitempty"`
-	AgentIDs  []string              `json:"agentIds,omitempty"`
-}
-
-type catalogNodeTypeJSON struct {
-	TypeID       string   `json:"typeId"`
-	Version      string   `json:"version,omitempty"`
-	Role         string   `json:"role,omitempty"`
-	Capabilities []string `json:"capabilities,omitempty"`
-	ConfigSchema string   `json:"configSchemaRef,omitempty"`
-	InputSchema  string   `json:"inputSchemaRef,omitempty"`
-	OutputSchema string   `json:"outputSchemaRef,omitempty"`
-}
-
-func printCatalogJSON(env *cli.Env, c *catalog.Catalog) error {
-	out := catalogJSON{Source: c.Source, Packs: []catalogPackJSON{}}
-	for _, p := range c.Packs {
-		pj := catalogPackJSON{Name: p.Name, Version: p.Version, Kind: p.Kind, AgentIDs: p.AgentIDs}
-		for _, id := range p.TypeIDs {
-			if n, ok := c.NodeType(id); ok && n.Pack == p.Name {
-				pj.NodeTypes = append(pj.NodeTypes, catalogNodeTypeJSON{n.TypeID, n.Version, n.Role, n.Capabilities, n.ConfigSchema, n.InputSchema, n.OutputSchema})
-			}
-		}
-		out.Packs = append(out.Packs, pj)
-	}
-	enc := json.NewEncoder(env.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -17,10 +17,7 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [DIR] --name NAME [--agent|--node]",
 		Short: "Create a new pack: fill in its TODO: placeholders, then lint and publish",
-		Long: `Create a pack in DIR (default: a new directory named NAME): an agent pack
-(prompt, handoff schemas, remote runtime; the default) or a node pack
-(index.mjs and config/input/output schemas), with README and LICENSE
-placeholders. Existing files are never overwritten.`,
+		Long:  cli.LongHelp(helpFiles, "init"),
 		Example: `  wop pack init --name community.alice.summaries
   wop pack init tools --name vendor.acme.tools --node
   wop pack init --name community.alice.summaries --spec v2`,

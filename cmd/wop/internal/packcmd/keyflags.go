@@ -2,13 +2,11 @@ package packcmd
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -73,48 +71,22 @@ func (k *keyFlags) tree() (spec.Tree, error) {
 	return t, nil
 }
 
-// signing resolves the flags (checked by validate) into build.Signing. name
-// is the pack name, for the rule that only private.* packs may go unsigned
-// without saying so.
+// signing resolves the flags (checked by validate) into build.Signing
+// (build.KeyChoice.Signing, or the Sigstore signer). name is the pack name.
 func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
-	s := build.Signing{Spec: sign.Spec(k.spec), KeyID: k.resolveKeyID(env)}
-	if k.sigstore.enabled {
-		var err error
-		s.Sigstore, err = k.sigstore.signer(ctx, env, k.key, k.strictKeyMode)
-		return s, err
+	c := build.KeyChoice{Key: k.key, KeyID: k.keyID, Signature: k.signature, Spec: sign.Spec(k.spec), Unsigned: k.unsigned,
+		EnvKeyID: env.Getenv("WOP_KEY_ID"), ConfigKeyID: k.configKeyID, Parsed: k.parsedKey,
+		ReadKey: func() ([]byte, error) { return k.privateKeyPEM(env) },
+		ReadSignature: func() ([]byte, error) {
+			return flagfile.Read("--signature", k.signature, env.Abs(k.signature), flagfile.MaxSmall)
+		}}
+	if !k.sigstore.enabled {
+		return c.Signing(name)
 	}
-	switch {
-	case k.key != "":
-		if s.KeyID == "" {
-			return s, cli.Usagef("--key needs --key-id: the id the registry knows the key by")
-		}
-		if k.parsedKey != nil {
-			key := *k.parsedKey
-			key.KeyID = s.KeyID
-			s.Key = &key
-			break
-		}
-		pemBytes, err := k.privateKeyPEM(env)
-		if err != nil {
-			return s, err
-		}
-		s.Key, err = sign.ParsePrivateKey(pemBytes, s.KeyID)
-		if err != nil {
-			return s, cli.Usagef("--key %s: %v", k.key, err)
-		}
-	case k.signature != "":
-		if s.KeyID == "" {
-			return s, cli.Usagef("--signature needs --key-id (or WOP_KEY_ID, or keyId in .wop.yaml): the key that made the signature")
-		}
-		var err error
-		if s.Signature, err = readUserFile(env, "--signature", k.signature, maxSmallFile); err != nil {
-			return s, err
-		}
-	case !k.unsigned && !strings.HasPrefix(name, "private."):
-		return s, cli.WithHint(fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),
-			"pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build")
-	}
-	return s, nil
+	s := build.Signing{Spec: c.Spec, KeyID: c.ResolveKeyID()}
+	var err error
+	s.Sigstore, err = k.sigstore.signer(ctx, env, k.key, k.strictKeyMode)
+	return s, err
 }
 
 // preload reads the --key file once, before any pack is built: a build of
@@ -138,24 +110,7 @@ func (k *keyFlags) privateKeyPEM(env *cli.Env) ([]byte, error) {
 	if k.keyPEM != nil {
 		return k.keyPEM, nil
 	}
-	return readPrivateKey(env, k.key, k.strictKeyMode)
-}
-
-// resolveKeyID picks the signing key id: --key-id, else $WOP_KEY_ID, else
-// keyId in the pack's .wop.yaml, else the --key file's name without .pem
-// (what 'wop key generate --key-id ID' writes: ID.pem). "" if none applies.
-func (k *keyFlags) resolveKeyID(env *cli.Env) string {
-	switch {
-	case k.keyID != "":
-		return k.keyID
-	case env.Getenv("WOP_KEY_ID") != "":
-		return env.Getenv("WOP_KEY_ID")
-	case k.configKeyID != "":
-		return k.configKeyID
-	case k.key != "":
-		return strings.TrimSuffix(filepath.Base(k.key), ".pem")
-	}
-	return ""
+	return flagfile.PrivateKey(env.ErrOut, k.key, env.Abs(k.key), k.strictKeyMode)
 }
 
 // refuseSigstoreV2 refuses --sigstore for a pack whose tree is v2 before

@@ -5,21 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -50,11 +44,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
 		Short: "Check packs for the mistakes real published packs have shipped",
-		Long: `Lint each pack: a directory with pack.json, a pack.json path, a built .tgz
-(read in memory), or a folder of packs (every subdirectory with a pack.json).
-
-Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
-2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "lint"),
 		Example: `  wop pack lint
   wop pack lint examples/*
   wop pack lint --format sarif . > wop.sarif
@@ -64,8 +54,8 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 			if len(o.paths) == 0 && !o.changed {
 				o.paths = []string{"."}
 			}
-			if !slices.Contains(report.Formats, o.format) {
-				return cli.Usagef("--format %q: want one of text, json, sarif, github", o.format)
+			if err := suggest.FlagValue("--format", o.format, report.Formats...); err != nil {
+				return err
 			}
 			if _, err := spec.ParseTree(o.spec); err != nil {
 				return cli.Usagef("%v", err)
@@ -107,15 +97,15 @@ Exit status: 0 no errors; 1 errors found (or warnings, with --strict);
 }
 
 func runLint(ctx context.Context, o *lintOptions) error {
-	if err := checkOutput(o.env, "--output", o.output, "wop.sarif"); err != nil {
+	if err := lintrun.CheckOutput(o.env.Lint(), "--output", o.output, "wop.sarif"); err != nil {
 		return err
 	}
-	if err := checkOutput(o.env, "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
+	if err := lintrun.CheckOutput(o.env.Lint(), "--write-baseline", o.writeBaseline, "wop-baseline.json"); err != nil {
 		return err
 	}
-	res, err := lintrun.Run(ctx, runEnv(o.env), o.runOptions())
+	res, err := lintrun.Run(ctx, o.env.Lint(), o.runOptions())
 	if err != nil || res == nil { // res is nil after --diff
-		return usage(err)
+		return err
 	}
 	if o.writeBaseline != "" {
 		return writeBaseline(o, res.Diags)
@@ -161,7 +151,7 @@ func (o *lintOptions) runOptions() lintrun.Options {
 	}
 	if o.against != "" {
 		r.Against = func(ctx context.Context, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
-			return releaseVerdict(ctx, o, targets, jobs, limits)
+			return releaseVerdict(ctx, o.env, o.against, o.config, targets, jobs, limits)
 		}
 	}
 	return r
@@ -191,54 +181,7 @@ func writeLintReport(o *lintOptions, in report.Input) error {
 	if err := report.Print(&buf, o.format, in); err != nil {
 		return err
 	}
-	return writeOutputFile(o.env.Abs(o.output), "--output", buf.Bytes())
-}
-
-// writeOutputFile writes a file lint produces (--output, --write-baseline).
-// An existing device or pipe (/dev/stdout, a FIFO) is written into; a
-// regular file is replaced atomically.
-func writeOutputFile(path, flag string, data []byte) error {
-	if info, err := os.Stat(path); err == nil && (info.Mode()&fs.ModeNamedPipe != 0 || info.Mode()&fs.ModeCharDevice != 0) {
-		return writeInto(path, flag, data)
-	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	return nil
-}
-
-// checkOutput refuses a file flag (--output, --write-baseline) that cannot
-// name lint's output before lint runs: a directory (build's -o is one,
-// lint's are files), or the name of a pack's own source, which the output
-// would replace. example is a good name to suggest.
-func checkOutput(env *cli.Env, flag, output, example string) error {
-	if output == "" {
-		return nil
-	}
-	if info, err := os.Stat(env.Abs(output)); err == nil && info.IsDir() {
-		return cli.Usagef("%s %s is a directory; name the file to write, e.g. %s", flag, output, example)
-	}
-	switch base := filepath.Base(output); {
-	case base == pack.ManifestName, base == ".wop.yaml", base == ".wop.yml",
-		strings.HasSuffix(base, ".agf.yaml"), strings.HasSuffix(base, ".agf.yml"):
-		return cli.Usagef("%s %s would replace a pack's source; name another file, e.g. %s", flag, output, example)
-	}
-	return nil
-}
-
-// writeInto writes into an existing device or pipe (/dev/stdout, a FIFO)
-// instead of renaming a file over it: an atomic replace would swap the
-// device itself for a regular file.
-func writeInto(path, flag string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", flag, err)
-	}
-	return f.Close()
+	return lintrun.WriteOutput(o.env.Abs(o.output), "--output", buf.Bytes())
 }
 
 func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
@@ -246,18 +189,9 @@ func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOutputFile(o.env.Abs(o.writeBaseline), "--write-baseline", out); err != nil {
+	if err := lintrun.WriteOutput(o.env.Abs(o.writeBaseline), "--write-baseline", out); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
 	return nil
-}
-
-// ruleIDs lists every rule id, for completion and did-you-mean.
-func ruleIDs() []string {
-	var ids []string
-	for _, info := range lint.Infos() {
-		ids = append(ids, info.ID)
-	}
-	return ids
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -29,8 +30,9 @@ func releaseRules() []diag.RuleInfo {
 }
 
 // releaseVerdict compares the one pack being linted with the previous
-// release --against names and returns the verdict findings.
-func releaseVerdict(ctx context.Context, o *lintOptions, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
+// release against names and returns the verdict findings; config is
+// --config.
+func releaseVerdict(ctx context.Context, env *cli.Env, against, config string, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
 	if len(targets) != 1 {
 		return nil, cli.Usagef("--against compares one pack with its previous release; %d packs given", len(targets))
 	}
@@ -39,7 +41,7 @@ func releaseVerdict(ctx context.Context, o *lintOptions, targets []lintrun.Targe
 		return nil, nil // the lint run reports why it cannot be read
 	}
 	pk.Display = pack.DisplayName(targets[0].Display)
-	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, jobs[0].Path, limits[0])
+	oldPk, cleanup, err := previousRelease(ctx, env, against, jobs[0].Path, limits[0])
 	defer cleanup()
 	if errors.Is(err, errNoPrevious) {
 		return nil, nil
@@ -47,7 +49,7 @@ func releaseVerdict(ctx context.Context, o *lintOptions, targets []lintrun.Targe
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := packConfig(o.env, o.config, packDirOf(jobs[0].Path))
+	cfg, err := lintrun.PackConfig(env.Lint(), config, release.PackDir(jobs[0].Path))
 	if err != nil {
 		return nil, err
 	}

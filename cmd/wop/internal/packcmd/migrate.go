@@ -1,15 +1,13 @@
 package packcmd
 
 import (
-	"fmt"
+	"context"
 
-	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/migrate"
-	"github.com/wop-cli/wop/internal/pack"
 )
 
 // migrateOptions are wop pack migrate's flags.
@@ -26,18 +24,7 @@ func newMigrateCmd(env *cli.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "migrate [DIR...] --to v2 [--diff]",
 		Short: "Rewrite a v1 pack's manifest for the v2 registry tree",
-		Long: `Rewrite each pack directory's pack.json for OpenWOP v2, keeping its
-formatting: kind set, engines.openwop given the v2 ceiling (">=x <3.0.0"),
-a hand-written signing block deleted (the build writes the v2 one), v1-era
-peer-dependency aliases renamed to their capability family with the facets
-in peerDependenciesMeta, each chain node reference and external sub-chain
-pinned to the exact version the catalog holds ("core.ai.callPrompt@1.0.0";
-the catalog is --catalog, else .wop.yaml's catalog:, else the registry
-checkout the pack sits in). What it cannot decide is listed, not guessed;
-lint the result with 'wop pack lint'. With --diff nothing is written.
-
-Exit status: 0 migrated (or nothing to do); 1 something was left for you;
-2 bad usage or input that cannot be read.`,
+		Long:  cli.LongHelp(helpFiles, "migrate"),
 		Example: `  wop pack migrate --to v2 --diff
   wop pack migrate --to v2 --catalog https://packs.openwop.dev packs/*`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,10 +37,10 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			catalogs := catalogLoader{ctx: cmd.Context(), env: env, offline: o.offline, announce: true, open: map[string]*catalog.Catalog{}}
+			catalogs := lintrun.NewCatalogs(o.offline, true)
 			left := 0
 			for _, dir := range args {
-				n, err := migrateDir(o, &catalogs, dir)
+				n, err := migrateDir(cmd.Context(), o, catalogs, dir)
 				if err != nil {
 					return err
 				}
@@ -74,7 +61,7 @@ Exit status: 0 migrated (or nothing to do); 1 something was left for you;
 
 // migrateDir migrates one pack directory and returns how many things it
 // left for a person (printed on stderr).
-func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, error) {
+func migrateDir(ctx context.Context, o *migrateOptions, catalogs *lintrun.Catalogs, dir string) (int, error) {
 	env := o.env
 	pk, err := loadPack(env, dir)
 	if err != nil {
@@ -87,57 +74,30 @@ func migrateDir(o *migrateOptions, catalogs *catalogLoader, dir string) (int, er
 	if err != nil {
 		return 0, &cli.UsageError{Err: err}
 	}
-	cat, err := migrateCatalog(o, catalogs, pk.Dir)
+	cat, err := migrateCatalog(ctx, o, catalogs, pk.Dir)
 	if err != nil {
 		return 0, err
 	}
 	if err := res.ToV2(migrate.Options{Catalog: cat}); err != nil {
 		return 0, &cli.UsageError{Err: err}
 	}
-	// Each note's line and column are in the file as it stands afterwards:
-	// the migrated one, or with --diff the one on disk.
-	after := res.After
-	if o.showDiff {
-		after = res.Before
-	}
-	at, err := res.Locate(after)
-	if err != nil {
-		return 0, err
-	}
-	shown := pk.Path(pack.ManifestName)
-	for i, n := range res.Notes {
-		fmt.Fprintf(env.ErrOut, "%s:%d:%d: %s: %s\n", shown, at[i].Line, at[i].Column, n.Pointer, n.Message)
-	}
-	switch {
-	case string(res.After) == string(res.Before):
-		if len(res.Notes) == 0 {
-			fmt.Fprintf(env.ErrOut, "%s is already v2: nothing to change\n", shown)
-		}
-	case o.showDiff:
-		_, err = env.Out.Write(diff.Diff("a/"+shown, res.Before, "b/"+shown, res.After))
-	default:
-		if err := atomicfile.Replace(res.Path, res.After); err != nil {
-			return len(res.Notes), fmt.Errorf("write %s: %w", shown, err)
-		}
-		fmt.Fprintf(env.ErrOut, "migrated %s to v2\n", shown)
-	}
-	return len(res.Notes), err
+	return res.Finish(o.showDiff, env.Out, env.ErrOut)
 }
 
 // migrateCatalog opens the catalog chain references are pinned from, as
 // lint finds it: --catalog, else the pack's .wop.yaml catalog:, else the
 // registry checkout it sits in. nil when there is none.
-func migrateCatalog(o *migrateOptions, catalogs *catalogLoader, dir string) (migrate.Catalog, error) {
+func migrateCatalog(ctx context.Context, o *migrateOptions, catalogs *lintrun.Catalogs, dir string) (migrate.Catalog, error) {
 	var c *catalog.Catalog
 	var err error
 	if o.catalog != "" {
-		c, err = catalogs.load(catalogSrc(o.env, o.catalog), "--catalog")
+		c, err = catalogs.Load(ctx, o.env.Lint(), lintrun.CatalogSrc(o.env.Lint(), o.catalog), "--catalog")
 	} else {
-		var s *packSettings
-		if s, err = settingsFor(o.env, "", dir, lintOpts(o.env, true), newSettingsMemo()); err != nil {
+		var s *lintrun.Settings
+		if s, err = lintrun.SettingsFor(o.env.Lint(), "", dir, lintrun.LintOptions(o.env.Lint(), true), lintrun.NewSettingsMemo(), nil); err != nil {
 			return nil, err
 		}
-		c, err = catalogs.forPack(s.catalogs, dir)
+		c, err = catalogs.ForPack(ctx, o.env.Lint(), s.Catalogs, dir)
 	}
 	if err != nil || c == nil {
 		return nil, err

@@ -3,26 +3,23 @@ package packcmd
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/publish"
-	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // prepareBuild loads a source directory with its configuration, runs the
-// lint gate (unless gate is gateOff), and plans the signed archive.
-func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
+// lint gate (unless gate is lintrun.GateOff), and plans the signed archive.
+func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintrun.Gate, keys *keyFlags) (*build.Plan, error) {
 	base, err := buildLintOpts(env, keys)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := settingsFor(env, "", env.Abs(dir), base, newSettingsMemo())
+	settings, err := lintrun.SettingsFor(env.Lint(), "", env.Abs(dir), base, lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -36,22 +33,9 @@ func buildLintOpts(env *cli.Env, keys *keyFlags) (lint.Options, error) {
 	if err != nil {
 		return lint.Options{}, err
 	}
-	opt := lintOpts(env, false)
+	opt := lintrun.LintOptions(env.Lint(), false)
 	opt.Spec = tree
 	return opt, nil
-}
-
-// gateGuard is publish --no-lint: lint stands between the pack and the
-// registry with publish.GuardRules only, which no flag switches off.
-// (lintGateMode's other values are in lintgate.go.)
-const gateGuard = gatePublish + 1
-
-// gateOptions are the lint options of gate for a pack configured as opt.
-func gateOptions(gate lintGateMode, opt lint.Options) lint.Options {
-	if gate == gateGuard {
-		return publish.GuardOptions(opt)
-	}
-	return gate.options(opt)
 }
 
 // keepBudget is how many bytes of a pack's files a build keeps after lint
@@ -63,8 +47,8 @@ const keepBudget = 2 << 20
 
 // preparePack is prepareBuild once the pack's settings are known. keys is
 // modified (the configuration's key id): give each pack its own copy.
-func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSettings, gate lintGateMode, keys *keyFlags) (*build.Plan, error) {
-	pk, err := loadPackWith(env, dir, settings.limits)
+func preparePack(ctx context.Context, env *cli.Env, dir string, settings *lintrun.Settings, gate lintrun.Gate, keys *keyFlags) (*build.Plan, error) {
+	pk, err := loadPackWith(env, dir, settings.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -72,11 +56,9 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *packSe
 		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
 	}
 	pk.Keep(keepBudget)
-	keys.configKeyID = settings.keyID
-	if gate != gateOff {
-		if err := lintGate(env, pk, gateOptions(gate, settings.opt), gate >= gatePublish); err != nil {
-			return nil, err
-		}
+	keys.configKeyID = settings.KeyID
+	if err := gate.Check(env.ErrOut, env.Color, pk, settings.Opt); err != nil {
+		return nil, err
 	}
 	return planFor(ctx, env, pk, keys)
 }
@@ -104,42 +86,6 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	return src.Plan(s)
 }
 
-// lintGate refuses to build (or, publishing, to publish) a pack with lint
-// errors, printing them. Publish never suggests --no-lint: what it would
-// skip is at most style, and following such a hint on a fresh pack would
-// publish its placeholders under an immutable version.
-func lintGate(env *cli.Env, pk *pack.Pack, opt lint.Options, publishing bool) error {
-	ds, err := lint.RunCached(pk, opt)
-	if err != nil {
-		return err
-	}
-	var errs []diag.Diagnostic
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			errs = append(errs, d)
-		}
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	if err := report.Print(env.ErrOut, "text", report.Input{Diags: errs, Color: env.Color}); err != nil {
-		return err
-	}
-	noun, verb := "errors", "building"
-	if len(errs) == 1 {
-		noun = "error"
-	}
-	hint := "fix them, or pass --no-lint to build anyway"
-	switch {
-	case publishing:
-		verb = "publishing"
-		hint = "fix them: a published version is immutable (placeholders, secrets, links and unsafe paths stop a publish even with --no-lint)"
-	case slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return publish.IsGuardRule(d.Rule) && d.Rule != "placeholder-left" }):
-		hint = "fix them: secrets, links and unsafe paths are refused by build and publish themselves, with or without --no-lint"
-	}
-	return cli.WithHint(fmt.Errorf("lint found %d %s; not %s", len(errs), noun, verb), hint)
-}
-
 func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
 	return loadPackWith(env, arg, tarball.DefaultLimits)
 }
@@ -147,36 +93,10 @@ func loadPack(env *cli.Env, arg string) (*pack.Pack, error) {
 func loadPackWith(env *cli.Env, arg string, lim tarball.Limits) (*pack.Pack, error) {
 	pk, err := pack.Load(env.Abs(arg), lim)
 	if err != nil {
-		return nil, cli.Usagef("%s: %v", arg, withoutPath(err))
+		return nil, cli.Usagef("%s: %v", arg, lintrun.WithoutPath(err))
 	}
 	pk.Display = pack.DisplayName(arg)
 	return pk, nil
-}
-
-func printPlan(env *cli.Env, plan *build.Plan) error {
-	sum, err := plan.Hash()
-	if err != nil {
-		return err
-	}
-	var total int64
-	for _, e := range plan.Entries() {
-		fmt.Fprintf(env.Out, "%10d  %s\n", e.Size, e.Name)
-		total += e.Size
-	}
-	fmt.Fprintf(env.Out, "%d files, %d bytes: %s.tgz\n%s\n%s\n", len(plan.Files), total, plan.BaseName(), sum.SRI, sum.Hex)
-	return nil
-}
-
-func printResult(env *cli.Env, res *build.Result) error {
-	rel := env.Rel
-	fmt.Fprintf(env.Out, "wrote %s\n", rel(res.Archive))
-	for _, p := range []string{res.Signature, res.Bundle} {
-		if p != "" {
-			fmt.Fprintf(env.Out, "wrote %s\n", rel(p))
-		}
-	}
-	fmt.Fprintf(env.Out, "wrote %s\nwrote %s\n%s\n%s\n", rel(res.Manifest), rel(res.Sidecar), res.Integrity.SRI, res.Integrity.Hex)
-	return nil
 }
 
 // gateArchive applies the secrets gate to a built archive about to be

@@ -1,29 +1,25 @@
 package packcmd
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
-	"github.com/wop-cli/wop/internal/lint"
-	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/credentials"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 type publishOptions struct {
@@ -50,48 +46,13 @@ type publishOptions struct {
 // progressThreshold is the size from which an upload shows a progress bar.
 const progressThreshold = 4 << 20
 
-// publishHelp is publish's --help text.
-const publishHelp = `Publish a pack. Given a source directory, build and sign it first (same
-flags as build); given a .tgz, publish exactly those bytes.
-
-Before any byte is sent, wop checks what the registry would: lint, the
-archive's structure, the namespace (local.* never; private.* not to a public
-registry), that the signing key is listed by the registry as active for the
-namespace, that the signature verifies, and whether the version exists
-(same content: already published, exit 0; other content: conflict, exit 5).
-
-Uploads are retried on connection errors, stalls, 429 and 5xx (not 501) with
-capped exponential backoff, honouring Retry-After: a PUT of the same bytes is
-safe to repeat. Only the registry's own 201 or 200 counts as success; a
-redirected upload is never followed. No timeout bounds one request, only a
-stall (no byte moving for a minute) and --timeout the whole publish, so slow
-lines can upload large packs.
-
-Registries without a write API take a pull request instead: --stage CHECKOUT
-stages the version into a clone of the registry's repository, offline (the
-checkout's discovery document and keys are the registry): the pack source
-under packs/<name>/, the archive, signature and version manifest, and every
-derived file, written by the checkout's own generators. The checkout's CI
-gate then runs (--no-registry-check skips it). Any failure leaves the
-checkout as it was. --branch NAME commits the change on a new branch (never
-pushed); without it the git steps are printed. See docs/staging.md.
-
-Token: --token-stdin, WOP_TOKEN, or the file 'wop login' writes; without one
-nothing is uploaded. It goes only to the registry's origin (scheme, host,
-port), never to another origin the registry names or redirects to, and is
-never printed (--verbose shows requests with it redacted). See
-docs/network.md.
-
-Exit status: 0 published or already there; 1 a check failed; 2 bad usage;
-3 network; 4 token refused; 5 version conflict; 130 interrupted.`
-
 func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
 	o := &publishOptions{env: env}
 	o.keys.strictKeyMode = true
 	cmd := &cobra.Command{
 		Use:   "publish [DIR|TGZ] --registry URL",
 		Short: "Publish a pack to a registry, after the checks the registry would make",
-		Long:  publishHelp,
+		Long:  cli.LongHelp(helpFiles, "publish"),
 		Example: `  wop pack publish . --registry https://registry.acme.dev --key acme-1.pem --key-id acme-1
   wop pack publish dist/acme.tools-1.0.0.tgz --registry https://registry.acme.dev --dry-run
   wop pack publish . --key acme-1.pem --key-id acme-1 --stage ~/src/openwop-registry --branch publish/acme.tools-1.0.0`,
@@ -101,7 +62,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 			if len(args) == 1 {
 				o.target = args[0]
 			}
-			if err := cli.FlagValue("--format", o.format, "text", "json"); err != nil {
+			if err := suggest.FlagValue("--format", o.format, "text", "json"); err != nil {
 				return err
 			}
 			if err := o.keys.validate(); err != nil {
@@ -112,7 +73,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
-				if o.reg.url, err = cli.RegistryURL(env, o.reg.url); err != nil {
+				if o.reg.url, err = registry.URLFromFlag(o.reg.url, env.Getenv); err != nil {
 					return err
 				}
 				if err := o.reg.validate(); err != nil {
@@ -140,27 +101,6 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 	f.StringVarP(&o.outDir, "output", "o", "dist", "where a source directory is built")
 	o.keys.addFlags(cmd)
 	return cmd
-}
-
-// result is the --format json shape.
-type result struct {
-	Status    string       `json:"status"` // published, already-published, dry-run, staged
-	Name      string       `json:"name"`
-	Version   string       `json:"version"`
-	Integrity string       `json:"integrity"`
-	Registry  string       `json:"registry"`
-	Archive   string       `json:"archive"`
-	Staged    string       `json:"staged,omitempty"`
-	Files     []stagedFile `json:"files,omitempty"` // with --stage: what the change touches
-	Gate      string       `json:"gate,omitempty"`  // with --stage: the gate that passed, or why none ran
-	Branch    string       `json:"branch,omitempty"`
-	Spec      string       `json:"spec"` // the spec generation the archive belongs to: v1 or v2
-}
-
-// stagedFile is one file a staged change touches.
-type stagedFile struct {
-	Path string `json:"path"`
-	Op   string `json:"op"` // added, modified, deleted
 }
 
 // runPublish runs the publish with every byte it prints, and its error,
@@ -192,9 +132,9 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return err
 	}
-	opt := lintOpts(o.env, false)
+	opt := lintrun.LintOptions(o.env.Lint(), false)
 	opt.Spec = tree
-	settings, err := settingsFor(o.env, "", archivePath, opt, newSettingsMemo())
+	settings, err := lintrun.SettingsFor(o.env.Lint(), "", archivePath, opt, lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return err
 	}
@@ -210,30 +150,30 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if o.stage.checkout != "" {
 		return o.stageIn(ctx, a, gen, tree)
 	}
-	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.allowOrigins...)
+	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.AllowOrigins...)
 	return o.upload(ctx, redactor, a, gen)
 }
 
 // open reads and hashes the archive to publish, then applies the secrets
-// gate and lint's (publish.GuardRules alone with --no-lint) to the archive
-// that was hashed.
-func (o *publishOptions) open(archivePath string, settings *packSettings, linted bool) (*publish.Archive, error) {
-	a, err := publish.ReadArchive(archivePath, settings.limits)
+// gate and lint's (lintrun.GuardRules alone with --no-lint) to the archive
+// that was hashed, unless the build that made it just linted it.
+func (o *publishOptions) open(archivePath string, settings *lintrun.Settings, linted bool) (*publish.Archive, error) {
+	a, err := publish.ReadArchive(archivePath, settings.Limits)
 	if err != nil {
 		return nil, cli.Usagef("%s: %v", o.target, err)
 	}
 	if o.afterHash != nil {
 		o.afterHash()
 	}
-	pk, err := loadPackWith(o.env, archivePath, settings.limits)
+	pk, err := loadPackWith(o.env, archivePath, settings.Limits)
 	if err == nil && pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
 		err = cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
 	}
 	if err == nil {
 		err = gateArchive(o.env, pk, o.keys.allowSecrets)
 	}
-	if err == nil {
-		err = o.lintGate(pk, settings.opt, linted)
+	if err == nil && !linted {
+		err = lintrun.GateFor(o.noLint, true).Check(o.env.ErrOut, o.env.Color, pk, settings.Opt)
 	}
 	if err != nil {
 		a.Close()
@@ -269,31 +209,12 @@ func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor
 	}
 	out, err := publish.Run(ctx, req)
 	if err != nil {
-		return o.runError(ctx, err, out)
+		return publish.ExitError(ctx, err, func(c *publish.ConflictError) error { return o.conflict(c, out.Put) })
 	}
 	if out.Status == "dry-run" {
 		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
 	}
-	return o.report(result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
-}
-
-// runError gives publish.Run's errors their exit codes and hints.
-func (o *publishOptions) runError(ctx context.Context, err error, out publish.Outcome) error {
-	var noWrite *publish.NoWriteAPIError
-	var noCreds *publish.NoCredentialsError
-	var conflict *publish.ConflictError
-	var upload *publish.UploadError
-	switch {
-	case errors.As(err, &noWrite):
-		return cli.WithHint(err, "stage the files into a checkout of its repository with --stage CHECKOUT, then open a pull request")
-	case errors.As(err, &noCreds):
-		return &cli.ExitError{Code: cli.ExitAuth, Err: cli.WithHint(err, registry.TokenHint)}
-	case errors.As(err, &conflict):
-		return &cli.ExitError{Code: cli.ExitConflict, Err: o.conflict(conflict, out.Put)}
-	case errors.As(err, &upload):
-		return uploadError(ctx, upload.Err)
-	}
-	return networkError(ctx, err)
+	return o.report(publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
 }
 
 // stageIn stages the checked archive into --stage's checkout and says
@@ -307,10 +228,10 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, a
 	if err != nil {
 		return err
 	}
-	out := result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
+	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
 		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
 	for _, e := range st.res.Edits {
-		out.Files = append(out.Files, stagedFile{Path: e.Path, Op: e.Op})
+		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
 	}
 	out.Gate = st.res.GateNote
 	if st.res.Gate != "" {
@@ -335,35 +256,17 @@ func (o *publishOptions) sourceDir() string {
 	return dir
 }
 
-// lintGate lints the archive about to be published, unless the build that
-// made it just did: fully, or with --no-lint only for what must never reach
-// a registry (publish.GuardRules).
-func (o *publishOptions) lintGate(pk *pack.Pack, opt lint.Options, linted bool) error {
-	if linted {
-		return nil
-	}
-	gate := gatePublish
-	if o.noLint {
-		gate = gateGuard
-	}
-	return lintGate(o.env, pk, gateOptions(gate, opt), true)
-}
-
 // archive returns the .tgz to publish, building a source directory first;
 // linted says the build already ran the lint gate.
 func (o *publishOptions) archive(ctx context.Context) (path string, linted bool, err error) {
 	info, err := os.Stat(o.env.Abs(o.target))
 	if err != nil {
-		return "", false, cli.Usagef("%s: %v", o.target, withoutPath(err))
+		return "", false, cli.Usagef("%s: %v", o.target, lintrun.WithoutPath(err))
 	}
 	if !info.IsDir() {
 		return o.env.Abs(o.target), false, nil
 	}
-	gate := gatePublish
-	if o.noLint {
-		gate = gateGuard
-	}
-	plan, err := prepareBuild(ctx, o.env, o.target, gate, &o.keys)
+	plan, err := prepareBuild(ctx, o.env, o.target, lintrun.GateFor(o.noLint, true), &o.keys)
 	if err != nil {
 		return "", false, err
 	}
@@ -373,7 +276,7 @@ func (o *publishOptions) archive(ctx context.Context) (path string, linted bool,
 	return o.pending.Result.Archive, true, nil
 }
 
-func (o *publishOptions) report(r result) error {
+func (o *publishOptions) report(r publish.Result) error {
 	if o.pending != nil { // success: the build replaces what --output held
 		kept, err := o.pending.Keep()
 		if err != nil {
@@ -383,40 +286,16 @@ func (o *publishOptions) report(r result) error {
 		fmt.Fprintf(o.env.ErrOut, "built %s\n", kept)
 	}
 	if o.format == "json" {
-		enc := json.NewEncoder(o.env.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return r.WriteJSON(o.env.Out)
 	}
-	switch r.Status {
-	case "published":
-		fmt.Fprintf(o.env.Out, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "already-published":
-		fmt.Fprintf(o.env.Out, "%s@%s is already published at %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "dry-run":
-		fmt.Fprintf(o.env.Out, "dry run: %s@%s passes every check for %s (%s); nothing was sent\n", r.Name, r.Version, r.Registry, r.Integrity)
-	case "staged":
-		fmt.Fprintf(o.env.Out, "staged %s@%s in %s (%s)\n", r.Name, r.Version, r.Staged, r.Integrity)
-		for _, f := range r.Files {
-			fmt.Fprintf(o.env.Out, "  %-8s %s\n", f.Op, f.Path)
-		}
-		fmt.Fprintf(o.env.Out, "gate: %s\n", r.Gate)
-	case "already-staged":
-		fmt.Fprintf(o.env.Out, "%s@%s is already in %s with the same content (%s); nothing to do\n", r.Name, r.Version, r.Staged, r.Integrity)
-	}
+	r.WriteText(o.env.Out)
 	return nil
 }
 
 // token finds the registry token: --token-stdin, WOP_TOKEN, or wop login's file.
 func (o *publishOptions) token() (registry.Token, error) {
 	if o.tokenStdin {
-		line, err := bufio.NewReader(o.env.In).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return "", err
-		}
-		if line = strings.TrimSpace(line); line == "" {
-			return "", cli.Usagef("--token-stdin: standard input was empty")
-		}
-		return registry.Token(line), nil
+		return credentials.StdinToken(o.env.In)
 	}
 	t, err := readToken(o.env, o.reg.url)
 	if err != nil {
@@ -432,43 +311,6 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	return &reader
 }
 
-// networkError gives transport failures and a cancelled context their exit
-// codes; registry answers keep theirs.
-func networkError(ctx context.Context, err error) error {
-	var ne net.Error
-	var te *registry.TransportError
-	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted; nothing was published: run the same command again")}
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: fmt.Errorf("gave up after --timeout: %w", err)}
-	case errors.As(err, &ne), errors.As(err, &te):
-		return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-	case errors.Is(err, registry.ErrUnreadable):
-		return &cli.UsageError{Err: err}
-	}
-	return err
-}
-
-func uploadError(ctx context.Context, err error) error {
-	var se *registry.StatusError
-	if errors.As(err, &se) {
-		switch {
-		case se.StatusCode == 401 || se.StatusCode == 403:
-			return &cli.ExitError{Code: cli.ExitAuth, Err: err}
-		case se.StatusCode == 409:
-			return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-		case se.StatusCode == 429 || se.StatusCode >= 500:
-			return &cli.ExitError{Code: cli.ExitNetwork, Err: err}
-		}
-		return err
-	}
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return &cli.ExitError{Code: cli.ExitInterrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
-	}
-	return networkError(ctx, err)
-}
-
 // conflict gives a version conflict the hint that fits what the user has:
 // the archive they named, or the untouched one in --output, or none.
 func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
@@ -479,7 +321,7 @@ func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string)
 	local := o.pending.FinalPath()
 	if _, statErr := os.Stat(local); statErr == nil {
 		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), displayRel(o.env, local), displayRel(o.env, local), src))
+			filepath.Join(src, "pack.json"), lintrun.DisplayRel(o.env.Lint(), local), lintrun.DisplayRel(o.env.Lint(), local), src))
 	}
 	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
 		filepath.Join(src, "pack.json"), tarballURL, src))

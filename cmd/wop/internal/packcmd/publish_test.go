@@ -2,15 +2,11 @@ package packcmd
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/registry"
 )
 
 // TestProgressPassesBytesThrough: the progress bar wraps the upload body
@@ -25,15 +21,5 @@ func TestProgressPassesBytesThrough(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "uploading") {
 		t.Errorf("no progress drawn: %q", errOut.String())
-	}
-}
-
-// TestUnreadableDiscoveryIsUsage: a discovery document wop cannot read is
-// unreadable input (exit 2, as the exit table says), not a network failure.
-func TestUnreadableDiscoveryIsUsage(t *testing.T) {
-	err := networkError(context.Background(), fmt.Errorf("GET https://r.test/.well-known/openwop-registry.json: %w: discovery document over 4194304 bytes", registry.ErrUnreadable))
-	var usage *cli.UsageError
-	if !errors.As(err, &usage) {
-		t.Errorf("%v (%T), want a usage error", err, err)
 	}
 }

@@ -26,12 +26,8 @@ func (f *registryFlags) validate() error {
 	if u, err := url.Parse(f.url); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return cli.Usagef("--registry %q: want an http(s) URL", registry.NewRedactor().String(f.url))
 	}
-	for _, o := range f.allowOrigins {
-		if _, err := registry.ParseOrigin(o); err != nil {
-			return cli.Usagef("--allow-origin: %v", err)
-		}
-	}
-	return nil
+	_, err := registry.ParseOrigins(f.allowOrigins)
+	return err
 }
 
 // redacted runs run with everything it prints, and its error, passed
@@ -55,13 +51,9 @@ type clientOptions struct {
 
 // client builds the one registry client for the command.
 func (f *registryFlags) client(env *cli.Env, o clientOptions) (*registry.Client, error) {
-	var allow []registry.Origin
-	for _, s := range f.allowOrigins {
-		origin, err := registry.ParseOrigin(s)
-		if err != nil {
-			return nil, cli.Usagef("--allow-origin: %v", err)
-		}
-		allow = append(allow, origin)
+	allow, err := registry.ParseOrigins(f.allowOrigins)
+	if err != nil {
+		return nil, err
 	}
 	c, err := registry.New(registry.Options{
 		Registry:     f.url,

@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 func newRulesCmd(env *cli.Env) *cobra.Command {
@@ -18,6 +19,9 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 		Short: "List every lint rule with its id, default severity and purpose",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := suggest.FlagValue("--format", format, "text", "json"); err != nil {
+				return err
+			}
 			p, err := lint.FindRuleProfile(profile)
 			if err != nil {
 				return cli.Usagef("--profile: %v", err)
@@ -74,11 +78,20 @@ func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(),
 func explain(env *cli.Env, rules lint.Rules, id string) error {
 	text, found, err := lintrun.Explain(rules, id)
 	if !found {
-		return cli.UnknownRule(id, ruleIDs())
+		return suggest.UnknownRule(id, ruleIDs())
 	}
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprint(env.Out, text)
 	return err
+}
+
+// ruleIDs lists every rule id, for completion and did-you-mean.
+func ruleIDs() []string {
+	var ids []string
+	for _, info := range lint.Infos() {
+		ids = append(ids, info.ID)
+	}
+	return ids
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 func newSignCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) *cobra.Command {
@@ -13,12 +14,7 @@ func newSignCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) *
 	cmd := &cobra.Command{
 		Use:   "sign DIR|TGZ",
 		Short: "Build and sign a pack, or re-sign a built archive",
-		Long: `Sign the canonical pack.json with an Ed25519 key: the signing block is set,
-the manifest canonicalised and signed, and the 64-byte signature stored at
-keys/pack.json.sig in the archive and beside it as <name>-<version>.sig.
-
-Given a directory this is 'wop pack build --key ...'; given a .tgz it rewrites
-that archive's pack.json and signature, keeping its other entries.`,
+		Long:  cli.LongHelp(helpFiles, "sign"),
 		Example: `  wop pack sign . --key team.pem --key-id openwop-team-1 -o dist
   wop pack sign dist/acme.pack-1.0.0.tgz --key team.pem --key-id acme-1 --spec v2`,
 		Args: cobra.ExactArgs(1),
@@ -56,11 +52,11 @@ func runSign(ctx context.Context, o *buildOptions) error {
 	if o.outDir == "" {
 		o.outDir = filepath.Dir(env.Abs(arg))
 	}
-	settings, err := settingsFor(env, "", env.Abs(arg), lintOpts(env, false), newSettingsMemo())
+	settings, err := lintrun.SettingsFor(env.Lint(), "", env.Abs(arg), lintrun.LintOptions(env.Lint(), false), lintrun.NewSettingsMemo(), nil)
 	if err != nil {
 		return err
 	}
-	o.keys.configKeyID = settings.keyID
+	o.keys.configKeyID = settings.KeyID
 	plan, err := planFor(ctx, env, pk, &o.keys)
 	if err != nil {
 		return err
@@ -69,5 +65,6 @@ func runSign(ctx context.Context, o *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	return printResult(env, res)
+	res.WriteText(env.Out, env.Rel)
+	return nil
 }

@@ -2,12 +2,11 @@ package packcmd
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
@@ -40,40 +39,19 @@ func (f *sigstoreFlags) signer(ctx context.Context, env *cli.Env, keyPath string
 		req.SigningConfig = env.Abs(f.signingConfig)
 	}
 	if keyPath != "" {
-		if req.KeyPEM, err = readPrivateKey(env, keyPath, strictKeyMode); err != nil {
+		if req.KeyPEM, err = flagfile.PrivateKey(env.ErrOut, keyPath, env.Abs(keyPath), strictKeyMode); err != nil {
 			return nil, err
 		}
 		req.Op = "sign-key"
 	} else {
-		token, err := identityToken(ctx, env, f.identityToken)
+		token, err := sigstorehelper.FindIDToken(ctx, sigstorehelper.TokenSource{Flag: f.identityToken, Getenv: env.Getenv,
+			UserAgent: "wop/" + env.Version, Transport: env.HTTPClient().Transport})
 		if err != nil {
-			return nil, err
+			return nil, sigstorehelper.ExitError(err)
 		}
 		req.IDToken = string(token)
 	}
-	return func(m []byte) ([]byte, error) {
-		req.Data = m
-		resp, err := sigstorehelper.Run(ctx, helper, req)
-		if err != nil {
-			return nil, fmt.Errorf("sigstore: %w", err)
-		}
-		return resp.Bundle, nil
-	}, nil
-}
-
-// identityToken finds the OIDC token (sigstorehelper.FindIDToken), its
-// errors given their exit codes and hints.
-func identityToken(ctx context.Context, env *cli.Env, flag string) (sigstorehelper.IDToken, error) {
-	t, err := sigstorehelper.FindIDToken(ctx, sigstorehelper.TokenSource{Flag: flag, Getenv: env.Getenv,
-		UserAgent: "wop/" + env.Version, Transport: env.HTTPClient().Transport})
-	var actions *sigstorehelper.ActionsTokenError
-	switch {
-	case errors.Is(err, sigstorehelper.ErrNoIDToken):
-		return "", &cli.UsageError{Err: err}
-	case errors.As(err, &actions):
-		return "", cli.WithHint(err, "the job needs 'permissions: id-token: write'")
-	}
-	return t, err
+	return sigstorehelper.Signer(ctx, helper, req), nil
 }
 
 // verifyFlags are the Sigstore verification flags of verify.
@@ -99,16 +77,5 @@ func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte)
 	if f.trustedRoot != "" {
 		req.TrustedRoot = env.Abs(f.trustedRoot)
 	}
-	return func(bundle, manifest []byte) (string, error) {
-		helper, err := sigstorehelper.Locate(env.Getenv, os.Executable)
-		if err != nil {
-			return "", err
-		}
-		req.Bundle, req.Data = bundle, manifest
-		resp, err := sigstorehelper.Run(ctx, helper, req)
-		if err != nil {
-			return "", err
-		}
-		return resp.Signer, nil
-	}
+	return sigstorehelper.Verifier(ctx, env.Getenv, req)
 }

@@ -2,17 +2,14 @@ package packcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/publish"
-	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/stage"
@@ -63,31 +60,13 @@ func (s *stageFlags) stageIn(ctx context.Context, env *cli.Env, a *publish.Archi
 	opt := stage.Options{
 		Tree: tree, NoGate: s.noGate, Branch: s.branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
-		Environ: withoutSecrets(os.Environ()), Progress: progress,
+		Environ: stage.WithoutSecrets(os.Environ()), Progress: progress,
 	}
 	res, d, err := stage.Publish(ctx, c, p, opt)
 	if err != nil {
-		return nil, stageError(err)
+		return nil, stage.ExitError(err)
 	}
 	return &staged{res: res, root: c.Root, url: d.URL, message: opt.Message}, nil
-}
-
-// stageError gives stage.Publish's errors their exit codes and hints.
-func stageError(err error) error {
-	var tree *stage.TreeError
-	var key *stage.KeyError
-	var origin *registry.OriginError
-	switch {
-	case errors.Is(err, registry.ErrUnreadable), errors.As(err, &tree):
-		return &cli.UsageError{Err: err}
-	case errors.As(err, &key) && errors.As(err, &origin):
-		return cli.WithHint(err, "a checkout stands in for the registry's own origin only; the key's publicKeyUrl must be a path or a URL on it")
-	case errors.As(err, &key):
-		return cli.WithHint(err, "add the registry's copy of the public key to the checkout, or sign with a key the checkout lists")
-	case errors.Is(err, registry.ErrConflict):
-		return &cli.ExitError{Code: cli.ExitConflict, Err: err}
-	}
-	return err
 }
 
 // nextSteps tells the author what to do after staging: push the branch
@@ -139,23 +118,4 @@ func (s *stageFlags) check(ctx context.Context, env *cli.Env) error {
 		return &cli.UsageError{Err: err}
 	}
 	return nil
-}
-
-// stageSecrets are the credentials wop reads from the environment. Staging
-// needs none of them (it reads a checkout, sends nothing), and the
-// generators and gate it runs are the checkout's code, whose output wop
-// shows when they fail: a gate that prints its environment must not print
-// the registry token.
-var stageSecrets = []string{"WOP_TOKEN", "SIGSTORE_ID_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"}
-
-// withoutSecrets returns environ without stageSecrets.
-func withoutSecrets(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(stageSecrets, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

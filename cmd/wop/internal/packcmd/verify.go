@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/flagfile"
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -35,26 +37,7 @@ func newVerifyCmd(env *cli.Env, runF func(context.Context, *verifyOptions) error
 	cmd := &cobra.Command{
 		Use:   "verify ARCHIVE|VERSION.json|NAME@VERSION",
 		Short: "Verify a pack archive's structure, integrity and signature",
-		Long: `Read the archive strictly (bombs stop at the size ceiling) and verify the
-Ed25519 signature over the exact pack.json bytes inside it, with --key or with
-the key its signing block names, fetched from --registry (which must list it
-as active and permitted for the pack's namespace).
-
---integrity or --version-manifest (a registry's <version>.json) check that
-this is the published archive; --source DIR rebuilds the source with the
-archive's own signature and says which entries differ.
-
-Given a registry's <version>.json instead of an archive, verify the detached
-signature (--signature, default: the .sig beside it) over that manifest
-without the registry's own fields: a manifest edited after signing fails.
-
-Given NAME@VERSION and --registry, fetch the published archive and its
-version manifest from the registry and verify both, with the key the
-registry lists for the pack's namespace. URLs the registry's discovery
-document names must be on its origin (or one --allow-origin names); a
-private registry's token (WOP_TOKEN or 'wop login') goes only there.
-
-Exit status: 0 every check passed; 1 a check failed; 2 unreadable input.`,
+		Long:  cli.LongHelp(helpFiles, "verify"),
 		Example: `  wop pack verify acme.pack-1.0.0.tgz --key acme-1.pub.pem
   wop pack verify 1.0.0.tgz --registry https://packs.openwop.dev --version-manifest 1.0.0.json
   wop pack verify 1.0.0.tgz --key team.pub --source packs/acme.pack
@@ -140,7 +123,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) error {
 	var sigstoreKey []byte
 	if o.key != "" {
-		raw, err := readVerifyKey(o.env, o.key)
+		raw, err := flagfile.PublicKey(o.key, o.env.Abs(o.key))
 		if err != nil {
 			return err
 		}
@@ -155,7 +138,7 @@ func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) erro
 	}
 	var err error
 	if o.versionManifest != "" {
-		if opt.VersionManifest, err = readUserFile(o.env, "--version-manifest", o.versionManifest, maxSmallFile); err != nil {
+		if opt.VersionManifest, err = flagfile.Read("--version-manifest", o.versionManifest, o.env.Abs(o.versionManifest), flagfile.MaxSmall); err != nil {
 			return err
 		}
 	}
@@ -170,15 +153,15 @@ func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) erro
 func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.Report, error) {
 	served, err := io.ReadAll(in)
 	if err != nil {
-		return nil, withoutPath(err)
+		return nil, lintrun.WithoutPath(err)
 	}
 	sigPath := o.signature
 	if sigPath == "" {
 		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
 	}
-	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: maxSmallFile, FollowLinks: true})
+	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: flagfile.MaxSmall, FollowLinks: true})
 	if err != nil {
-		return nil, fmt.Errorf("signature %s: %v", sigPath, withoutPath(err))
+		return nil, fmt.Errorf("signature %s: %v", sigPath, lintrun.WithoutPath(err))
 	}
 	return verify.ServedManifest(served, sig, opt)
 }
@@ -192,7 +175,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *v
 	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
 		f, err := safefile.Open(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
 		if err != nil {
-			return nil, cli.Usagef("%s: %v", o.archive, withoutPath(err))
+			return nil, cli.Usagef("%s: %v", o.archive, lintrun.WithoutPath(err))
 		}
 		return f, nil
 	}
@@ -201,7 +184,7 @@ func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *v
 	}
 	data, manifest, err := reg.Fetch(ctx, name, version)
 	if err != nil {
-		return nil, networkError(ctx, err)
+		return nil, registry.ExitError(ctx, err)
 	}
 	opt.Want = o.archive
 	if o.versionManifest == "" {

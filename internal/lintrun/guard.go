@@ -1,4 +1,4 @@
-package publish
+package lintrun
 
 import (
 	"slices"
@@ -21,10 +21,10 @@ var GuardRules = []string{
 // IsGuardRule says whether id is one of GuardRules.
 func IsGuardRule(id string) bool { return slices.Contains(GuardRules, id) }
 
-// GuardOptions returns opt narrowed to GuardRules: every other rule is off,
+// guardOptions returns opt narrowed to GuardRules: every other rule is off,
 // and each guard rule is an error unless the configuration chose its
 // severity (a deliberate "off" included: the author's, not the flag's).
-func GuardOptions(opt lint.Options) lint.Options {
+func guardOptions(opt lint.Options) lint.Options {
 	sev := make(map[string]diag.Severity, len(opt.Severities))
 	for _, r := range lint.All() {
 		if !IsGuardRule(r.ID) {

@@ -1,4 +1,4 @@
-package publish
+package lintrun
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ func TestGuardOptionsKeepsOnlyTheGuardRules(t *testing.T) {
 		"ref-missing":      diag.Error, // configured, but not a guard rule: off
 		"placeholder-left": diag.Off,   // the configuration's choice stands
 	}}
-	sev := GuardOptions(opt).Severities
+	sev := GateGuard.Options(opt).Severities
 	for _, r := range lint.All() {
 		want := diag.Off
 		if IsGuardRule(r.ID) {
@@ -26,7 +26,7 @@ func TestGuardOptionsKeepsOnlyTheGuardRules(t *testing.T) {
 		}
 	}
 	if opt.Severities["ref-missing"] != diag.Error {
-		t.Error("GuardOptions changed the caller's map")
+		t.Error("GateGuard.Options changed the caller's map")
 	}
 	ids := map[string]bool{}
 	for _, r := range lint.All() {
@@ -35,6 +35,19 @@ func TestGuardOptionsKeepsOnlyTheGuardRules(t *testing.T) {
 	for _, id := range GuardRules {
 		if !ids[id] {
 			t.Errorf("guard rule %s is no lint rule", id)
+		}
+	}
+}
+
+// TestGateFor: publish --no-lint keeps the guard rules; build --no-lint
+// lints nothing.
+func TestGateFor(t *testing.T) {
+	for _, tt := range []struct {
+		noLint, publishing bool
+		want               Gate
+	}{{false, false, GateBuild}, {true, false, GateOff}, {false, true, GatePublish}, {true, true, GateGuard}} {
+		if got := GateFor(tt.noLint, tt.publishing); got != tt.want {
+			t.Errorf("GateFor(%v, %v) = %v, want %v", tt.noLint, tt.publishing, got, tt.want)
 		}
 	}
 }

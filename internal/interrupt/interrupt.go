@@ -1,12 +1,21 @@
-package cli
+// Package interrupt turns Ctrl-C (SIGINT) and SIGTERM into a cancelled
+// context, so that commands stop and remove what they wrote, and ends the
+// process if they do not in time.
+package interrupt
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/wop-cli/wop/internal/exitcode"
 )
+
+// ErrInterrupted is the cause of a context cancelled by Ctrl-C (or SIGTERM).
+var ErrInterrupted = errors.New("interrupted")
 
 // interruptGrace is how long a command has, after the first Ctrl-C, to
 // stop and remove its temporary files before the process exits anyway:
@@ -39,12 +48,12 @@ func secondSignal(sigs <-chan os.Signal, done <-chan struct{}, first time.Time) 
 	}
 }
 
-// SignalContext returns a context cancelled (with cause ErrInterrupted) by
+// Context returns a context cancelled (with cause ErrInterrupted) by
 // the first SIGINT or SIGTERM. Commands see it and stop, removing what
 // they wrote; if one has not returned after interruptGrace, or a second
-// signal comes, exit(ExitInterrupted) ends the process at once. stop
+// signal comes, exit(exitcode.Interrupted) ends the process at once. stop
 // releases the signal handler.
-func SignalContext(parent context.Context, exit func(int)) (ctx context.Context, stop func()) {
+func Context(parent context.Context, exit func(int)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -57,7 +66,7 @@ func SignalContext(parent context.Context, exit func(int)) (ctx context.Context,
 		}
 		cancel(ErrInterrupted)
 		if secondSignal(sigs, done, time.Now()) {
-			exit(ExitInterrupted)
+			exit(exitcode.Interrupted)
 		}
 	}()
 	return ctx, func() {

@@ -1,4 +1,4 @@
-package cli
+package suggest
 
 import "testing"
 
@@ -25,5 +25,17 @@ func TestFlagValue(t *testing.T) {
 	}
 	if err := FlagValue("--format", "jsn", "text", "json"); err == nil || err.Error() != `--format "jsn": want text or json; did you mean "json"?` {
 		t.Errorf("two values: %v", err)
+	}
+}
+
+// TestUnknownRule: a near miss names the rule meant; the rest point at the
+// list.
+func TestUnknownRule(t *testing.T) {
+	ids := []string{"ref-missing", "placeholder-left"}
+	if err := UnknownRule("ref-mising", ids); err == nil || err.Error() != `no rule "ref-mising"; did you mean "ref-missing"? ('wop pack rules' lists them)` {
+		t.Errorf("near: %v", err)
+	}
+	if err := UnknownRule("zzz", ids); err == nil || err.Error() != `no rule "zzz"; 'wop pack rules' lists them` {
+		t.Errorf("far: %v", err)
 	}
 }

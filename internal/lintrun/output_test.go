@@ -1,4 +1,4 @@
-package packcmd
+package lintrun
 
 import (
 	"errors"
@@ -7,9 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/report"
 )
 
 // TestCheckOutput: --output naming a directory or a pack's own source is a
@@ -19,7 +16,7 @@ func TestCheckOutput(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "dist"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := &cli.Env{WorkDir: dir}
+	env := &Env{WorkDir: dir}
 	for output, want := range map[string]string{
 		"":                           "",
 		"wop.sarif":                  "",
@@ -30,20 +27,20 @@ func TestCheckOutput(t *testing.T) {
 		".wop.yaml":                  "would replace a pack's source",
 		"agents/researcher.agf.yaml": "would replace a pack's source",
 	} {
-		err := checkOutput(env, "--output", output, "wop.sarif")
-		var usage *cli.UsageError
+		err := CheckOutput(env, "--output", output, "wop.sarif")
+		var usage *InputError
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%q: %v", output, err)
 		case want != "" && (!errors.As(err, &usage) || !strings.Contains(err.Error(), want)):
-			t.Errorf("%q: %v, want a usage error saying %q", output, err, want)
+			t.Errorf("%q: %v, want an input error (exit 2) saying %q", output, err, want)
 		}
 	}
 }
 
-// TestLintReportIntoFIFO: --output naming a pipe or device (/dev/stdout)
+// TestWriteOutputIntoFIFO: --output naming a pipe or device (/dev/stdout)
 // writes into it; renaming a file over it would replace the device itself.
-func TestLintReportIntoFIFO(t *testing.T) {
+func TestWriteOutputIntoFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "report")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
@@ -55,8 +52,7 @@ func TestLintReportIntoFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	o := &lintOptions{env: &cli.Env{WorkDir: "/"}, format: "json", output: fifo}
-	if err := writeLintReport(o, report.Input{Tool: "wop"}); err != nil {
+	if err := WriteOutput(fifo, "--output", []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 4096)

@@ -1,0 +1,48 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/registry"
+)
+
+// TestExitError: each of Run's failures exits with its code; a conflict
+// gets the caller's hint.
+func TestExitError(t *testing.T) {
+	ctx := context.Background()
+	hinted := errors.New("bump the version")
+	conflict := func(*ConflictError) error { return hinted }
+	for _, tt := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"no write API", &NoWriteAPIError{Registry: "r"}, exitcode.Findings},
+		{"no credentials", &NoCredentialsError{Registry: "r"}, exitcode.Auth},
+		{"conflict", &ConflictError{}, exitcode.Conflict},
+		{"upload refused", &UploadError{Err: &registry.StatusError{StatusCode: 403}}, exitcode.Auth},
+		{"upload conflict", &UploadError{Err: &registry.StatusError{StatusCode: 409}}, exitcode.Conflict},
+		{"upload 503", &UploadError{Err: &registry.StatusError{StatusCode: 503}}, exitcode.Network},
+		{"upload 400", &UploadError{Err: &registry.StatusError{StatusCode: 400}}, exitcode.Findings},
+	} {
+		err := ExitError(ctx, tt.err, conflict)
+		got := exitcode.Findings
+		var xe *exitcode.Error
+		if errors.As(err, &xe) {
+			got = xe.Code
+		}
+		if got != tt.want {
+			t.Errorf("%s: %v exits %d, want %d", tt.name, err, got, tt.want)
+		}
+	}
+	if err := ExitError(ctx, &ConflictError{}, conflict); !errors.Is(err, hinted) {
+		t.Errorf("conflict: %v, want the caller's error", err)
+	}
+	var h exitcode.Hinter
+	if err := ExitError(ctx, &NoWriteAPIError{Registry: "r"}, conflict); !errors.As(err, &h) || h.Hint() == "" {
+		t.Errorf("no write API: %v has no hint", err)
+	}
+}
