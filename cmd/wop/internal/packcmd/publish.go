@@ -68,8 +68,8 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 			if err := o.keys.validate(); err != nil {
 				return err
 			}
-			if o.stage.checkout == "" {
-				if o.stage.branch != "" || o.stage.noGate {
+			if o.stage.req.Checkout == "" {
+				if o.stage.req.Branch != "" || o.stage.req.NoGate {
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
@@ -116,8 +116,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	if o.stage.checkout != "" {
-		if err := o.stage.check(ctx, o.env); err != nil {
+	if o.stage.req.Checkout != "" {
+		if err := o.stage.request(o.env).Check(ctx); err != nil {
 			return err
 		}
 	}
@@ -147,7 +147,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	if o.stage.checkout != "" {
+	if o.stage.req.Checkout != "" {
 		return o.stageIn(ctx, a, gen, tree)
 	}
 	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.AllowOrigins...)
@@ -224,24 +224,24 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, a
 	if !o.quiet {
 		progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
 	}
-	st, err := o.stage.stageIn(ctx, o.env, a, gen, asked, o.sourceDir(), progress)
+	st, err := o.stage.request(o.env).Run(ctx, a, gen, asked, o.sourceDir(), progress)
 	if err != nil {
 		return err
 	}
-	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
-		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
-	for _, e := range st.res.Edits {
+	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.URL, Archive: a.Path,
+		Status: string(st.Result.Status), Staged: st.Root, Branch: st.Result.Branch, Spec: string(gen)}
+	for _, e := range st.Result.Edits {
 		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
 	}
-	out.Gate = st.res.GateNote
-	if st.res.Gate != "" {
-		out.Gate = st.res.Gate + " passed: the pull request is ready"
+	out.Gate = st.Result.GateNote
+	if st.Result.Gate != "" {
+		out.Gate = st.Result.Gate + " passed: the pull request is ready"
 	}
 	if err := o.report(out); err != nil {
 		return err
 	}
 	if o.format == "text" {
-		o.stage.nextSteps(o.env.ErrOut, st, a)
+		o.stage.request(o.env).NextSteps(o.env.ErrOut, st, a)
 	}
 	return nil
 }
