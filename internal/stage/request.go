@@ -112,3 +112,17 @@ func (r Request) Check(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Report is what publish prints for a staged archive a of generation gen.
+func (o *Outcome) Report(a *publish.Archive, gen spec.Tree) publish.Result {
+	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: o.URL, Archive: a.Path,
+		Status: string(o.Result.Status), Staged: o.Root, Branch: o.Result.Branch, Spec: string(gen)}
+	for _, e := range o.Result.Edits {
+		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
+	}
+	out.Gate = o.Result.GateNote
+	if o.Result.Gate != "" {
+		out.Gate = o.Result.Gate + " passed: the pull request is ready"
+	}
+	return out
+}

@@ -228,16 +228,7 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, a
 	if err != nil {
 		return err
 	}
-	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.URL, Archive: a.Path,
-		Status: string(st.Result.Status), Staged: st.Root, Branch: st.Result.Branch, Spec: string(gen)}
-	for _, e := range st.Result.Edits {
-		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
-	}
-	out.Gate = st.Result.GateNote
-	if st.Result.Gate != "" {
-		out.Gate = st.Result.Gate + " passed: the pull request is ready"
-	}
-	if err := o.report(out); err != nil {
+	if err := o.report(st.Report(a, gen)); err != nil {
 		return err
 	}
 	if o.format == "text" {
