@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -302,18 +301,12 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	return &reader
 }
 
-// conflict gives a version conflict the hint that fits what the user has:
-// the archive they named, or the untouched one in --output, or none.
+// conflict gives a version conflict the hint that fits what the user has.
 func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
-	src := o.target
-	if o.pending == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
+	c := publish.Conflict{Target: o.target, TarballURL: tarballURL}
+	if o.pending != nil {
+		c.Built, c.Local = true, o.pending.FinalPath()
+		c.LocalShown = lintrun.DisplayRel(o.env.Lint(), c.Local)
 	}
-	local := o.pending.FinalPath()
-	if _, statErr := os.Stat(local); statErr == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), lintrun.DisplayRel(o.env.Lint(), local), lintrun.DisplayRel(o.env.Lint(), local), src))
-	}
-	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
-		filepath.Join(src, "pack.json"), tarballURL, src))
+	return c.Hint(err)
 }
