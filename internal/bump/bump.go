@@ -1,8 +1,9 @@
 // Package bump plans the edits that move a pack source to a new version:
 // pack.json's version, every schema $id and absolute $ref into the pack that
 // embeds a version, and the own versions of nodes and chains whose contract
-// changed. It returns new file contents and writes nothing; edits go
-// through jsonedit, so formatting and untouched bytes are kept.
+// changed. Plan returns new file contents and writes nothing (Run, the
+// command's entry point, writes them); edits go through jsonedit, so
+// formatting and untouched bytes are kept.
 package bump
 
 import (

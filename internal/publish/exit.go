@@ -3,6 +3,9 @@ package publish
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/wop-cli/wop/internal/exitcode"
 	"github.com/wop-cli/wop/internal/registry"
@@ -48,4 +51,28 @@ func uploadExitError(ctx context.Context, err error) error {
 		return &exitcode.Error{Code: exitcode.Interrupted, Err: errors.New("interrupted during the upload; run the same command again: an identical re-upload is safe")}
 	}
 	return registry.ExitError(ctx, err)
+}
+
+// Conflict is what a version conflict's hint can point at.
+type Conflict struct {
+	Target     string // the directory or archive the user named
+	Built      bool   // publish built Target into Local
+	Local      string // where the build goes, which still holds what it held
+	LocalShown string // Local as messages name it
+	TarballURL string // the archive the registry serves at that version
+}
+
+// Hint gives a version conflict the hint that fits what the user has: the
+// archive they named, or the untouched one at Local, or none.
+func (c Conflict) Hint(err *ConflictError) error {
+	if !c.Built {
+		return exitcode.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", c.Target))
+	}
+	manifest := filepath.Join(c.Target, "pack.json")
+	if _, statErr := os.Stat(c.Local); statErr == nil {
+		return exitcode.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
+			manifest, c.LocalShown, c.LocalShown, c.Target))
+	}
+	return exitcode.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
+		manifest, c.TarballURL, c.Target))
 }

@@ -3,6 +3,9 @@ package publish
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/exitcode"
@@ -44,5 +47,28 @@ func TestExitError(t *testing.T) {
 	var h exitcode.Hinter
 	if err := ExitError(ctx, &NoWriteAPIError{Registry: "r"}, conflict); !errors.As(err, &h) || h.Hint() == "" {
 		t.Errorf("no write API: %v has no hint", err)
+	}
+}
+
+// TestConflictHint: the hint points at what the user has.
+func TestConflictHint(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "acme.tools-1.0.0.tgz")
+	if err := os.WriteFile(kept, []byte("tgz"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		c    Conflict
+		want string
+	}{
+		{"archive named", Conflict{Target: "a.tgz"}, "versions are immutable: bump the version; 'wop pack verify a.tgz --source DIR'"},
+		{"build kept", Conflict{Target: "src", Built: true, Local: kept, LocalShown: "dist/x.tgz"}, "bump the version in " + filepath.Join("src", "pack.json") + ". dist/x.tgz was left as it was: if it is the published archive, 'wop pack verify dist/x.tgz --source src'"},
+		{"nothing local", Conflict{Target: "src", Built: true, Local: filepath.Join(dir, "none.tgz"), TarballURL: "https://r.example/x.tgz"}, "download https://r.example/x.tgz and run 'wop pack verify FILE --source src'"},
+	} {
+		var h exitcode.Hinter
+		if err := tt.c.Hint(&ConflictError{}); !errors.As(err, &h) || !strings.Contains(h.Hint(), tt.want) {
+			t.Errorf("%s: hint %v; want it to contain %q", tt.name, err, tt.want)
+		}
 	}
 }

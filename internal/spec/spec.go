@@ -94,6 +94,17 @@ func readFile(name string) ([]byte, error) { return files.ReadFile(name) }
 // (internal/schema) were copied without a spec version, so v1 has none.
 func Versions() map[string]string { return map[string]string{"v2": Version} }
 
+// VersionTemplate is cobra's template for `wop --version`: wop's version,
+// the spec versions the embedded files are pinned to, and the commits they
+// were copied from (Pins).
+func VersionTemplate() string {
+	pins, err := Pins()
+	if err != nil { // cannot happen in a tested build: TestProvenance reads the same file
+		pins = err.Error()
+	}
+	return "wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at " + Version + "\nspec sources: " + pins + "\n"
+}
+
 // Pins summarises PROVENANCE.json for `wop --version`: each source
 // repository with the short commits its files were copied from, sorted:
 // "openwop/openwop@280544d,9cd7a5b openwop/openwop-registry@...".

@@ -273,3 +273,10 @@ func TestCorrectFrontendPlugin(t *testing.T) {
 		t.Errorf("version manifest uiPlugins after Correct: %v", dig(vm, "properties", "uiPlugins"))
 	}
 }
+
+func TestVersionTemplate(t *testing.T) {
+	tmpl := VersionTemplate()
+	if !strings.HasPrefix(tmpl, "wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at "+Version+"\nspec sources: openwop/") || !strings.HasSuffix(tmpl, "\n") {
+		t.Errorf("VersionTemplate() = %q", tmpl)
+	}
+}

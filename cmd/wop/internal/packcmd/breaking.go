@@ -2,20 +2,12 @@ package packcmd
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
-	"github.com/wop-cli/wop/internal/diag"
-	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/suggest"
-	"github.com/wop-cli/wop/internal/tarball"
 )
 
 type breakingOptions struct {
@@ -66,56 +58,10 @@ func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) e
 }
 
 func runBreaking(ctx context.Context, o *breakingOptions) error {
-	abs := o.env.Abs(o.path)
-	newPk, err := pack.Load(abs, tarball.DefaultLimits)
-	if err != nil {
-		return cli.Usagef("%s: %v", o.path, lintrun.WithoutPath(err))
-	}
-	newPk.Display = pack.DisplayName(o.path)
-	cfg, err := lintrun.PackConfig(o.env.Lint(), o.config, release.PackDir(abs))
-	if err != nil {
-		return err
-	}
-	oldPk, cleanup, err := previousRelease(ctx, o.env, o.against, abs, tarball.DefaultLimits)
-	defer cleanup()
-	if errors.Is(err, errNoPrevious) {
-		fmt.Fprintf(o.env.ErrOut, "no previous release at %s: nothing to compare\n", o.against)
-		return report.Print(o.env.Out, o.format, report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos()})
-	}
-	if err != nil {
-		return err
-	}
-	opt := breaking.Options{Accept: acceptList(cfg)}
-	catalogs := lintrun.NewCatalogs(false, false)
-	if o.catalog != "" {
-		cat, err := catalogs.Load(ctx, o.env.Lint(), lintrun.CatalogSrc(o.env.Lint(), o.catalog), "--catalog")
-		if err != nil {
-			return err
-		}
-		opt.Provides = cat.HasType
-	}
-	res, err := breaking.Compare(oldPk, newPk, opt)
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
-	diags := res.Diagnostics()
-	if !o.info {
-		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.Info })
-	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: breaking.Infos(), Diags: diag.Sort(diags), Color: o.env.Color,
-		Incomplete: catalogs.Incomplete()}
-	if err := report.Print(o.env.Out, o.format, in); err != nil {
-		return err
-	}
-	counts := diag.Count(diags)
-	verdict := slices.ContainsFunc(diags, func(d diag.Diagnostic) bool {
-		return d.Rule == breaking.RuleBumpInsufficient || d.Rule == breaking.RuleVersionMutated
-	})
-	if o.format == "text" {
-		res.WriteVerdict(o.env.ErrOut, in.Incomplete)
-	}
-	if verdict || o.strict && counts.Errors+counts.Warnings > 0 {
+	failed, err := breaking.Run(ctx, breaking.Request{Lint: o.env.Lint(), Color: o.env.Color, Path: o.path, Against: o.against,
+		Catalog: o.catalog, Config: o.config, Format: o.format, Strict: o.strict, Info: o.info, Previous: previous(o.env)})
+	if err == nil && failed {
 		return cli.ErrFindings
 	}
-	return nil
+	return err
 }

@@ -41,9 +41,9 @@ func releaseVerdict(ctx context.Context, env *cli.Env, against, config string, t
 		return nil, nil // the lint run reports why it cannot be read
 	}
 	pk.Display = pack.DisplayName(targets[0].Display)
-	oldPk, cleanup, err := previousRelease(ctx, env, against, jobs[0].Path, limits[0])
+	oldPk, cleanup, err := previous(env)(ctx, against, jobs[0].Path, limits[0])
 	defer cleanup()
-	if errors.Is(err, errNoPrevious) {
+	if errors.Is(err, release.ErrNoPrevious) {
 		return nil, nil
 	}
 	if err != nil {
@@ -53,7 +53,7 @@ func releaseVerdict(ctx context.Context, env *cli.Env, against, config string, t
 	if err != nil {
 		return nil, err
 	}
-	res, err := breaking.Compare(oldPk, pk, breaking.Options{Accept: acceptList(cfg)})
+	res, err := breaking.Compare(oldPk, pk, breaking.Options{Accept: breaking.AcceptList(cfg)})
 	if err != nil {
 		return nil, cli.Usagef("%v", err)
 	}

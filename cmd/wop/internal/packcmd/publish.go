@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -68,8 +67,8 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 			if err := o.keys.validate(); err != nil {
 				return err
 			}
-			if o.stage.checkout == "" {
-				if o.stage.branch != "" || o.stage.noGate {
+			if o.stage.req.Checkout == "" {
+				if o.stage.req.Branch != "" || o.stage.req.NoGate {
 					return cli.Usagef("--branch and --no-registry-check go with --stage CHECKOUT")
 				}
 				var err error
@@ -116,8 +115,8 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	if o.stage.checkout != "" {
-		if err := o.stage.check(ctx, o.env); err != nil {
+	if o.stage.req.Checkout != "" {
+		if err := o.stage.request(o.env).Check(ctx); err != nil {
 			return err
 		}
 	}
@@ -147,7 +146,7 @@ func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) e
 	if err != nil {
 		return cli.Usagef("%s: %v", o.target, err)
 	}
-	if o.stage.checkout != "" {
+	if o.stage.req.Checkout != "" {
 		return o.stageIn(ctx, a, gen, tree)
 	}
 	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.AllowOrigins...)
@@ -224,24 +223,15 @@ func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, a
 	if !o.quiet {
 		progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
 	}
-	st, err := o.stage.stageIn(ctx, o.env, a, gen, asked, o.sourceDir(), progress)
+	st, err := o.stage.request(o.env).Run(ctx, a, gen, asked, o.sourceDir(), progress)
 	if err != nil {
 		return err
 	}
-	out := publish.Result{Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: st.url, Archive: a.Path,
-		Status: string(st.res.Status), Staged: st.root, Branch: st.res.Branch, Spec: string(gen)}
-	for _, e := range st.res.Edits {
-		out.Files = append(out.Files, publish.StagedFile{Path: e.Path, Op: e.Op})
-	}
-	out.Gate = st.res.GateNote
-	if st.res.Gate != "" {
-		out.Gate = st.res.Gate + " passed: the pull request is ready"
-	}
-	if err := o.report(out); err != nil {
+	if err := o.report(st.Report(a, gen)); err != nil {
 		return err
 	}
 	if o.format == "text" {
-		o.stage.nextSteps(o.env.ErrOut, st, a)
+		o.stage.request(o.env).NextSteps(o.env.ErrOut, st, a)
 	}
 	return nil
 }
@@ -311,18 +301,12 @@ func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
 	return &reader
 }
 
-// conflict gives a version conflict the hint that fits what the user has:
-// the archive they named, or the untouched one in --output, or none.
+// conflict gives a version conflict the hint that fits what the user has.
 func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
-	src := o.target
-	if o.pending == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version; 'wop pack verify %s --source DIR' shows which entries of a source differ from this archive", o.target))
+	c := publish.Conflict{Target: o.target, TarballURL: tarballURL}
+	if o.pending != nil {
+		c.Built, c.Local = true, o.pending.FinalPath()
+		c.LocalShown = lintrun.DisplayRel(o.env.Lint(), c.Local)
 	}
-	local := o.pending.FinalPath()
-	if _, statErr := os.Stat(local); statErr == nil {
-		return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s. %s was left as it was: if it is the published archive, 'wop pack verify %s --source %s' shows which entries of the source changed",
-			filepath.Join(src, "pack.json"), lintrun.DisplayRel(o.env.Lint(), local), lintrun.DisplayRel(o.env.Lint(), local), src))
-	}
-	return cli.WithHint(err, fmt.Sprintf("versions are immutable: bump the version in %s; to see what changed, download %s and run 'wop pack verify FILE --source %s'",
-		filepath.Join(src, "pack.json"), tarballURL, src))
+	return c.Hint(err)
 }

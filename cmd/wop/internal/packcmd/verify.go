@@ -1,20 +1,15 @@
 package packcmd
 
 import (
-	"bytes"
+	"cmp"
 	"context"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/flagfile"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/release"
-	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
@@ -88,7 +83,7 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 		}
 		opt.ResolveKey = reg.Key
 	}
-	in, err := o.input(ctx, reg, &opt)
+	in, err := release.OpenVerifyInput(ctx, reg, o.archive, o.env.Abs(o.archive), &opt)
 	if err != nil {
 		return err
 	}
@@ -101,7 +96,8 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	}
 	var rep *verify.Report
 	if strings.HasSuffix(o.archive, ".json") {
-		rep, err = verifyServed(o, in, opt)
+		sigPath := cmp.Or(o.signature, strings.TrimSuffix(o.archive, ".json")+".sig")
+		rep, err = release.VerifyServed(in, sigPath, o.env.Abs(sigPath), opt)
 	} else {
 		rep, err = verify.Archive(in, opt)
 	}
@@ -148,49 +144,6 @@ func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) erro
 		}
 	}
 	return nil
-}
-
-func verifyServed(o *verifyOptions, in io.Reader, opt verify.Options) (*verify.Report, error) {
-	served, err := io.ReadAll(in)
-	if err != nil {
-		return nil, lintrun.WithoutPath(err)
-	}
-	sigPath := o.signature
-	if sigPath == "" {
-		sigPath = strings.TrimSuffix(o.archive, ".json") + ".sig"
-	}
-	sig, err := safefile.Read(o.env.Abs(sigPath), safefile.Options{Max: flagfile.MaxSmall, FollowLinks: true})
-	if err != nil {
-		return nil, fmt.Errorf("signature %s: %v", sigPath, lintrun.WithoutPath(err))
-	}
-	return verify.ServedManifest(served, sig, opt)
-}
-
-// input opens the archive (or VERSION.json) to verify: a file, read as it
-// is verified (so a large archive is never held whole), or for
-// NAME@VERSION the archive the registry serves, whose version manifest
-// then becomes the one compared.
-func (o *verifyOptions) input(ctx context.Context, reg *release.Registry, opt *verify.Options) (io.ReadCloser, error) {
-	name, version, remote := strings.Cut(o.archive, "@")
-	if _, statErr := os.Stat(o.env.Abs(o.archive)); !remote || statErr == nil {
-		f, err := safefile.Open(o.env.Abs(o.archive), safefile.Options{Max: 2 * tarball.DefaultLimits.MaxTotal, FollowLinks: true})
-		if err != nil {
-			return nil, cli.Usagef("%s: %v", o.archive, lintrun.WithoutPath(err))
-		}
-		return f, nil
-	}
-	if reg == nil {
-		return nil, cli.Usagef("%s: no such file; to verify a published version, pass --registry URL", o.archive)
-	}
-	data, manifest, err := reg.Fetch(ctx, name, version)
-	if err != nil {
-		return nil, registry.ExitError(ctx, err)
-	}
-	opt.Want = o.archive
-	if o.versionManifest == "" {
-		opt.VersionManifest = manifest
-	}
-	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
 // registryKeys opens --registry for verify: with the token 'wop login'

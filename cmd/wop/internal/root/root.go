@@ -67,24 +67,13 @@ func (f *versionFlag) Set(s string) error {
 	}
 	f.on = on
 	if on {
-		f.cmd.SetVersionTemplate(versionTemplate())
+		f.cmd.SetVersionTemplate(spec.VersionTemplate())
 	}
 	return nil
 }
 
 func (f *versionFlag) String() string { return strconv.FormatBool(f.on) }
 func (f *versionFlag) Type() string   { return "bool" } // cobra reads it with GetBool
-
-// versionTemplate is what --version prints: wop's version, the spec
-// versions its embedded files are pinned to, and the commits they were
-// copied from (internal/spec/PROVENANCE.json has each file's).
-func versionTemplate() string {
-	pins, err := spec.Pins()
-	if err != nil { // cannot happen in a tested build: TestProvenance reads the same file
-		pins = err.Error()
-	}
-	return "wop {{.Version}}\nspec: OpenWOP v1, and v2 pinned at " + spec.Version + "\nspec sources: " + pins + "\n"
-}
 
 // guardGroups gives every command that only groups others GroupRunE: an
 // unknown subcommand is a usage error with a suggestion, not help and exit 0.
