@@ -68,10 +68,11 @@ func (f *CheckoutFinder) Find(path string) string {
 	return root
 }
 
-// loadCheckout reads a registry checkout's packs/ folder.
-func loadCheckout(root, cacheDir string) (*Catalog, error) {
+// loadCheckout reads a registry checkout's packs/ folder (see addFolder
+// for lazy).
+func loadCheckout(root, cacheDir string, lazy bool) (*Catalog, error) {
 	c := newCatalog(root)
-	if err := c.addFolder(filepath.Join(root, "packs"), cacheDir); err != nil {
+	if err := c.addFolder(filepath.Join(root, "packs"), cacheDir, lazy); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -71,10 +71,11 @@ func parseManifest(raw []byte, dir string) (Pack, []NodeType, error) {
 	return p, nodes, nil
 }
 
-// loadFolder reads a folder of packs: every subdirectory with a pack.json.
-func loadFolder(dir, cacheDir string) (*Catalog, error) {
+// loadFolder reads a folder of packs: every subdirectory with a pack.json
+// (see addFolder for lazy).
+func loadFolder(dir, cacheDir string, lazy bool) (*Catalog, error) {
 	c := newCatalog(dir)
-	if err := c.addFolder(dir, cacheDir); err != nil {
+	if err := c.addFolder(dir, cacheDir, lazy); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -83,7 +84,13 @@ func loadFolder(dir, cacheDir string) (*Catalog, error) {
 // addFolder reads every */pack.json of dir. With a cache directory, the
 // facts are kept as a snapshot keyed by the manifests' paths, sizes and
 // times, so an unchanged folder costs a stat per pack and one read.
-func (c *Catalog) addFolder(dir, cacheDir string) error {
+//
+// lazy defers that read to the facts' first use when the snapshot is
+// there (so the folder is as it was when every manifest was read, none
+// skipped): a pre-commit lint whose result is cached needs only the
+// manifests' stamps and what StateFor remembers. A snapshot that proves
+// unreadable by then is replaced by reading the manifests.
+func (c *Catalog) addFolder(dir, cacheDir string, lazy bool) error {
 	manifests, infos, err := listManifests(dir)
 	if err != nil {
 		return err
@@ -95,6 +102,19 @@ func (c *Catalog) addFolder(dir, cacheDir string) error {
 	c.key = sync.OnceValue(func() string { return folderState(manifests) })
 	key := manifestsKey(manifests, infos)
 	c.facts = func() string { return key }
+	if n, ok := snapshotLen(cacheDir, key); ok && lazy {
+		c.lazy = sync.OnceFunc(func() {
+			if !loadSnapshot(cacheDir, key, c) {
+				// Between the header and now the file went bad: what the
+				// manifests say is the catalog (a broken one skipped, as
+				// the snapshot would not exist had one been broken then).
+				_ = c.readManifests(manifests)
+			}
+			c.sort()
+		})
+		c.lazyLen, c.stateDir = n, cacheDir
+		return nil
+	}
 	if key != "" && loadSnapshot(cacheDir, key, c) {
 		c.sort()
 		return nil

@@ -16,6 +16,11 @@ type Options struct {
 	Offline  bool
 	Fetch    registry.Fetcher
 	Now      func() time.Time
+	// Lazy defers reading a folder's (or checkout's) facts to their first
+	// use when its snapshot is cached: a run whose lint results are all
+	// cached then never reads them (see Catalog.ready and StateFor).
+	// Packs stays empty until a method asks about the facts.
+	Lazy bool
 }
 
 // Open reads the catalog at src: a registry URL, a registry checkout, a
@@ -36,8 +41,8 @@ func Open(ctx context.Context, src string, o Options) (*Catalog, error) {
 	case !st.IsDir():
 		return LoadIndex(src)
 	case IsCheckout(src):
-		return loadCheckout(src, dir)
+		return loadCheckout(src, dir, o.Lazy)
 	default:
-		return loadFolder(src, dir)
+		return loadFolder(src, dir, o.Lazy)
 	}
 }

@@ -15,7 +15,14 @@ import (
 // sources did not change loads with one read instead of one per pack. The
 // key names the sources' state; a snapshot is never updated in place. It
 // is gob, not JSON: decoding a thousand packs' facts was a third of a
-// pre-commit lint in a large checkout.
+// pre-commit lint in a large checkout. A header before the packs says how
+// many there are, so a lazy catalog (Options.Lazy) can say its size and
+// know its snapshot is there without decoding the packs.
+
+// snapshotHeader opens a snapshot.
+type snapshotHeader struct {
+	Packs int // how many snapshotPacks follow
+}
 
 // snapshotPack is one pack of a stored snapshot: what its version manifest
 // said, so a run whose index is unchanged reads one file, not one per pack.
@@ -35,6 +42,24 @@ func snapshotKey(base string, index []byte) string {
 	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".gob"
 }
 
+// snapshotLen reads only the header of the snapshot key: how many packs
+// it holds (ok false: no usable snapshot).
+func snapshotLen(dir, key string) (n int, ok bool) {
+	if dir == "" {
+		return 0, false
+	}
+	f, err := os.Open(filepath.Join(dir, key))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var h snapshotHeader
+	if gob.NewDecoder(f).Decode(&h) != nil || h.Packs == 0 {
+		return 0, false
+	}
+	return h.Packs, true
+}
+
 func loadSnapshot(dir, key string, c *Catalog) bool {
 	if dir == "" {
 		return false
@@ -43,8 +68,10 @@ func loadSnapshot(dir, key string, c *Catalog) bool {
 	if err != nil {
 		return false
 	}
+	dec := gob.NewDecoder(bytes.NewReader(raw))
+	var h snapshotHeader
 	var packs []snapshotPack
-	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&packs) != nil || len(packs) == 0 {
+	if dec.Decode(&h) != nil || dec.Decode(&packs) != nil || len(packs) == 0 || len(packs) != h.Packs {
 		return false
 	}
 	for _, p := range packs {
@@ -68,7 +95,11 @@ func storeSnapshot(dir, key string, c *Catalog) {
 		packs = append(packs, sp)
 	}
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(packs)
+	enc := gob.NewEncoder(&buf)
+	err := enc.Encode(snapshotHeader{Packs: len(packs)})
+	if err == nil {
+		err = enc.Encode(packs)
+	}
 	if err == nil && os.MkdirAll(dir, 0o755) == nil {
 		_ = atomicfile.Write(filepath.Join(dir, key), buf.Bytes(), 0o644)
 	}

@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	neturl "net/url"
@@ -11,6 +14,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
 )
 
 // FactsKey names the state of what the catalog's facts (its packs, node
@@ -39,40 +44,136 @@ func (c *Catalog) StateFor(ids []string) string {
 	if facts == "" {
 		return ""
 	}
-	want := map[string]bool{}
-	var queue []string
-	need := func(name string) {
-		if !want[name] {
-			want[name] = true
-			queue = append(queue, name)
+	memo := ""
+	if c.stateDir != "" {
+		memo = memoName(facts, ids)
+		if r, ok := loadResolved(c.stateDir, memo); ok {
+			files, err := filesState(r.Roots, func(name string) (packAt, bool) {
+				at, ok := r.Packs[name]
+				return at, ok
+			})
+			if err == nil {
+				return "facts:" + facts + "+files:" + files
+			}
+			// A file of a used pack now $refs a pack the memo never
+			// looked up (or is unreadable): ask the facts.
 		}
 	}
+	r := resolved{Packs: map[string]packAt{}}
+	seen := map[string]bool{}
 	for _, id := range ids {
-		if n, ok := c.types[id]; ok {
-			need(n.Pack)
+		if n, ok := c.NodeType(id); ok && !seen[n.Pack] {
+			seen[n.Pack] = true
+			r.Roots = append(r.Roots, n.Pack)
 		}
+	}
+	slices.Sort(r.Roots)
+	files, err := filesState(r.Roots, func(name string) (packAt, bool) {
+		var at packAt
+		if p := c.pack(name); p != nil {
+			at = packAt{Dir: p.dir, In: true}
+		}
+		r.Packs[name] = at
+		return at, true
+	})
+	if err != nil {
+		return ""
+	}
+	if memo != "" {
+		storeResolved(c.stateDir, memo, r)
+	}
+	return "facts:" + facts + "+files:" + files
+}
+
+// resolved is what StateFor asked a catalog's facts for one list of ids:
+// the packs defining them and, for every pack name it looked up, whether
+// the catalog holds it and where its files are. The facts key names the
+// facts, so for one key and list the answers never change: kept in a
+// file, they spare a run whose lint results are cached the reading of a
+// thousand packs' facts (a lazy catalog, Options.Lazy). The files of the
+// packs named are stamped again every time.
+type resolved struct {
+	Roots []string
+	Packs map[string]packAt
+}
+
+// packAt is the answer about one pack name.
+type packAt struct {
+	Dir string // its files ("" when the catalog holds none)
+	In  bool   // the catalog holds a pack of this name
+}
+
+// errNotAsked: filesState met a pack name its lookup holds no answer for.
+var errNotAsked = errors.New("catalog state: a pack not looked up before")
+
+// filesState hashes the path, type, size and time of every file of the
+// packs roots names and of the packs their JSON files $ref, transitively,
+// in the same order every run. lookup answers about a pack name (ok false:
+// no answer at hand, errNotAsked).
+func filesState(roots []string, lookup func(name string) (at packAt, ok bool)) (string, error) {
+	want := map[string]bool{}
+	queue := slices.Clone(roots)
+	for _, name := range roots {
+		want[name] = true
 	}
 	h := sha256.New()
 	for len(queue) > 0 {
-		slices.Sort(queue) // the same order every run
+		slices.Sort(queue)
 		name := queue[0]
 		queue = queue[1:]
-		p := c.pack(name)
-		if p == nil || p.dir == "" {
+		at, ok := lookup(name)
+		if !ok {
+			return "", errNotAsked
+		}
+		if !at.In || at.Dir == "" {
 			fmt.Fprintf(h, "pack %s\n", name) // facts only, or immutable published files
 			continue
 		}
-		refs, err := packFilesState(h, p.dir)
+		refs, err := packFilesState(h, at.Dir)
 		if err != nil {
-			return ""
+			return "", err
 		}
 		for _, r := range refs {
-			if c.pack(r) != nil {
-				need(r)
+			if want[r] {
+				continue
+			}
+			at, ok := lookup(r)
+			if !ok {
+				return "", errNotAsked
+			}
+			if at.In {
+				want[r] = true
+				queue = append(queue, r)
 			}
 		}
 	}
-	return "facts:" + facts + "+files:" + hex.EncodeToString(h.Sum(nil)[:16])
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// memoName names the resolved file of a facts key and a list of ids.
+func memoName(facts string, ids []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", facts)
+	for _, id := range ids {
+		fmt.Fprintf(h, "%s\x00", id)
+	}
+	return "state-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".gob"
+}
+
+func loadResolved(dir, name string) (resolved, bool) {
+	var r resolved
+	raw, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil || gob.NewDecoder(bytes.NewReader(raw)).Decode(&r) != nil {
+		return resolved{}, false
+	}
+	return r, true
+}
+
+func storeResolved(dir, name string, r resolved) {
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(r) == nil && os.MkdirAll(dir, 0o755) == nil {
+		_ = atomicfile.Write(filepath.Join(dir, name), buf.Bytes(), 0o644)
+	}
 }
 
 // refRE finds the $refs of a JSON document.

@@ -101,15 +101,6 @@ func TestRunOverlayConfig(t *testing.T) {
 	}
 }
 
-// TestRunRefusesSeveralCatalogs: until catalogs merge, one at most.
-func TestRunRefusesSeveralCatalogs(t *testing.T) {
-	_, err := Run(context.Background(), testEnv(t.TempDir()), Options{Paths: []string{"."}, Catalogs: []string{"a", "b"}})
-	var in *InputError
-	if !errors.As(err, &in) || !strings.Contains(err.Error(), "one catalog at a time") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
 // TestFileCache: a run with the cache sees a file changed on disk since the
 // last run (a new size, or the same size at another time), and a file
 // removed.
