@@ -2,6 +2,7 @@
 # One pack in a large registry checkout (the pre-commit case): a warm-cache
 # lint of one pack inside an N-pack checkout against the same pack outside
 # any checkout, side by side, for wop built at BASE and for this tree.
+# Times are medians over RUNS runs (wall, and CPU as perf's task-clock).
 # Usage: bench/checkout.sh [BASE] [N] [RUNS]   (defaults: main 1000 20)
 # The checkout is made here from ../shared/registry-checkout: its packs
 # copied under new names until there are N. Needs strace for the system
@@ -39,17 +40,22 @@ outside=$out/outside/$(basename "$one")
 rm -rf "$out/outside" && mkdir -p "$out/outside" && cp -r "$one" "$outside"
 echo "checkout: $(ls "$co/packs" | wc -l) packs; the pack: $(basename "$one")"
 
-time_ms() { # mean wall ms of "$@" over $runs runs, after one warm-up
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else printf "%d", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+time_ms() { # median wall ms of "$@" over $runs runs, after one warm-up
   "$@" >/dev/null 2>&1 || true
   local start end
-  start=$(date +%s%N)
-  for _ in $(seq "$runs"); do "$@" >/dev/null 2>&1 || true; done
-  end=$(date +%s%N)
-  echo $(( (end - start) / runs / 1000000 ))
+  for _ in $(seq "$runs"); do
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    echo $(( (end - start) / 1000000 ))
+  done | median
 }
-cpu_ms() { # mean CPU ms (task-clock) of "$@" over $runs runs: less noisy than wall time on a busy machine
+cpu_ms() { # median CPU ms (task-clock) of "$@" over $runs runs: less noisy than wall time on a busy machine
   command -v perf >/dev/null || { echo "-"; return; }
-  { perf stat -x, -r "$runs" -e task-clock "$@" 2>&1 >/dev/null || true; } | awk -F, '/task-clock/ { printf "%d", $1 }'
+  for _ in $(seq "$runs"); do
+    { perf stat -x, -e task-clock "$@" 2>&1 >/dev/null || true; } | awk -F, '/task-clock/ { printf "%d\n", $1 }'
+  done | median
 }
 syscalls() { # openat, getdents64 (directories listed) and stat calls of one run
   command -v strace >/dev/null || { echo "(no strace)"; return; }

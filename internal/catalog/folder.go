@@ -166,7 +166,7 @@ func manifestsKey(manifests []string, stamps []stamp) string {
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.size, st.mtime)
 	}
-	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + ".gob"
+	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + snapshotExt
 }
 
 // folderState names the state of every JSON file (manifests and schemas)

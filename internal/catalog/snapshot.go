@@ -19,6 +19,11 @@ import (
 // many there are, so a lazy catalog (Options.Lazy) can say its size and
 // know its snapshot is there without decoding the packs.
 
+// snapshotExt ends a snapshot's name. It names the format: a wop from
+// before the header wrote ".gob", and two versions sharing a cache must
+// not take each other's snapshots for broken and rewrite them every run.
+const snapshotExt = ".v2.gob"
+
 // snapshotHeader opens a snapshot.
 type snapshotHeader struct {
 	Packs int // how many snapshotPacks follow
@@ -39,7 +44,7 @@ type snapshotPack struct {
 // snapshotKey names the snapshot of a registry's catalog as of one index.
 func snapshotKey(base string, index []byte) string {
 	sum := sha256.Sum256(append([]byte(base+"\n"), index...))
-	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".gob"
+	return "snapshot-" + hex.EncodeToString(sum[:16]) + snapshotExt
 }
 
 // snapshotLen reads only the header of the snapshot key: how many packs

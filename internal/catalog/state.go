@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	neturl "net/url"
 	"os"
@@ -48,18 +49,21 @@ func (c *Catalog) StateFor(ids []string) string {
 	if c.stateDir != "" {
 		memo = memoName(facts, ids)
 		if r, ok := loadResolved(c.stateDir, memo); ok {
-			files, err := filesState(r.Roots, func(name string) (packAt, bool) {
+			files, reread, err := filesState(r.Roots, func(name string) (packAt, bool) {
 				at, ok := r.Packs[name]
 				return at, ok
-			})
+			}, r.Files)
 			if err == nil {
+				if reread {
+					storeResolved(c.stateDir, memo, r)
+				}
 				return "facts:" + facts + "+files:" + files
 			}
 			// A file of a used pack now $refs a pack the memo never
 			// looked up (or is unreadable): ask the facts.
 		}
 	}
-	r := resolved{Packs: map[string]packAt{}}
+	r := resolved{Packs: map[string]packAt{}, Files: map[string]fileAt{}}
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if n, ok := c.NodeType(id); ok && !seen[n.Pack] {
@@ -68,14 +72,14 @@ func (c *Catalog) StateFor(ids []string) string {
 		}
 	}
 	slices.Sort(r.Roots)
-	files, err := filesState(r.Roots, func(name string) (packAt, bool) {
+	files, _, err := filesState(r.Roots, func(name string) (packAt, bool) {
 		var at packAt
 		if p := c.pack(name); p != nil {
 			at = packAt{Dir: p.dir, In: true}
 		}
 		r.Packs[name] = at
 		return at, true
-	})
+	}, r.Files)
 	if err != nil {
 		return ""
 	}
@@ -91,10 +95,12 @@ func (c *Catalog) StateFor(ids []string) string {
 // facts, so for one key and list the answers never change: kept in a
 // file, they spare a run whose lint results are cached the reading of a
 // thousand packs' facts (a lazy catalog, Options.Lazy). The files of the
-// packs named are stamped again every time.
+// packs named are stamped again every time; Files keeps the $refs of each
+// JSON file as of its stamp, so an unchanged file is not read again.
 type resolved struct {
 	Roots []string
 	Packs map[string]packAt
+	Files map[string]fileAt // by path
 }
 
 // packAt is the answer about one pack name.
@@ -103,14 +109,22 @@ type packAt struct {
 	In  bool   // the catalog holds a pack of this name
 }
 
+// fileAt is a pack file's stamp and the packs its $refs name.
+type fileAt struct {
+	Mode       fs.FileMode
+	Size, Time int64
+	Refs       []string
+}
+
 // errNotAsked: filesState met a pack name its lookup holds no answer for.
 var errNotAsked = errors.New("catalog state: a pack not looked up before")
 
 // filesState hashes the path, type, size and time of every file of the
 // packs roots names and of the packs their JSON files $ref, transitively,
 // in the same order every run. lookup answers about a pack name (ok false:
-// no answer at hand, errNotAsked).
-func filesState(roots []string, lookup func(name string) (at packAt, ok bool)) (string, error) {
+// no answer at hand, errNotAsked). files holds the $refs of JSON files as
+// of their stamps; those read anew are put there (reread).
+func filesState(roots []string, lookup func(name string) (at packAt, ok bool), files map[string]fileAt) (sum string, reread bool, err error) {
 	want := map[string]bool{}
 	queue := slices.Clone(roots)
 	for _, name := range roots {
@@ -123,23 +137,24 @@ func filesState(roots []string, lookup func(name string) (at packAt, ok bool)) (
 		queue = queue[1:]
 		at, ok := lookup(name)
 		if !ok {
-			return "", errNotAsked
+			return "", false, errNotAsked
 		}
 		if !at.In || at.Dir == "" {
 			fmt.Fprintf(h, "pack %s\n", name) // facts only, or immutable published files
 			continue
 		}
-		refs, err := packFilesState(h, at.Dir)
+		refs, read, err := packFilesState(h, at.Dir, files)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
+		reread = reread || read
 		for _, r := range refs {
 			if want[r] {
 				continue
 			}
 			at, ok := lookup(r)
 			if !ok {
-				return "", errNotAsked
+				return "", false, errNotAsked
 			}
 			if at.In {
 				want[r] = true
@@ -147,7 +162,7 @@ func filesState(roots []string, lookup func(name string) (at packAt, ok bool)) (
 			}
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+	return hex.EncodeToString(h.Sum(nil)[:16]), reread, nil
 }
 
 // memoName names the resolved file of a facts key and a list of ids.
@@ -166,6 +181,9 @@ func loadResolved(dir, name string) (resolved, bool) {
 	if err != nil || gob.NewDecoder(bytes.NewReader(raw)).Decode(&r) != nil {
 		return resolved{}, false
 	}
+	if r.Files == nil {
+		r.Files = map[string]fileAt{}
+	}
 	return r, true
 }
 
@@ -181,10 +199,10 @@ var refRE = regexp.MustCompile(`"\$ref"\s*:\s*"([^"]+)"`)
 
 // packFilesState writes the path, type, size and time of every file under
 // dir to h, and returns the packs the absolute $refs of its JSON files
-// name (a pack schema URL's path is /<pack>/<version>/<file>).
-func packFilesState(h interface{ Write([]byte) (int, error) }, dir string) ([]string, error) {
-	var refs []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+// name (a pack schema URL's path is /<pack>/<version>/<file>): from files
+// when a file's stamp is the one there, else read (and put there: read).
+func packFilesState(h io.Writer, dir string, files map[string]fileAt) (refs []string, read bool, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -192,9 +210,14 @@ func packFilesState(h interface{ Write([]byte) (int, error) }, dir string) ([]st
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s\x00%v\x00%d\x00%d\n", path, info.Mode().Type(), info.Size(), info.ModTime().UnixNano())
+		at := fileAt{Mode: info.Mode().Type(), Size: info.Size(), Time: info.ModTime().UnixNano()}
+		fmt.Fprintf(h, "%s\x00%v\x00%d\x00%d\n", path, at.Mode, at.Size, at.Time)
 		if filepath.Ext(path) != ".json" || !info.Mode().IsRegular() || info.Size() > 16<<20 {
 			return nil // a FIFO or link is lint's to report, never read here
+		}
+		if old, ok := files[path]; ok && old.Mode == at.Mode && old.Size == at.Size && old.Time == at.Time {
+			refs = append(refs, old.Refs...)
+			return nil
 		}
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -206,10 +229,12 @@ func packFilesState(h interface{ Write([]byte) (int, error) }, dir string) ([]st
 				continue // relative: this pack's own files
 			}
 			if first, _, ok := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/"); ok {
-				refs = append(refs, first)
+				at.Refs = append(at.Refs, first)
 			}
 		}
+		files[path], read = at, true
+		refs = append(refs, at.Refs...)
 		return nil
 	})
-	return refs, err
+	return refs, read, err
 }
