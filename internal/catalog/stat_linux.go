@@ -15,6 +15,7 @@ import (
 // CPUs cost more CPU (threads woken for blocking calls) than it saved of
 // wall time. Names without a manifest are left out.
 func statManifests(dir string, names []string) ([]string, []stamp, error) {
+	dir = filepath.Clean(dir)
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, nil, err
@@ -33,7 +34,9 @@ func statManifests(dir string, names []string) ([]string, []stamp, error) {
 		if st.Mode&unix.S_IFMT != unix.S_IFLNK || unix.Fstatat(fd, rel, &st, 0) == nil {
 			s = stamp{size: st.Size, mtime: st.Mtim.Nano(), ok: true}
 		} // else a dangling link: no stamp, so no snapshot
-		out, stamps = append(out, filepath.Join(dir, name, pack.ManifestName)), append(stamps, s)
+		// dir is clean and name one component: a Join per name cleaned
+		// the same path a thousand times.
+		out, stamps = append(out, dir+"/"+rel), append(stamps, s)
 	}
 	return out, stamps, nil
 }

@@ -25,9 +25,9 @@ type Catalogs struct {
 	// checkouts remembers which directories sit in a registry checkout,
 	// made on first use: the packs of a folder share their ancestors.
 	checkouts *catalog.CheckoutFinder
-	merged    map[string]*catalog.Catalog   // several sources, by their list
+	merged    map[string]*catalog.Catalog    // several sources, by their list
 	hosted    map[hostedKey]*catalog.Catalog // a catalog with a host profile
-	hosts     map[string]*catalog.Host      // host profiles read, by path
+	hosts     map[string]*catalog.Host       // host profiles read, by path
 }
 
 // hostedKey names a catalog with a host profile merged in.
