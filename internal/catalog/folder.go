@@ -103,18 +103,22 @@ func (c *Catalog) addFolder(dir, cacheDir string, lazy bool) error {
 	c.key = sync.OnceValue(func() string { return folderState(manifests) })
 	key := manifestsKey(manifests, infos)
 	c.facts = func() string { return key }
-	if n, ok := snapshotLen(cacheDir, key); ok && lazy {
-		c.lazy = sync.OnceFunc(func() {
-			if !loadSnapshot(cacheDir, key, c) {
-				// Between the header and now the file went bad: what the
-				// manifests say is the catalog (a broken one skipped, as
-				// the snapshot would not exist had one been broken then).
-				_ = c.readManifests(manifests)
-			}
-			c.sort()
-		})
-		c.lazyLen, c.stateDir = n, cacheDir
-		return nil
+	if lazy && key != "" {
+		c.stateDir = cacheDir // StateFor keeps its answers from the first run on
+		if n, ok := snapshotLen(cacheDir, key); ok {
+			c.lazy = sync.OnceFunc(func() {
+				if !loadSnapshot(cacheDir, key, c) {
+					// Between the header and now the file went bad: what
+					// the manifests say is the catalog (a broken one
+					// skipped, as the snapshot would not exist had one
+					// been broken then).
+					_ = c.readManifests(manifests)
+				}
+				c.sort()
+			})
+			c.lazyLen = n
+			return nil
+		}
 	}
 	if key != "" && loadSnapshot(cacheDir, key, c) {
 		c.sort()
