@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/Masterminds/semver/v3"
@@ -167,12 +168,16 @@ type stamp struct {
 // one cannot be read: no snapshot then).
 func manifestsKey(manifests []string, stamps []stamp) string {
 	h := sha256.New()
+	var line []byte // "path\x00size\x00mtime\n", as Fprintf wrote it at a third of the cost
 	for i, m := range manifests {
 		st := stamps[i]
 		if !st.ok {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", m, st.size, st.mtime)
+		line = append(append(line[:0], m...), 0)
+		line = append(strconv.AppendInt(line, st.size, 10), 0)
+		line = append(strconv.AppendInt(line, st.mtime, 10), '\n')
+		h.Write(line)
 	}
 	return "folder-" + hex.EncodeToString(h.Sum(nil)[:16]) + snapshotExt
 }
