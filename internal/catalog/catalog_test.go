@@ -55,7 +55,7 @@ func TestOpenKinds(t *testing.T) {
 func TestNodeTypeFacts(t *testing.T) {
 	dir := t.TempDir()
 	filetree.Write(t, dir, toolsPack)
-	c, err := loadFolder(dir, "", false)
+	c, err := loadFolder(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestFolderSkipsBrokenPack(t *testing.T) {
 	tree["p4/pack.json"] = "{\"name\": \"community.acme.four\",\n \"nodes\": {}}"
 	filetree.Write(t, dir, tree)
 	for run := range 2 {
-		c, err := loadFolder(dir, cache, false)
+		c, err := loadFolder(dir, cache)
 		if err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
@@ -210,7 +210,7 @@ func TestFolderSkipsBrokenPack(t *testing.T) {
 
 	only := t.TempDir()
 	filetree.Write(t, only, map[string]string{"p3/pack.json": "{\n  \"name\": garbage\n}\n"})
-	if _, err := loadFolder(only, "", false); err == nil || !strings.Contains(err.Error(), "pack.json:2:11: invalid character") {
+	if _, err := loadFolder(only, ""); err == nil || !strings.Contains(err.Error(), "pack.json:2:11: invalid character") {
 		t.Errorf("a folder of broken packs: err %v", err)
 	}
 }

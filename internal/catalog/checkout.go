@@ -67,13 +67,3 @@ func (f *CheckoutFinder) Find(path string) string {
 	}
 	return root
 }
-
-// loadCheckout reads a registry checkout's packs/ folder (see addFolder
-// for lazy).
-func loadCheckout(root, cacheDir string, lazy bool) (*Catalog, error) {
-	c := newCatalog(root)
-	if err := c.addFolder(filepath.Join(root, "packs"), cacheDir, lazy); err != nil {
-		return nil, err
-	}
-	return c, nil
-}

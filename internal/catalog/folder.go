@@ -73,16 +73,6 @@ func parseManifest(raw []byte, dir string) (Pack, []NodeType, error) {
 	return p, nodes, nil
 }
 
-// loadFolder reads a folder of packs: every subdirectory with a pack.json
-// (see addFolder for lazy).
-func loadFolder(dir, cacheDir string, lazy bool) (*Catalog, error) {
-	c := newCatalog(dir)
-	if err := c.addFolder(dir, cacheDir, lazy); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // addFolder reads every */pack.json of dir. With a cache directory, the
 // facts are kept as a snapshot keyed by the manifests' paths, sizes and
 // times, so an unchanged folder costs a stat per pack and one read.

@@ -35,7 +35,7 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		c, err := loadFolder(filepath.Join(dir, "folder"), "", false)
+		c, err := loadFolder(filepath.Join(dir, "folder"), "")
 		if err != nil {
 			t.Error(err)
 			return
@@ -47,7 +47,7 @@ func TestHostileFolderFilesNeverHang(t *testing.T) {
 		if _, err := LoadIndex(filepath.Join(dir, "index.json")); !errors.Is(err, safefile.ErrNotRegular) {
 			t.Errorf("FIFO index: %v", err)
 		}
-		if _, err := loadFolder(filepath.Join(dir, "fifopack"), "", false); !errors.Is(err, safefile.ErrNotRegular) {
+		if _, err := loadFolder(filepath.Join(dir, "fifopack"), ""); !errors.Is(err, safefile.ErrNotRegular) {
 			t.Errorf("FIFO manifest: %v", err)
 		}
 	}()
@@ -77,7 +77,7 @@ func TestHostileHostAndStateNeverHang(t *testing.T) {
 		if _, err := LoadHost(filepath.Join(dir, "host.json")); err == nil {
 			t.Error("a FIFO host profile was read")
 		}
-		c, err := loadFolder(filepath.Join(dir, "folder"), "", false)
+		c, err := loadFolder(filepath.Join(dir, "folder"), "")
 		if err != nil {
 			t.Error(err)
 			return

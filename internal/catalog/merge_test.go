@@ -23,11 +23,11 @@ func TestMergeResolvesFromEverySource(t *testing.T) {
 	root := t.TempDir()
 	filetree.Write(t, filepath.Join(root, "a"), toolsPack)
 	filetree.Write(t, filepath.Join(root, "b"), otherPacks)
-	a, err := loadFolder(filepath.Join(root, "a"), "", false)
+	a, err := loadFolder(filepath.Join(root, "a"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := loadFolder(filepath.Join(root, "b"), "", false)
+	b, err := loadFolder(filepath.Join(root, "b"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func TestMergeKeyNamesEverySource(t *testing.T) {
 	filetree.Write(t, filepath.Join(root, "a"), toolsPack)
 	filetree.Write(t, filepath.Join(root, "b"), otherPacks)
 	key := func() string {
-		a, err := loadFolder(filepath.Join(root, "a"), "", false)
+		a, err := loadFolder(filepath.Join(root, "a"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := loadFolder(filepath.Join(root, "b"), "", false)
+		b, err := loadFolder(filepath.Join(root, "b"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ const refHost = `{
 func TestWithHosts(t *testing.T) {
 	dir := t.TempDir()
 	filetree.Write(t, dir, toolsPack)
-	c, err := loadFolder(dir, "", false)
+	c, err := loadFolder(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

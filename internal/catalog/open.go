@@ -37,12 +37,17 @@ func Open(ctx context.Context, src string, o Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !st.IsDir():
+	if !st.IsDir() {
 		return LoadIndex(src)
-	case IsCheckout(src):
-		return loadCheckout(src, dir, o.Lazy)
-	default:
-		return loadFolder(src, dir, o.Lazy)
 	}
+	// A folder of packs, or a registry checkout's packs/ folder.
+	folder := src
+	if IsCheckout(src) {
+		folder = filepath.Join(src, "packs")
+	}
+	c := newCatalog(src)
+	if err := c.addFolder(folder, dir, o.Lazy); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
