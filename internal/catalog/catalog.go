@@ -18,6 +18,8 @@ type Catalog struct {
 	// Source names where the catalog was read from, for messages.
 	Source string
 	// Packs are sorted by name; one entry per pack (its latest version).
+	// A lazy catalog (Options.Lazy) fills them on the first use of a
+	// method that asks about its facts: read them after one (or Len).
 	Packs []Pack
 	// Warnings say what the caller should tell the user about how current
 	// the catalog is (a registry that did not answer, so a cache stood in).
@@ -32,6 +34,13 @@ type Catalog struct {
 	types  map[string]*NodeType
 	agents map[string]string // agentId -> defining pack
 	names  map[string]bool   // the packs' names: add looks up duplicates only
+
+	// lazy reads the facts on first need (nil: read when opened); until
+	// then lazyLen is how many packs it will read. stateDir keeps what
+	// StateFor asked the facts (see state.go).
+	lazy     func()
+	lazyLen  int
+	stateDir string
 
 	schemas  *schema.Set
 	mu       sync.Mutex
@@ -121,6 +130,22 @@ func (c *Catalog) add(p Pack, nodes []NodeType) bool {
 	return true
 }
 
+// ready reads a lazy catalog's facts, once.
+func (c *Catalog) ready() {
+	if c.lazy != nil {
+		c.lazy()
+	}
+}
+
+// Len is how many packs the catalog holds, without reading a lazy
+// catalog's facts.
+func (c *Catalog) Len() int {
+	if c.lazy != nil {
+		return c.lazyLen
+	}
+	return len(c.Packs)
+}
+
 func (c *Catalog) sort() {
 	slices.SortFunc(c.Packs, func(a, b Pack) int { return strings.Compare(a.Name, b.Name) })
 }
@@ -138,21 +163,28 @@ func (c *Catalog) Key() string {
 
 // NodeType returns what the catalog knows about typeId.
 func (c *Catalog) NodeType(typeID string) (*NodeType, bool) {
+	c.ready()
 	n, ok := c.types[typeID]
 	return n, ok
 }
 
 // HasType reports whether some pack in the catalog defines typeId.
-func (c *Catalog) HasType(typeID string) bool { _, ok := c.types[typeID]; return ok }
+func (c *Catalog) HasType(typeID string) bool {
+	c.ready()
+	_, ok := c.types[typeID]
+	return ok
+}
 
 // AgentPack returns the pack defining agentId.
 func (c *Catalog) AgentPack(agentID string) (string, bool) {
+	c.ready()
 	p, ok := c.agents[agentID]
 	return p, ok
 }
 
 // NodeTypes returns every node type, sorted by typeId.
 func (c *Catalog) NodeTypes() []*NodeType {
+	c.ready()
 	out := make([]*NodeType, 0, len(c.types))
 	for _, n := range c.types {
 		out = append(out, n)
@@ -162,6 +194,7 @@ func (c *Catalog) NodeTypes() []*NodeType {
 }
 
 func (c *Catalog) pack(name string) *Pack {
+	c.ready()
 	for i := range c.Packs {
 		if c.Packs[i].Name == name {
 			return &c.Packs[i]

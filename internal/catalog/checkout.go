@@ -67,12 +67,3 @@ func (f *CheckoutFinder) Find(path string) string {
 	}
 	return root
 }
-
-// loadCheckout reads a registry checkout's packs/ folder.
-func loadCheckout(root, cacheDir string) (*Catalog, error) {
-	c := newCatalog(root)
-	if err := c.addFolder(filepath.Join(root, "packs"), cacheDir); err != nil {
-		return nil, err
-	}
-	return c, nil
-}

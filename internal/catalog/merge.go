@@ -26,6 +26,7 @@ func Merge(sources ...*Catalog) *Catalog {
 	m := newCatalog(strings.Join(names, ", "))
 	owner := map[string]*Catalog{} // pack name -> the source its files are read from
 	for _, c := range sources {
+		c.ready() // its Packs are read here
 		for _, p := range c.Packs {
 			if m.add(p, c.nodesOf(p.Name)) {
 				owner[p.Name] = c

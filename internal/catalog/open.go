@@ -16,6 +16,11 @@ type Options struct {
 	Offline  bool
 	Fetch    registry.Fetcher
 	Now      func() time.Time
+	// Lazy defers reading a folder's (or checkout's) facts to their first
+	// use when its snapshot is cached: a run whose lint results are all
+	// cached then never reads them (see Catalog.ready and StateFor).
+	// Packs stays empty until a method asks about the facts.
+	Lazy bool
 }
 
 // Open reads the catalog at src: a registry URL, a registry checkout, a
@@ -32,12 +37,17 @@ func Open(ctx context.Context, src string, o Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !st.IsDir():
+	if !st.IsDir() {
 		return LoadIndex(src)
-	case IsCheckout(src):
-		return loadCheckout(src, dir)
-	default:
-		return loadFolder(src, dir)
 	}
+	// A folder of packs, or a registry checkout's packs/ folder.
+	folder := src
+	if IsCheckout(src) {
+		folder = filepath.Join(src, "packs")
+	}
+	c := newCatalog(src)
+	if err := c.addFolder(folder, dir, o.Lazy); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

@@ -15,7 +15,19 @@ import (
 // sources did not change loads with one read instead of one per pack. The
 // key names the sources' state; a snapshot is never updated in place. It
 // is gob, not JSON: decoding a thousand packs' facts was a third of a
-// pre-commit lint in a large checkout.
+// pre-commit lint in a large checkout. A header before the packs says how
+// many there are, so a lazy catalog (Options.Lazy) can say its size and
+// know its snapshot is there without decoding the packs.
+
+// snapshotExt ends a snapshot's name. It names the format: a wop from
+// before the header wrote ".gob", and two versions sharing a cache must
+// not take each other's snapshots for broken and rewrite them every run.
+const snapshotExt = ".v2.gob"
+
+// snapshotHeader opens a snapshot.
+type snapshotHeader struct {
+	Packs int // how many snapshotPacks follow
+}
 
 // snapshotPack is one pack of a stored snapshot: what its version manifest
 // said, so a run whose index is unchanged reads one file, not one per pack.
@@ -32,7 +44,25 @@ type snapshotPack struct {
 // snapshotKey names the snapshot of a registry's catalog as of one index.
 func snapshotKey(base string, index []byte) string {
 	sum := sha256.Sum256(append([]byte(base+"\n"), index...))
-	return "snapshot-" + hex.EncodeToString(sum[:16]) + ".gob"
+	return "snapshot-" + hex.EncodeToString(sum[:16]) + snapshotExt
+}
+
+// snapshotLen reads only the header of the snapshot key: how many packs
+// it holds (ok false: no usable snapshot).
+func snapshotLen(dir, key string) (n int, ok bool) {
+	if dir == "" {
+		return 0, false
+	}
+	f, err := os.Open(filepath.Join(dir, key))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var h snapshotHeader
+	if gob.NewDecoder(f).Decode(&h) != nil || h.Packs == 0 {
+		return 0, false
+	}
+	return h.Packs, true
 }
 
 func loadSnapshot(dir, key string, c *Catalog) bool {
@@ -43,8 +73,10 @@ func loadSnapshot(dir, key string, c *Catalog) bool {
 	if err != nil {
 		return false
 	}
+	dec := gob.NewDecoder(bytes.NewReader(raw))
+	var h snapshotHeader
 	var packs []snapshotPack
-	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&packs) != nil || len(packs) == 0 {
+	if dec.Decode(&h) != nil || dec.Decode(&packs) != nil || len(packs) == 0 || len(packs) != h.Packs {
 		return false
 	}
 	for _, p := range packs {
@@ -68,7 +100,11 @@ func storeSnapshot(dir, key string, c *Catalog) {
 		packs = append(packs, sp)
 	}
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(packs)
+	enc := gob.NewEncoder(&buf)
+	err := enc.Encode(snapshotHeader{Packs: len(packs)})
+	if err == nil {
+		err = enc.Encode(packs)
+	}
 	if err == nil && os.MkdirAll(dir, 0o755) == nil {
 		_ = atomicfile.Write(filepath.Join(dir, key), buf.Bytes(), 0o644)
 	}

@@ -19,8 +19,19 @@ import (
 // files of the packs the chain uses, not by every pack's files; after each
 // change below (a used pack's schema edited, a pack added, removed, a
 // manifest edited) the cached run must give exactly what an uncached run
-// with a freshly read catalog gives.
+// with a freshly read catalog gives. Lazy: the checkout opened as a
+// run's own loader opens it (its facts read only on a miss, StateFor's
+// answers kept by the facts' key), which must see the same changes and,
+// on a hit, read no facts at all.
 func TestCachedOnePackInACheckoutSeesEveryChange(t *testing.T) {
+	for _, lazy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "eager", true: "lazy"}[lazy], func(t *testing.T) {
+			testCachedOnePackInACheckout(t, lazy)
+		})
+	}
+}
+
+func testCachedOnePackInACheckout(t *testing.T, lazy bool) {
 	root := t.TempDir()
 	touch := 0
 	write := func(name, data string) {
@@ -51,18 +62,22 @@ func TestCachedOnePackInACheckoutSeesEveryChange(t *testing.T) {
 	write("packs/community.acme.other/x.json", `{"type": "object"}`)
 
 	cacheDir := t.TempDir()
+	var last *catalog.Catalog // the cached run's
 	lint := func(cached bool) []diag.Diagnostic {
 		t.Helper()
 		o := catalog.Options{}
 		opt := Options{CacheSalt: "v1"}
 		if cached {
-			o.CacheDir, opt.Cache = cacheDir, lintcache.Cache{Dir: cacheDir}
+			o.CacheDir, opt.Cache, o.Lazy = cacheDir, lintcache.Cache{Dir: cacheDir}, lazy
 		}
 		c, err := catalog.Open(t.Context(), root, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt.Catalog = c
+		if cached {
+			last = c
+		}
 		r := RunAll([]Job{{Path: filepath.Join(root, "packs", "community.acme.flows"), Opt: opt}}, func(j Job) (*pack.Pack, error) {
 			return pack.Load(j.Path, tarball.DefaultLimits)
 		})[0]
@@ -97,6 +112,9 @@ func TestCachedOnePackInACheckoutSeesEveryChange(t *testing.T) {
 	if entries() != n {
 		t.Fatal("an unchanged checkout linted again")
 	}
+	if lazy && (len(last.Packs) != 0 || last.Len() != 4) {
+		t.Errorf("a cached run read the facts: %d packs read, Len %d", len(last.Packs), last.Len())
+	}
 
 	// A pack the chain does not use changes its schema: no input, a hit.
 	write("packs/community.acme.other/x.json", `{"type": "string"}`)
@@ -112,6 +130,14 @@ func TestCachedOnePackInACheckoutSeesEveryChange(t *testing.T) {
 	check("used schema edited", "chain-config-invalid", "chain-typeid-unresolved")
 	write("packs/community.acme.tools/schemas/c.json", `{"type": "object"}`)
 	check("used schema edited back", "chain-typeid-unresolved")
+	// A used schema now $refs a pack no run looked up before: that pack's
+	// files become an input (StateFor's kept answers hold none for it).
+	write("packs/community.acme.tools/schemas/c.json", `{"type": "object", "properties": {"channel": {"$ref": "https://packs.example/community.acme.other/1.0.0/x.json"}}}`)
+	check("used schema $refs a new pack", "chain-typeid-unresolved")
+	write("packs/community.acme.other/x.json", `{"type": "integer"}`)
+	check("newly $ref'd pack edited", "chain-config-invalid", "chain-typeid-unresolved")
+	write("packs/community.acme.tools/schemas/c.json", `{"type": "object"}`)
+	check("$ref dropped again", "chain-typeid-unresolved")
 	// A pack defining the missing node type is added.
 	write("packs/community.acme.more/pack.json", `{"name": "community.acme.more", "version": "1.0.0", "nodes": [{"typeId": "community.acme.more.fax"}]}`)
 	check("pack added")

@@ -16,6 +16,10 @@ import (
 type Catalogs struct {
 	Offline  bool
 	Announce bool // say on ErrOut which catalog is used and how current it is
+	// Lazy opens folders and checkouts lazily (catalog.Options.Lazy): for
+	// a run that only lints, whose rules ask through methods. A caller
+	// that reads a catalog's Packs field must leave it unset.
+	Lazy bool
 	// Open holds the catalogs opened, by source.
 	Open map[string]*catalog.Catalog
 	// checkouts remembers which directories sit in a registry checkout,
@@ -117,7 +121,7 @@ func (l *Catalogs) Load(ctx context.Context, env *Env, src, why string) (*catalo
 	if c, ok := l.Open[src]; ok {
 		return c, nil
 	}
-	opt := catalog.Options{CacheDir: env.CacheDir, Offline: l.Offline, Now: env.Now}
+	opt := catalog.Options{CacheDir: env.CacheDir, Offline: l.Offline, Now: env.Now, Lazy: l.Lazy}
 	if catalog.IsURL(src) {
 		// A catalog is public: no token goes with it.
 		client, err := registry.New(registry.Options{Registry: src, UserAgent: "wop/" + env.Version,
@@ -140,10 +144,10 @@ func (l *Catalogs) Load(ctx context.Context, env *Env, src, why string) (*catalo
 	}
 	if l.Announce {
 		packs := "packs"
-		if len(c.Packs) == 1 {
+		if c.Len() == 1 {
 			packs = "pack"
 		}
-		fmt.Fprintf(env.ErrOut, "catalog: %s %s (%d %s)\n", why, src, len(c.Packs), packs)
+		fmt.Fprintf(env.ErrOut, "catalog: %s %s (%d %s)\n", why, src, c.Len(), packs)
 	}
 	l.Open[src] = c
 	return c, nil

@@ -135,7 +135,10 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 	}
 	p := &plan{loader: o.Loader}
 	if p.loader == nil {
+		// This run's own: only lint reads it, through methods, so a
+		// checkout's facts are read only if a result is not cached.
 		p.loader = NewCatalogs(o.Offline, o.Announce)
+		p.loader.Lazy = true
 	}
 	var err error
 	if o.Changed {
