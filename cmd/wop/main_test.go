@@ -343,6 +343,9 @@ func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
 	var hooks []map[string]any
 	ts.Check(yaml.Unmarshal(raw, &hooks))
 	for _, h := range hooks {
+		if h["language"] == "script" { // hooks/wop-pack-lint builds wop, then runs this
+			h["entry"] = "wop pack lint --changed --"
+		}
 		h["language"] = "system"
 	}
 	out, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": hooks}}})

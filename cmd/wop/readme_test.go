@@ -236,6 +236,7 @@ func TestREADMEPreCommit(t *testing.T) {
 	var hooks []struct {
 		ID            string `yaml:"id"`
 		Entry         string `yaml:"entry"`
+		Language      string `yaml:"language"`
 		Files         string `yaml:"files"`
 		PassFilenames bool   `yaml:"pass_filenames"`
 	}
@@ -249,20 +250,30 @@ func TestREADMEPreCommit(t *testing.T) {
 	if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(r.Rev) {
 		t.Errorf("rev %q is not a release tag vMAJOR.MINOR.PATCH", r.Rev)
 	}
-	h := hooks[0]
-	if r.Hooks[0].ID != h.ID || len(r.Hooks[0].Args) != 0 {
-		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q", r.Hooks[0], h.ID)
+	if r.Hooks[0].ID != hooks[0].ID || len(r.Hooks[0].Args) != 0 {
+		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q first", r.Hooks[0], hooks[0].ID)
 	}
-	if !h.PassFilenames || !strings.Contains(h.Entry, "--changed") {
-		t.Errorf("hook must pass the changed files to 'wop pack lint --changed': %+v", h)
-	}
-	if !strings.HasSuffix(h.Entry, " --") {
-		t.Errorf("hook entry %q must end with --: a committed file named like a flag (--write-baseline=x.agf.yaml) would be parsed as one", h.Entry)
-	}
-	files := regexp.MustCompile(h.Files)
-	for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml", "packs/a/module.wasm", "packs/a/ui/viewer.html"} {
-		if !files.MatchString(f) {
-			t.Errorf("hook files pattern skips %s", f)
+	for _, h := range hooks {
+		command := h.Entry // what runs lint: the entry, or for a script hook the script's last line
+		if h.Language == "script" {
+			script, err := os.ReadFile(filepath.Join("../..", h.Entry))
+			if err != nil {
+				t.Fatalf("hook %s: %v", h.ID, err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(script)), "\n")
+			command = strings.TrimSuffix(lines[len(lines)-1], ` "$@"`)
+		}
+		if !h.PassFilenames || !strings.Contains(command, "pack lint --changed") {
+			t.Errorf("hook %s must pass the changed files to 'wop pack lint --changed': %q", h.ID, command)
+		}
+		if !strings.HasSuffix(command, " --") {
+			t.Errorf("hook %s runs %q, which must end with --: a committed file named like a flag (--write-baseline=x.agf.yaml) would be parsed as one", h.ID, command)
+		}
+		files := regexp.MustCompile(h.Files)
+		for _, f := range []string{"pack.json", "packs/a/pack.json", "packs/a/agents/x.agf.yaml", "x.agf.yml", "packs/a/prompts/p.md", "packs/a/schemas/s.json", ".wop.yaml", "packs/a/module.wasm", "packs/a/ui/viewer.html"} {
+			if !files.MatchString(f) {
+				t.Errorf("hook %s files pattern skips %s", h.ID, f)
+			}
 		}
 	}
 }
@@ -316,7 +327,8 @@ func TestREADMEPreCommitClone(t *testing.T) {
 	}
 }
 
-// precommitHookID is the id of the hook .pre-commit-hooks.yaml defines.
+// precommitHookID is the id of the first hook .pre-commit-hooks.yaml
+// defines (the one the README names; the second is its Go-less variant).
 func precommitHookID(t *testing.T) string {
 	t.Helper()
 	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
@@ -326,7 +338,7 @@ func precommitHookID(t *testing.T) string {
 	var hooks []struct {
 		ID string `yaml:"id"`
 	}
-	if err := yaml.Unmarshal(raw, &hooks); err != nil || len(hooks) != 1 {
+	if err := yaml.Unmarshal(raw, &hooks); err != nil || len(hooks) != 2 {
 		t.Fatalf(".pre-commit-hooks.yaml: %v, %d hooks", err, len(hooks))
 	}
 	return hooks[0].ID
