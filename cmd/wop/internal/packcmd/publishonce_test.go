@@ -48,7 +48,7 @@ func TestPublishGatesTheArchiveItHashed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	err := o.run(context.Background(), registry.NewRedactor())
+	err := o.request(registry.NewRedactor()).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "changed since it was listed") {
 		t.Fatalf("publish after a swap: %v, want a refusal", err)
 	}
