@@ -33,7 +33,7 @@ type Request struct {
 	Target  string // the DIR or TGZ argument, as given
 	Env     *lintrun.Env
 	Abs     func(string) string
-	Now     time.Time // the build's timestamp
+	Now     func() time.Time // the clock a build's stale-scratch cleanup reads
 	Color   bool
 	Tty     bool // ErrOut is a terminal: a progress bar may be drawn
 	Timeout time.Duration
@@ -223,7 +223,7 @@ func (o *run) archive(ctx context.Context) (path string, linted bool, err error)
 	if err != nil {
 		return "", false, err
 	}
-	if o.pending, err = build.WritePending(ctx, plan, o.Abs(o.OutDir), o.Now); err != nil {
+	if o.pending, err = build.WritePending(ctx, plan, o.Abs(o.OutDir), o.Now()); err != nil {
 		return "", false, err
 	}
 	return o.pending.Result.Archive, true, nil

@@ -107,7 +107,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 // request is the flags as publishrun.Request, with the steps that need
 // the command's keys and credentials.
 func (o *publishOptions) request(redactor *registry.Redactor) publishrun.Request {
-	r := publishrun.Request{Target: o.target, Env: o.env.Lint(), Abs: o.env.Abs, Now: o.env.Time(), Color: o.env.Color,
+	r := publishrun.Request{Target: o.target, Env: o.env.Lint(), Abs: o.env.Abs, Now: o.env.Time, Color: o.env.Color,
 		Tty: o.env.ErrTerminal, Timeout: o.timeout, Format: o.format, Quiet: o.quiet, Verbose: o.verbose, DryRun: o.dryRun,
 		NoLint: o.noLint, OutDir: o.outDir, Spec: o.keys.spec, Registry: o.reg.url, Redactor: redactor, AfterHash: o.afterHash}
 	if o.stage.req.Checkout != "" {
