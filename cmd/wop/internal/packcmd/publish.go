@@ -32,9 +32,6 @@ type publishOptions struct {
 	outDir     string
 	keys       keyFlags
 	target     string
-	// afterHash, when set, runs once the archive is opened and hashed:
-	// tests swap the file there to show no later step reads the new one.
-	afterHash func()
 }
 
 func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
@@ -109,7 +106,7 @@ func runPublish(ctx context.Context, o *publishOptions) error {
 func (o *publishOptions) request(redactor *registry.Redactor) publishrun.Request {
 	r := publishrun.Request{Target: o.target, Env: o.env.Lint(), Abs: o.env.Abs, Now: o.env.Time, Color: o.env.Color,
 		Tty: o.env.ErrTerminal, Timeout: o.timeout, Format: o.format, Quiet: o.quiet, Verbose: o.verbose, DryRun: o.dryRun,
-		NoLint: o.noLint, OutDir: o.outDir, Spec: o.keys.spec, Registry: o.reg.url, Redactor: redactor, AfterHash: o.afterHash}
+		NoLint: o.noLint, OutDir: o.outDir, Spec: o.keys.spec, Registry: o.reg.url, Redactor: redactor}
 	if o.stage.req.Checkout != "" {
 		st := o.stage.request(o.env)
 		r.Stage = &st
