@@ -17,6 +17,10 @@ import (
 // command parses flags, calls one internal entry point, and prints).
 const maxFuncLines = 60
 
+// maxCmdLines is the most non-test Go cmd/ may hold (issue 27): logic
+// lives in internal/ packages, not in the commands.
+const maxCmdLines = 3000
+
 // goFile is one non-test Go file under cmd/, parsed.
 type goFile struct {
 	rel   string // relative to cmd/wop/internal (or cmd/ for the mains)
@@ -197,6 +201,9 @@ func TestCmdShape(t *testing.T) {
 	}
 	slices.SortFunc(funcs, func(a, b fn) int { return b.lines - a.lines })
 	t.Logf("cmd/: %d lines of non-test Go in %d files", total, len(files))
+	if total > maxCmdLines {
+		t.Errorf("cmd/ holds %d lines of non-test Go, over %d: move a command's logic into internal/", total, maxCmdLines)
+	}
 	for _, f := range funcs[:min(8, len(funcs))] {
 		t.Logf("  %4d  %s", f.lines, f.name)
 	}

@@ -8,13 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/suggest"
-	"github.com/wop-cli/wop/internal/tarball"
 )
 
 type lintOptions struct {
@@ -150,9 +150,7 @@ func (o *lintOptions) runOptions() lintrun.Options {
 		r.Fix = lintrun.FixWrite
 	}
 	if o.against != "" {
-		r.Against = func(ctx context.Context, targets []lintrun.Target, jobs []lint.Job, limits []tarball.Limits) ([]diag.Diagnostic, error) {
-			return releaseVerdict(ctx, o.env, o.against, o.config, targets, jobs, limits)
-		}
+		r.Against = breaking.ReleaseCheck{Env: o.env.Lint(), Previous: previous(o.env), Against: o.against, Config: o.config}.Verdict
 	}
 	return r
 }
@@ -165,7 +163,7 @@ func (o *lintOptions) ruleInfos() []diag.RuleInfo {
 		rules = lint.InfosWithDocsFor(profile)
 	}
 	if o.against != "" {
-		rules = append(rules, releaseRules()...)
+		rules = append(rules, breaking.ReleaseRules()...)
 	}
 	return rules
 }

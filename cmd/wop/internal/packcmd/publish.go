@@ -2,23 +2,19 @@ package packcmd
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"net/url"
-	"os"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/credentials"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/publish"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/publishrun"
 	"github.com/wop-cli/wop/internal/registry"
-	"github.com/wop-cli/wop/internal/safefile"
-	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/suggest"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 type publishOptions struct {
@@ -36,14 +32,7 @@ type publishOptions struct {
 	outDir     string
 	keys       keyFlags
 	target     string
-	pending    *build.Pending // a source build not yet moved into --output
-	// afterHash, when set, runs once the archive is opened and hashed:
-	// tests swap the file there to show no later step reads the new one.
-	afterHash func()
 }
-
-// progressThreshold is the size from which an upload shows a progress bar.
-const progressThreshold = 4 << 20
 
 func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) error) *cobra.Command {
 	o := &publishOptions{env: env}
@@ -108,178 +97,31 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 func runPublish(ctx context.Context, o *publishOptions) error {
 	return o.reg.redacted(o.env, func(env *cli.Env, redactor *registry.Redactor) error {
 		o.env = env
-		return o.run(ctx, redactor)
+		return o.request(redactor).Run(ctx)
 	})
 }
 
-func (o *publishOptions) run(ctx context.Context, redactor *registry.Redactor) error {
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
+// request is the flags as publishrun.Request, with the steps that need
+// the command's keys and credentials.
+func (o *publishOptions) request(redactor *registry.Redactor) publishrun.Request {
+	r := publishrun.Request{Target: o.target, Env: o.env.Lint(), Abs: o.env.Abs, Now: o.env.Time, Color: o.env.Color,
+		Tty: o.env.ErrTerminal, Timeout: o.timeout, Format: o.format, Quiet: o.quiet, Verbose: o.verbose, DryRun: o.dryRun,
+		NoLint: o.noLint, OutDir: o.outDir, Spec: o.keys.spec, Registry: o.reg.url, Redactor: redactor}
 	if o.stage.req.Checkout != "" {
-		if err := o.stage.request(o.env).Check(ctx); err != nil {
-			return err
-		}
+		st := o.stage.request(o.env)
+		r.Stage = &st
 	}
-	archivePath, linted, err := o.archive(ctx)
-	if err != nil {
-		return err
+	r.Plan = func(ctx context.Context, gate lintrun.Gate) (*build.Plan, error) {
+		return prepareBuild(ctx, o.env, o.target, gate, &o.keys)
 	}
-	if o.pending != nil {
-		defer o.pending.Discard()
+	r.Load = func(arg string, lim tarball.Limits) (*pack.Pack, error) { return loadPackWith(o.env, arg, lim) }
+	r.Gate = func(pk *pack.Pack) error { return gateArchive(o.env, pk, o.keys.allowSecrets) }
+	r.Token = o.token
+	r.Client = func(token registry.Token, trace io.Writer, origins []string) (*registry.Client, error) {
+		o.reg.allowOrigins = append(o.reg.allowOrigins, origins...)
+		return o.reg.client(o.env, clientOptions{token: token, attempts: o.retries + 1, redactor: redactor, trace: trace})
 	}
-	tree, err := o.keys.tree()
-	if err != nil {
-		return err
-	}
-	opt := lintrun.LintOptions(o.env.Lint(), false)
-	opt.Spec = tree
-	settings, err := lintrun.SettingsFor(o.env.Lint(), "", archivePath, opt, lintrun.NewSettingsMemo(), nil)
-	if err != nil {
-		return err
-	}
-	a, err := o.open(archivePath, settings, linted)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	gen, err := a.Generation(tree)
-	if err != nil {
-		return cli.Usagef("%s: %v", o.target, err)
-	}
-	if o.stage.req.Checkout != "" {
-		return o.stageIn(ctx, a, gen, tree)
-	}
-	o.reg.allowOrigins = append(o.reg.allowOrigins, settings.AllowOrigins...)
-	return o.upload(ctx, redactor, a, gen)
-}
-
-// open reads and hashes the archive to publish, then applies the secrets
-// gate and lint's (lintrun.GuardRules alone with --no-lint) to the archive
-// that was hashed, unless the build that made it just linted it.
-func (o *publishOptions) open(archivePath string, settings *lintrun.Settings, linted bool) (*publish.Archive, error) {
-	a, err := publish.ReadArchive(archivePath, settings.Limits)
-	if err != nil {
-		return nil, cli.Usagef("%s: %v", o.target, err)
-	}
-	if o.afterHash != nil {
-		o.afterHash()
-	}
-	pk, err := loadPackWith(o.env, archivePath, settings.Limits)
-	if err == nil && pk.ArchiveID() != a.ID { // both gates check the archive that was hashed
-		err = cli.Usagef("%s: %v", o.target, safefile.ErrChanged)
-	}
-	if err == nil {
-		err = gateArchive(o.env, pk, o.keys.allowSecrets)
-	}
-	if err == nil && !linted {
-		err = lintrun.GateFor(o.noLint, true).Check(o.env.ErrOut, o.env.Color, pk, settings.Opt)
-	}
-	if err != nil {
-		a.Close()
-		return nil, err
-	}
-	return a, nil
-}
-
-// upload publishes the checked archive to the registry (publish.Run) and
-// says what happened.
-func (o *publishOptions) upload(ctx context.Context, redactor *registry.Redactor, a *publish.Archive, gen spec.Tree) error {
-	// A broken credentials setup fails before any traffic; the token also
-	// goes with the GETs (a private registry may authenticate reads).
-	token, err := o.token()
-	if err != nil {
-		return err
-	}
-	redactor.Add(string(token))
-	copts := clientOptions{token: token, attempts: o.retries + 1, redactor: redactor}
-	if o.verbose {
-		copts.trace = o.env.ErrOut
-	}
-	client, err := o.reg.client(o.env, copts)
-	if err != nil {
-		return err
-	}
-	req := publish.Request{Client: client, Archive: a, DryRun: o.dryRun}
-	if u, _ := url.Parse(o.reg.url); token != "" || u.User != nil {
-		req.HasCredentials = true
-	}
-	if !o.quiet && o.env.ErrTerminal && a.Size > progressThreshold {
-		req.Body = o.progress
-	}
-	out, err := publish.Run(ctx, req)
-	if err != nil {
-		return publish.ExitError(ctx, err, func(c *publish.ConflictError) error { return o.conflict(c, out.Put) })
-	}
-	if out.Status == "dry-run" {
-		fmt.Fprintf(o.env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
-	}
-	return o.report(publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
-}
-
-// stageIn stages the checked archive into --stage's checkout and says
-// what it did.
-func (o *publishOptions) stageIn(ctx context.Context, a *publish.Archive, gen, asked spec.Tree) error {
-	var progress func(string, ...any)
-	if !o.quiet {
-		progress = func(format string, args ...any) { fmt.Fprintf(o.env.ErrOut, format+"\n", args...) }
-	}
-	st, err := o.stage.request(o.env).Run(ctx, a, gen, asked, o.sourceDir(), progress)
-	if err != nil {
-		return err
-	}
-	if err := o.report(st.Report(a, gen)); err != nil {
-		return err
-	}
-	if o.format == "text" {
-		o.stage.request(o.env).NextSteps(o.env.ErrOut, st, a)
-	}
-	return nil
-}
-
-// sourceDir is the pack's source folder when publishing from one, "" for
-// an archive.
-func (o *publishOptions) sourceDir() string {
-	dir := o.env.Abs(o.target)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return ""
-	}
-	return dir
-}
-
-// archive returns the .tgz to publish, building a source directory first;
-// linted says the build already ran the lint gate.
-func (o *publishOptions) archive(ctx context.Context) (path string, linted bool, err error) {
-	info, err := os.Stat(o.env.Abs(o.target))
-	if err != nil {
-		return "", false, cli.Usagef("%s: %v", o.target, lintrun.WithoutPath(err))
-	}
-	if !info.IsDir() {
-		return o.env.Abs(o.target), false, nil
-	}
-	plan, err := prepareBuild(ctx, o.env, o.target, lintrun.GateFor(o.noLint, true), &o.keys)
-	if err != nil {
-		return "", false, err
-	}
-	if o.pending, err = build.WritePending(ctx, plan, o.env.Abs(o.outDir), o.env.Time()); err != nil {
-		return "", false, err
-	}
-	return o.pending.Result.Archive, true, nil
-}
-
-func (o *publishOptions) report(r publish.Result) error {
-	if o.pending != nil { // success: the build replaces what --output held
-		kept, err := o.pending.Keep()
-		if err != nil {
-			return err
-		}
-		r.Archive = kept
-		fmt.Fprintf(o.env.ErrOut, "built %s\n", kept)
-	}
-	if o.format == "json" {
-		return r.WriteJSON(o.env.Out)
-	}
-	r.WriteText(o.env.Out)
-	return nil
+	return r
 }
 
 // token finds the registry token: --token-stdin, WOP_TOKEN, or wop login's file.
@@ -292,21 +134,4 @@ func (o *publishOptions) token() (registry.Token, error) {
 		return "", err
 	}
 	return t, nil
-}
-
-func (o *publishOptions) progress(r io.Reader, size int64) io.Reader {
-	bar := progressbar.DefaultBytes(size, "uploading")
-	progressbar.OptionSetWriter(o.env.ErrOut)(bar)
-	reader := progressbar.NewReader(r, bar)
-	return &reader
-}
-
-// conflict gives a version conflict the hint that fits what the user has.
-func (o *publishOptions) conflict(err *publish.ConflictError, tarballURL string) error {
-	c := publish.Conflict{Target: o.target, TarballURL: tarballURL}
-	if o.pending != nil {
-		c.Built, c.Local = true, o.pending.FinalPath()
-		c.LocalShown = lintrun.DisplayRel(o.env.Lint(), c.Local)
-	}
-	return c.Hint(err)
 }

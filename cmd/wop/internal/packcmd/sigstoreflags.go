@@ -69,13 +69,13 @@ func (f *verifyFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.trustedRoot, "trusted-root", "", "Sigstore trusted_root.json to verify offline (default: the public-good root, fetched and cached)")
 }
 
-// verifier returns the Sigstore check for verify, run by the helper, with a
-// key-based PEM when --key was given.
-func (f *verifyFlags) verifier(ctx context.Context, env *cli.Env, keyPEM []byte) func(bundle, manifest []byte) (string, error) {
-	req := sigstorehelper.Request{Op: "verify", PublicKeyPEM: keyPEM, Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp,
+// request is the helper's verify request the flags make (verify.Flags
+// adds --key's PEM).
+func (f *verifyFlags) request(env *cli.Env) sigstorehelper.Request {
+	req := sigstorehelper.Request{Op: "verify", Subject: f.identity, SubjectRegexp: f.identityRegexp, Issuer: f.issuer, IssuerRegexp: f.issuerRegexp,
 		InsecureIgnoreTlog: f.insecureIgnoreTlog}
 	if f.trustedRoot != "" {
 		req.TrustedRoot = env.Abs(f.trustedRoot)
 	}
-	return sigstorehelper.Verifier(ctx, env.Getenv, req)
+	return req
 }

@@ -7,10 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/flagfile"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/release"
-	"github.com/wop-cli/wop/internal/sign"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/verify"
 )
@@ -91,7 +89,9 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	if err := ctx.Err(); err != nil { // Ctrl-C while fetching
 		return err
 	}
-	if err := o.readFlags(ctx, &opt); err != nil {
+	flags := verify.Flags{Key: o.key, VersionManifest: o.versionManifest, Source: o.source,
+		Sigstore: o.sigstore.request(o.env), Abs: o.env.Abs, Getenv: o.env.Getenv}
+	if err := flags.Read(ctx, &opt); err != nil {
 		return err
 	}
 	var rep *verify.Report
@@ -110,38 +110,6 @@ func (o *verifyOptions) run(ctx context.Context, redactor *registry.Redactor) er
 	rep.WriteText(o.env.Out, o.archive)
 	if !rep.OK() {
 		return cli.ErrFindings
-	}
-	return nil
-}
-
-// readFlags reads what the flags name into opt: the key (--key, or a
-// Sigstore identity), the version manifest, the source to rebuild.
-func (o *verifyOptions) readFlags(ctx context.Context, opt *verify.Options) error {
-	var sigstoreKey []byte
-	if o.key != "" {
-		raw, err := flagfile.PublicKey(o.key, o.env.Abs(o.key))
-		if err != nil {
-			return err
-		}
-		// An Ed25519 SPKI key checks the manual scheme; any other public key
-		// (or the same key, for an Ed25519ph bundle) checks a Sigstore bundle.
-		opt.Key, _ = sign.ParsePublicKey(raw)
-		opt.KeyName = "--key " + o.key
-		sigstoreKey = raw
-	}
-	if o.key != "" || o.sigstore.identity != "" || o.sigstore.identityRegexp != "" {
-		opt.Sigstore = o.sigstore.verifier(ctx, o.env, sigstoreKey)
-	}
-	var err error
-	if o.versionManifest != "" {
-		if opt.VersionManifest, err = flagfile.Read("--version-manifest", o.versionManifest, o.env.Abs(o.versionManifest), flagfile.MaxSmall); err != nil {
-			return err
-		}
-	}
-	if o.source != "" {
-		if opt.Source, err = loadPack(o.env, o.source); err != nil {
-			return err
-		}
 	}
 	return nil
 }

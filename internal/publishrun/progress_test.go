@@ -1,4 +1,4 @@
-package packcmd
+package publishrun
 
 import (
 	"bytes"
@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lintrun"
 )
 
 // TestProgressPassesBytesThrough: the progress bar wraps the upload body
 // without changing it, and draws on ErrOut.
 func TestProgressPassesBytesThrough(t *testing.T) {
 	var errOut bytes.Buffer
-	o := &publishOptions{env: &cli.Env{ErrOut: &errOut}}
+	o := &run{Request: Request{Env: &lintrun.Env{ErrOut: &errOut}}}
 	body := strings.Repeat("x", 5<<20)
 	got, err := io.ReadAll(o.progress(strings.NewReader(body), int64(len(body))))
 	if err != nil || string(got) != body {

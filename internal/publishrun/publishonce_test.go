@@ -1,4 +1,4 @@
-package packcmd
+package publishrun
 
 import (
 	"archive/tar"
@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wop-cli/wop/cmd/wop/internal/cli"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
+	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/testutil/hostile"
 )
 
@@ -37,9 +39,17 @@ func TestPublishGatesTheArchiveItHashed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errOut bytes.Buffer
-	env := &cli.Env{WorkDir: dir, ConfigDir: t.TempDir(), Out: &errOut, ErrOut: &errOut, Getenv: func(string) string { return "" }}
-	o := &publishOptions{env: env, target: "demo.tgz", timeout: time.Minute, noLint: true, dryRun: true}
-	o.afterHash = func() {
+	env := &lintrun.Env{WorkDir: dir, Out: &errOut, ErrOut: &errOut, Getenv: func(string) string { return "" }}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	r := Request{Target: "demo.tgz", Env: env, Abs: abs, Timeout: time.Minute, NoLint: true, DryRun: true, Redactor: registry.NewRedactor()}
+	r.Load = func(arg string, lim tarball.Limits) (*pack.Pack, error) { return pack.Load(abs(arg), lim) }
+	r.Gate = func(*pack.Pack) error { return nil }
+	r.AfterHash = func() {
 		evil := filepath.Join(dir, "evil.tgz")
 		if err := os.WriteFile(evil, packTgz(t, "6.6.6"), 0o644); err != nil {
 			t.Fatal(err)
@@ -48,7 +58,7 @@ func TestPublishGatesTheArchiveItHashed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	err := o.run(context.Background(), registry.NewRedactor())
+	err := r.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "changed since it was listed") {
 		t.Fatalf("publish after a swap: %v, want a refusal", err)
 	}
