@@ -30,6 +30,10 @@ type Outcome struct {
 	// Put is the archive's URL as the registry's endpoints name it: where
 	// a dry run would PUT it, or, with a ConflictError, the published one.
 	Put string
+	// Theirs is the integrity the registry lists for the version it already
+	// holds ("" when it held none): with already-published it may differ
+	// from the archive's, another gzip of the same tar.
+	Theirs string
 }
 
 // NoWriteAPIError is a registry that takes new versions another way
@@ -81,7 +85,7 @@ func Run(ctx context.Context, req Request) (Outcome, error) {
 	out.Put = registry.Expand(e.VersionTarball, map[string]string{"name": a.Name, "version": a.Version})
 	switch existing {
 	case Identical:
-		out.Status = "already-published"
+		out.Status, out.Theirs = "already-published", theirs
 		return out, nil
 	case Different:
 		if u, err := c.Resolve(out.Put); err == nil {

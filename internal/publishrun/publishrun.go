@@ -176,7 +176,11 @@ func (o *run) upload(ctx context.Context, a *publish.Archive, gen spec.Tree, ori
 	if out.Status == "dry-run" {
 		fmt.Fprintf(o.Env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
 	}
-	return o.report(publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)})
+	res := publish.Result{Status: out.Status, Name: a.Name, Version: a.Version, Integrity: a.Integrity.SRI, Registry: out.Registry, Archive: a.Path, Spec: string(gen)}
+	if out.Theirs != a.Integrity.SRI {
+		res.RegistryIntegrity = out.Theirs
+	}
+	return o.report(res)
 }
 
 // stageIn stages the checked archive into --stage's checkout and says

@@ -29,7 +29,8 @@ func TestPublishSameContentLine(t *testing.T) {
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	want := "community.acme.demo@1.0.0 is already published at " + srv.URL + " with the same content (" + integrityOf(ours) + "); nothing to do\n"
+	want := "community.acme.demo@1.0.0 is already published at " + srv.URL + " with the same content (the registry's archive " +
+		integrityOf(regzip(t, ours)) + " holds the tar of this one, " + integrityOf(ours) + ", gzipped differently); nothing to do\n"
 	if out != want {
 		t.Errorf("got  %q\nwant %q", out, want)
 	}
