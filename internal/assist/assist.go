@@ -13,9 +13,13 @@ package assist
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
 )
 
@@ -100,11 +104,11 @@ const (
 func kindOf(path string) docKind {
 	base := filepath.Base(path)
 	switch {
-	case base == "pack.json":
+	case base == pack.ManifestName:
 		return manifestDoc
-	case base == ".wop.yaml" || base == ".wop.yml":
+	case slices.Contains(config.FileNames, base):
 		return configDoc
-	case strings.HasSuffix(base, ".agf.yaml") || strings.HasSuffix(base, ".agf.yml"):
+	case agf.IsFile(base):
 		return agfDoc
 	case strings.HasSuffix(base, ".json"):
 		return jsonDoc

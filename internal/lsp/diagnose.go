@@ -16,13 +16,10 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
-
-// ruleDocURL is where a rule's documentation is, before its id (the SARIF
-// report's helpUri points at the same catalogue).
-const ruleDocURL = "https://github.com/wop-cli/wop/blob/main/docs/rules.md#"
 
 // maxPositionRead bounds a file read from disk only to place findings in
 // it (lint's own ceilings are lower).
@@ -328,7 +325,7 @@ func (f finding) protocol() protocol.Diagnostic {
 	pd := protocol.Diagnostic{Range: f.rng, Severity: severityOf(f.d.Severity), Source: "wop", Message: f.d.Message}
 	if f.d.Rule != "" {
 		pd.Code = f.d.Rule
-		pd.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(ruleDocURL + f.d.Rule)}
+		pd.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(report.RuleDocURL(f.d.Rule))}
 	}
 	if f.related != "" {
 		pd.RelatedInformation = []protocol.DiagnosticRelatedInformation{{

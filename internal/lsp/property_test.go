@@ -194,3 +194,11 @@ func FuzzServerMatchesCLI(f *testing.F) {
 		checkEdits(t, editsFrom(data))
 	})
 }
+
+// lintPosOf turns an LSP position into lint's 1-based line and code-point
+// column (the property test compares the two).
+func lintPosOf(text []byte, p protocol.Position) (line, col int) {
+	off := offsetOf(text, p)
+	start := lineStart(text, int(p.Line))
+	return int(p.Line) + 1, utf8.RuneCount(text[start:off]) + 1
+}

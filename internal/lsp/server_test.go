@@ -14,6 +14,7 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
+	"github.com/wop-cli/wop/internal/report"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -116,7 +117,7 @@ func TestUnsavedBufferDiagnostics(t *testing.T) {
 	start := strings.Index(broken, `"schemas/missing.json"`)
 	want := rangeOf([]byte(broken), start, start+len(`"schemas/missing.json"`))
 	if d.Range != want || d.Source != "wop" || d.Severity != protocol.DiagnosticSeverityError ||
-		d.CodeDescription == nil || d.CodeDescription.Href != uri.URI(ruleDocURL+"ref-missing") {
+		d.CodeDescription == nil || d.CodeDescription.Href != uri.URI(report.RuleDocURL("ref-missing")) {
 		t.Errorf("diagnostic = %+v, want range %+v, source wop, error, rule doc link", d, want)
 	}
 	if read(t, manifest) != text {

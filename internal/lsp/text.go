@@ -98,14 +98,6 @@ func offsetOfLintPos(text []byte, line, col int) int {
 	return off
 }
 
-// lintPosOf turns an LSP position into lint's 1-based line and code-point
-// column (the property test compares the two).
-func lintPosOf(text []byte, p protocol.Position) (line, col int) {
-	off := offsetOf(text, p)
-	start := lineStart(text, int(p.Line))
-	return int(p.Line) + 1, utf8.RuneCount(text[start:off]) + 1
-}
-
 // rangeOf is the LSP range of bytes [start, end).
 func rangeOf(text []byte, start, end int) protocol.Range {
 	return protocol.Range{Start: positionOf(text, start), End: positionOf(text, end)}

@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/pack"
 )
 
@@ -24,8 +26,7 @@ func (u unit) anchor() string {
 }
 
 func isConfig(path string) bool {
-	base := filepath.Base(path)
-	return base == ".wop.yaml" || base == ".wop.yml"
+	return slices.Contains(config.FileNames, filepath.Base(path))
 }
 
 // unitOf is the unit a file belongs to; ok is false for a file nothing

@@ -191,7 +191,7 @@ func sarifRuleOf(r diag.RuleInfo) sarifRule {
 		full = strings.Join(strings.Fields(full), " ")
 		help = r.Doc
 	}
-	helpURI := repoURL + "/blob/main/docs/rules.md#" + r.ID
+	helpURI := RuleDocURL(r.ID)
 	return sarifRule{
 		ID:                   r.ID,
 		Name:                 r.ID,
@@ -225,3 +225,7 @@ func semanticVersion(v string) string {
 	}
 	return v
 }
+
+// RuleDocURL is where a rule's documentation is: its section of
+// docs/rules.md (SARIF's helpUri, the language server's codeDescription).
+func RuleDocURL(id string) string { return repoURL + "/blob/main/docs/rules.md#" + id }
