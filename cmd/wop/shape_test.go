@@ -52,6 +52,9 @@ func parseCmd(t *testing.T, fset *token.FileSet) []goFile {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !slices.ContainsFunc(files, func(f goFile) bool { return filepath.ToSlash(f.pkg) == "../wop" }) {
+		t.Fatalf("walked %d files under %s without cmd/wop/main.go: the measures below would hold of nothing", len(files), root)
+	}
 	return files
 }
 

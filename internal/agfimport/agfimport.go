@@ -55,7 +55,7 @@ type Result struct {
 // the files as one set. Losses are reported even when they stop the import
 // (agf.ErrApprovalLoss, wrapped).
 func Import(r Request) (*Result, error) {
-	src, err := safefile.Read(r.Abs(r.File), safefile.Options{Max: tarball.DefaultLimits.MaxEntry, FollowLinks: true})
+	src, err := readCapped(r.Abs(r.File))
 	if err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %v", r.File, err)}
 	}

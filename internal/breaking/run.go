@@ -84,9 +84,7 @@ func (r Request) print(res *Result, incomplete *report.Incomplete) (failed bool,
 		return false, err
 	}
 	counts := diag.Count(diags)
-	verdict := slices.ContainsFunc(diags, func(d diag.Diagnostic) bool {
-		return d.Rule == RuleBumpInsufficient || d.Rule == RuleVersionMutated
-	})
+	verdict := slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return slices.Contains(releaseRuleIDs, d.Rule) })
 	if r.Format == "text" {
 		res.WriteVerdict(r.Lint.ErrOut, in.Incomplete)
 	}

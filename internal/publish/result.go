@@ -45,7 +45,7 @@ func (r *Result) WriteText(w io.Writer) {
 	case "published":
 		fmt.Fprintf(w, "published %s@%s to %s (%s)\n", r.Name, r.Version, r.Registry, r.Integrity)
 	case "already-published":
-		if r.RegistryIntegrity != "" && r.RegistryIntegrity != r.Integrity {
+		if r.RegistryIntegrity != "" { // set only when it is not this archive's
 			fmt.Fprintf(w, "%s@%s is already published at %s with the same content (the registry's archive %s holds the tar of this one, %s, gzipped differently); nothing to do\n",
 				r.Name, r.Version, r.Registry, r.RegistryIntegrity, r.Integrity)
 			return

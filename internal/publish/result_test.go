@@ -43,3 +43,20 @@ func TestResultWriteJSON(t *testing.T) {
 		t.Errorf("%s, want %s", b.String(), want)
 	}
 }
+
+// TestResultRegistryIntegrity: an already-published version the registry
+// holds gzipped otherwise names both integrities, in text and in JSON.
+func TestResultRegistryIntegrity(t *testing.T) {
+	r := Result{Status: "already-published", Name: "a", Version: "1.0.0", Integrity: "sha512-x", RegistryIntegrity: "sha512-y", Registry: "r", Spec: "v1"}
+	var text, js bytes.Buffer
+	r.WriteText(&text)
+	if want := "a@1.0.0 is already published at r with the same content (the registry's archive sha512-y holds the tar of this one, sha512-x, gzipped differently); nothing to do\n"; text.String() != want {
+		t.Errorf("text %q, want %q", text.String(), want)
+	}
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(js.Bytes(), []byte("\"integrity\": \"sha512-x\",\n  \"registryIntegrity\": \"sha512-y\",")) {
+		t.Errorf("json lacks registryIntegrity after integrity:\n%s", js.String())
+	}
+}
