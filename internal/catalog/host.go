@@ -122,12 +122,6 @@ func ParseHost(raw []byte) (*Host, error) {
 	return &h, nil
 }
 
-// Provides reports whether the host lists id as a host surface or a
-// runtime capability.
-func (h *Host) Provides(id string) bool {
-	return slices.Contains(h.HostSurfaces, id) || slices.Contains(h.RuntimeCapabilities, id)
-}
-
 // WithHosts returns c with what the hosts provide: each host appears as a
 // pack named "host:<name>" whose node types and agents resolve like any
 // pack's. Without a catalog (c nil) it returns nil: with no registry to

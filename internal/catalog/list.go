@@ -22,6 +22,7 @@ func (c *Catalog) WriteTable(w io.Writer) error {
 // Summary is the line under the table: where the catalog came from and
 // what it holds.
 func (c *Catalog) Summary() string {
+	c.ready()
 	agents := 0
 	for _, p := range c.Packs {
 		agents += len(p.AgentIDs)
@@ -78,6 +79,7 @@ type nodeTypeJSON struct {
 // WriteJSON writes the catalog as `wop pack catalog --format json` does:
 // its source, and each pack with its node types and agents.
 func (c *Catalog) WriteJSON(w io.Writer) error {
+	c.ready()
 	out := listJSON{Source: c.Source, Packs: []packJSON{}}
 	for _, p := range c.Packs {
 		pj := packJSON{Name: p.Name, Version: p.Version, Kind: p.Kind, AgentIDs: p.AgentIDs}

@@ -26,9 +26,13 @@ func Merge(sources ...*Catalog) *Catalog {
 	m := newCatalog(strings.Join(names, ", "))
 	owner := map[string]*Catalog{} // pack name -> the source its files are read from
 	for _, c := range sources {
-		c.ready() // its Packs are read here
+		c.ready()                         // its Packs are read here
+		byPack := map[string][]NodeType{} // one pass, not one sort of every node type per pack
+		for _, n := range c.NodeTypes() { // sorted: a merge is the same every run
+			byPack[n.Pack] = append(byPack[n.Pack], *n)
+		}
 		for _, p := range c.Packs {
-			if m.add(p, c.nodesOf(p.Name)) {
+			if m.add(p, byPack[p.Name]) {
 				owner[p.Name] = c
 			}
 		}
@@ -53,17 +57,6 @@ func Merge(sources ...*Catalog) *Catalog {
 	m.key = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).Key) })
 	m.facts = sync.OnceValue(func() string { return mergedKey(sources, (*Catalog).FactsKey) })
 	return m
-}
-
-// nodesOf returns the node types pack name defines, as add takes them.
-func (c *Catalog) nodesOf(name string) []NodeType {
-	var out []NodeType
-	for _, n := range c.NodeTypes() { // sorted: a merge is the same every run
-		if n.Pack == name {
-			out = append(out, *n)
-		}
-	}
-	return out
 }
 
 // mergedKey joins the sources' keys; "" when one is unknown.

@@ -3,6 +3,7 @@ package catalog
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,7 +132,7 @@ func TestWithHosts(t *testing.T) {
 	if m.HasType("feature.notify.nodes.notfy") {
 		t.Error("a typo of a host's typeId resolved")
 	}
-	if hs := m.Hosts(); len(hs) != 1 || !hs[0].Provides("host.fs") || !hs[0].Provides("secrets") || hs[0].Provides("host.kanban") {
+	if hs := m.Hosts(); len(hs) != 1 || !slices.Contains(hs[0].HostSurfaces, "host.fs") || !slices.Contains(hs[0].RuntimeCapabilities, "secrets") || slices.Contains(hs[0].HostSurfaces, "host.kanban") {
 		t.Errorf("hosts = %+v", hs)
 	}
 	if m.Key() == c.Key() || m.Key() == "" {

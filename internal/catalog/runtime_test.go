@@ -24,7 +24,7 @@ func TestRuntimeSource(t *testing.T) {
 	}{
 		{"entry at the root", map[string]string{"pack.json": manifest("./index.mjs"), "index.mjs": src}, [2]string{}, src},
 		{"entry in a folder", map[string]string{"pack.json": manifest("dist/index.mjs"), "dist/index.mjs": src}, [2]string{}, src},
-		{"entry out of the pack", map[string]string{"pack.json": manifest("../outside.mjs")}, [2]string{}, ""},
+		{"entry out of the pack", map[string]string{"pack.json": manifest("../../outside.mjs")}, [2]string{}, ""},
 		{"absolute entry", map[string]string{"pack.json": manifest("/etc/passwd")}, [2]string{}, ""},
 		{"entry is a link", map[string]string{"pack.json": manifest("index.mjs")}, [2]string{"index.mjs", "../outside.mjs"}, ""},
 		{"folder is a link", map[string]string{"pack.json": manifest("dist/index.mjs")}, [2]string{"dist", "../elsewhere"}, ""},

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
@@ -96,14 +95,4 @@ func withSeverities(p *RuleProfile, infos []diag.RuleInfo) []diag.RuleInfo {
 		}
 	}
 	return infos
-}
-
-// profileRuleIDs is every rule id the profiles name, sorted (for tests).
-func profileRuleIDs() []string {
-	var ids []string
-	for _, p := range ruleProfiles() {
-		ids = append(ids, slices.Collect(maps.Keys(p.Severities))...)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
 }

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/diag"
@@ -53,4 +55,14 @@ func TestRegistryProfile(t *testing.T) {
 	if _, err := FindRuleProfile("regsitry"); err == nil || err.Error() != `no profile "regsitry" (known: registry)` {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// profileRuleIDs is every rule id the profiles name, sorted.
+func profileRuleIDs() []string {
+	var ids []string
+	for _, p := range ruleProfiles() {
+		ids = append(ids, slices.Collect(maps.Keys(p.Severities))...)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }

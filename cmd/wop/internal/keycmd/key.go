@@ -40,7 +40,7 @@ under ID. Existing files are never overwritten.`,
 				return cli.Usagef("%v", err)
 			}
 			dir := env.Abs(outDir)
-			if packDir, ok := pack.Enclosing(dir); ok {
+			if packDir, ok := pack.Owner(dir); ok {
 				return cli.WithHint(cli.Usagef("%s is inside the pack %s: a private key there ends up in the archive", outDir, env.Rel(packDir)),
 					"write keys outside every pack, e.g. -o ~/.config/wop/keys")
 			}
