@@ -34,19 +34,35 @@ type comparison struct {
 
 // run compares pk with the previous release; first says there is none.
 func (c comparison) run(ctx context.Context, pk *pack.Pack) (res *breaking.Result, first bool, err error) {
-	oldPk, cleanup, err := c.previous(ctx, c.against, c.dir, c.limits)
+	old, cleanup, first, err := c.load(ctx)
 	defer cleanup()
+	if first || err != nil {
+		return nil, first, err
+	}
+	res, err = c.compare(old, pk)
+	return res, false, err
+}
+
+// load reads the previous release; first says there is none. The returned
+// func removes what the load left on disk, and is never nil.
+func (c comparison) load(ctx context.Context) (old *pack.Pack, cleanup func(), first bool, err error) {
+	old, cleanup, err = c.previous(ctx, c.against, c.dir, c.limits)
+	if cleanup == nil {
+		cleanup = func() {}
+	}
 	if errors.Is(err, prevrelease.ErrNoPrevious) {
-		return nil, true, nil
+		return nil, cleanup, true, nil
 	}
+	return old, cleanup, false, err
+}
+
+// compare says what changed from old to pk, with what .wop.yaml accepts.
+func (c comparison) compare(old, pk *pack.Pack) (*breaking.Result, error) {
+	res, err := breaking.Compare(old, pk, breaking.Options{Accept: acceptList(c.cfg), Provides: c.provides})
 	if err != nil {
-		return nil, false, err
+		return nil, exitcode.Usagef("%v", err)
 	}
-	res, err = breaking.Compare(oldPk, pk, breaking.Options{Accept: acceptList(c.cfg), Provides: c.provides})
-	if err != nil {
-		return nil, false, exitcode.Usagef("%v", err)
-	}
-	return res, false, nil
+	return res, nil
 }
 
 // CompareWith compares pk (in dir) with the release against names; a first

@@ -43,6 +43,15 @@ func Run(ctx context.Context, r Request) (failed bool, err error) {
 		return false, err
 	}
 	c := comparison{previous: r.Previous, against: r.Against, dir: abs, limits: tarball.DefaultLimits, cfg: cfg}
+	old, cleanup, first, err := c.load(ctx) // before the catalog: a first release needs none
+	defer cleanup()
+	if err != nil {
+		return false, err
+	}
+	if first {
+		fmt.Fprintf(r.Lint.ErrOut, "no previous release at %s: nothing to compare\n", r.Against)
+		return false, report.Print(r.Lint.Out, r.Format, report.Input{Tool: "wop", Version: r.Lint.Version, Rules: breaking.Infos()})
+	}
 	catalogs := lintrun.NewCatalogs(false, false)
 	if r.Catalog != "" {
 		cat, err := catalogs.Load(ctx, r.Lint, lintrun.CatalogSrc(r.Lint, r.Catalog), "--catalog")
@@ -51,13 +60,9 @@ func Run(ctx context.Context, r Request) (failed bool, err error) {
 		}
 		c.provides = cat.HasType
 	}
-	res, first, err := c.run(ctx, newPk)
+	res, err := c.compare(old, newPk)
 	if err != nil {
 		return false, err
-	}
-	if first {
-		fmt.Fprintf(r.Lint.ErrOut, "no previous release at %s: nothing to compare\n", r.Against)
-		return false, report.Print(r.Lint.Out, r.Format, report.Input{Tool: "wop", Version: r.Lint.Version, Rules: breaking.Infos()})
 	}
 	return r.print(res, catalogs.Incomplete())
 }
