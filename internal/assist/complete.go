@@ -192,7 +192,7 @@ func agentIDItems(env Env, root *jsonpos.Loose) []Item {
 	if env.Catalog == nil {
 		return items
 	}
-	for _, p := range env.Catalog.Packs {
+	for _, p := range env.Catalog.AllPacks() {
 		for _, id := range p.AgentIDs {
 			if !seen[id] {
 				seen[id] = true

@@ -180,10 +180,8 @@ func dependencyFacts(env Env, name string) string {
 	if env.Catalog == nil {
 		return fmt.Sprintf("**%s**: no catalog is known, so whether the pack exists cannot be told", name)
 	}
-	for _, p := range env.Catalog.Packs {
-		if p.Name == name {
-			return fmt.Sprintf("**%s**: the catalog's latest is `%s` (%d node types, %d agents)", name, p.Version, len(p.TypeIDs), len(p.AgentIDs))
-		}
+	if p, ok := env.Catalog.Pack(name); ok {
+		return fmt.Sprintf("**%s**: the catalog's latest is `%s` (%d node types, %d agents)", name, p.Version, len(p.TypeIDs), len(p.AgentIDs))
 	}
 	return fmt.Sprintf("**%s**: no pack of this name in the catalog (%s)", name, env.Catalog.Source)
 }
@@ -264,10 +262,8 @@ func agentFacts(env Env, path []string, id string) string {
 }
 
 func packVersion(c *catalog.Catalog, name string) string {
-	for _, p := range c.Packs {
-		if p.Name == name {
-			return p.Version
-		}
+	if p, ok := c.Pack(name); ok {
+		return p.Version
 	}
 	return "?"
 }

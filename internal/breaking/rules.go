@@ -1,6 +1,10 @@
 package breaking
 
-import "github.com/wop-cli/wop/internal/diag"
+import (
+	"slices"
+
+	"github.com/wop-cli/wop/internal/diag"
+)
 
 // Bump is a SemVer increment, ordered: None < Patch < Minor < Major.
 type Bump int
@@ -30,6 +34,24 @@ const (
 	RuleBumpInsufficient = "version-bump-insufficient"
 	RuleVersionMutated   = "published-version-mutated"
 )
+
+// releaseRuleIDs are the rules that say a release is wrong, not merely
+// what changed: lint --against reports them and they decide the verdict.
+var releaseRuleIDs = []string{RuleBumpInsufficient, RuleVersionMutated}
+
+// IsReleaseRule says whether id is one of the release rules.
+func IsReleaseRule(id string) bool { return slices.Contains(releaseRuleIDs, id) }
+
+// ReleaseRules are the rules lint --against adds to lint's own.
+func ReleaseRules() []diag.RuleInfo {
+	var out []diag.RuleInfo
+	for _, r := range Infos() {
+		if IsReleaseRule(r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 // Rules returns every change kind in report order. Errors break consumers
 // and need a major version; warnings break some hosts or callers and need a

@@ -1,23 +1,15 @@
 package breaking
 
-import (
-	"fmt"
-	"io"
+import "fmt"
 
-	"github.com/wop-cli/wop/internal/report"
-)
-
-// WriteVerdict says, under a text report, what the changes need and what
-// the version makes, and why the comparison is incomplete if it is.
-func (r *Result) WriteVerdict(w io.Writer, incomplete *report.Incomplete) {
-	fmt.Fprintf(w, "%s -> %s: the changes need %s, the version makes %s", r.OldVersion, r.NewVersion, bumpWord(r.Needed), bumpWord(r.Made))
+// Verdict is the line under a text report: what the changes need and what
+// the version makes, with the changes .wop.yaml accepted.
+func (r *Result) Verdict() string {
+	s := fmt.Sprintf("%s -> %s: the changes need %s, the version makes %s", r.OldVersion, r.NewVersion, bumpWord(r.Needed), bumpWord(r.Made))
 	if r.Accepted > 0 {
-		fmt.Fprintf(w, " (%d accepted in .wop.yaml)", r.Accepted)
+		s += fmt.Sprintf(" (%d accepted in .wop.yaml)", r.Accepted)
 	}
-	fmt.Fprintln(w)
-	if incomplete != nil {
-		fmt.Fprintln(w, incomplete.Message)
-	}
+	return s
 }
 
 func bumpWord(b Bump) string {

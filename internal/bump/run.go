@@ -12,6 +12,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/releasecheck"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -24,7 +25,7 @@ type Request struct {
 	Against  string    // the previous release, "" for none
 	Config   string
 	DryRun   bool
-	Previous breaking.PreviousFunc
+	Previous releasecheck.PreviousFunc
 }
 
 // Run sets the version of the pack at r.Path by r.Step, and every place
@@ -49,7 +50,7 @@ func Run(ctx context.Context, r Request) error {
 	}
 	var res *breaking.Result
 	if r.Against != "" {
-		if res, err = breaking.CompareWith(ctx, r.Previous, r.Against, dir, pk, cfg); err != nil {
+		if res, err = releasecheck.CompareWith(ctx, r.Previous, r.Against, dir, pk, cfg); err != nil {
 			return err
 		}
 	}

@@ -36,7 +36,8 @@ type Catalog struct {
 	names  map[string]bool   // the packs' names: add looks up duplicates only
 
 	// lazy reads the facts on first need (nil: read when opened); until
-	// then lazyLen is how many packs it will read. stateDir keeps what
+	// then lazyLen is how many packs it will read (-1: unknown until read,
+	// as for a merge). stateDir keeps what
 	// StateFor asked the facts (see state.go).
 	lazy     func()
 	lazyLen  int
@@ -138,11 +139,13 @@ func (c *Catalog) ready() {
 }
 
 // Len is how many packs the catalog holds, without reading a lazy
-// catalog's facts.
+// folder's facts (a lazy merge, whose sources may hold the same pack,
+// reads them to count).
 func (c *Catalog) Len() int {
-	if c.lazy != nil {
+	if c.lazy != nil && c.lazyLen >= 0 {
 		return c.lazyLen
 	}
+	c.ready()
 	return len(c.Packs)
 }
 
@@ -191,6 +194,22 @@ func (c *Catalog) NodeTypes() []*NodeType {
 	}
 	slices.SortFunc(out, func(a, b *NodeType) int { return strings.Compare(a.TypeID, b.TypeID) })
 	return out
+}
+
+// Pack returns the pack of that name the catalog holds (its latest
+// version), reading a lazy catalog's facts first.
+func (c *Catalog) Pack(name string) (Pack, bool) {
+	if p := c.pack(name); p != nil {
+		return *p, true
+	}
+	return Pack{}, false
+}
+
+// AllPacks returns the packs, sorted by name, reading a lazy catalog's
+// facts first (the Packs field is empty until something asks).
+func (c *Catalog) AllPacks() []Pack {
+	c.ready()
+	return c.Packs
 }
 
 func (c *Catalog) pack(name string) *Pack {

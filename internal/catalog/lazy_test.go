@@ -77,3 +77,49 @@ func TestLazyFolderWithBrokenPack(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyMerge: a lazy folder merged with a host profile (pre-commit with
+// `host:` in .wop.yaml) reads no pack's facts until a question needs them,
+// and a second run whose StateFor is remembered reads none at all; the
+// answers are those of an eager merge.
+func TestLazyMerge(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	filetree.Write(t, dir, toolsPack)
+	h, err := ParseHost([]byte(refHost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() (*Catalog, *Catalog) {
+		t.Helper()
+		c, err := Open(t.Context(), dir, Options{CacheDir: cache, Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, WithHosts(c, h)
+	}
+	eagerSrc, eager := open() // no snapshot yet: the folder is read at once
+	ids := []string{"community.acme.tools.send", "feature.notify.nodes.notify"}
+	want := eager.StateFor(ids)
+	if want == "" || len(eagerSrc.Packs) == 0 {
+		t.Fatalf("eager: state %q, %d packs", want, len(eagerSrc.Packs))
+	}
+	for run := range 2 {
+		src, m := open()
+		if len(src.Packs) != 0 || len(m.Packs) != 0 {
+			t.Fatalf("run %d: the merge read the facts when made (%d, %d packs)", run, len(src.Packs), len(m.Packs))
+		}
+		got := m.StateFor(ids)
+		if run == 1 && (len(src.Packs) != 0 || len(m.Packs) != 0) {
+			t.Errorf("run %d: a remembered StateFor read the facts", run)
+		}
+		if got != want {
+			t.Errorf("run %d: StateFor = %q, want %q", run, got, want)
+		}
+		if !m.HasType("community.acme.tools.send") || !m.HasType("feature.notify.nodes.notify") {
+			t.Fatalf("run %d: the lazy merge lacks a node type", run)
+		}
+		if !reflect.DeepEqual(m.AllPacks(), eager.AllPacks()) || !reflect.DeepEqual(m.NodeTypes(), eager.NodeTypes()) {
+			t.Errorf("run %d: lazy merge facts differ:\n%+v\n%+v", run, m.Packs, eager.Packs)
+		}
+	}
+}

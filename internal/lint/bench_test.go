@@ -50,3 +50,18 @@ func BenchmarkLintCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCacheKeyStrings is the part of the lint cache's key that reads
+// the strings of a pack's JSON files (to name the catalog ids it uses), on
+// a bundled example: paid before every cached run.
+func BenchmarkCacheKeyStrings(b *testing.B) {
+	pk, err := pack.Load(filepath.Join("..", "..", "examples", "community.example.text-chains"), tarball.DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if len(stringsIn(pk)) == 0 {
+			b.Fatal("no strings")
+		}
+	}
+}

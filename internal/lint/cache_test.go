@@ -243,7 +243,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "scratch": "Contents (a file lent past the budget)", "refs": "Contents",
 			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
-			"fileRefs": "Contents", "fileRefsDone": "Contents",
+			"fileRefs": "Contents", "fileRefsDone": "Contents", "executor": "Contents (the runtime entry)",
 		},
 		"Pack": {
 			"Display": "Display", "Dir": "Place", "Archive": "Contents.Archive", "Files": "Contents",

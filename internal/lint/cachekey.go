@@ -98,27 +98,17 @@ func catalogState(pk *pack.Pack, c *catalog.Catalog) (string, error) {
 	return state, nil
 }
 
-// stringsIn returns every string value of pk's JSON files (a file that
-// does not parse names none: its rules do not run), and each one's part
-// before an "@".
+// stringsIn returns every string value of pk's JSON files, and each one's
+// part before an "@". It scans the files' strings without building their
+// trees (the key is computed before every cached run, and the rules parse
+// the files only on a miss); a malformed file may name a few strings the
+// rules never read, which can only make the key stricter.
 func stringsIn(pk *pack.Pack) []string {
 	var out []string
-	var walk func(v *jsonpos.Value)
-	walk = func(v *jsonpos.Value) {
-		switch v.Kind {
-		case jsonpos.String:
-			out = append(out, v.Str)
-			if id, _, ok := strings.Cut(v.Str, "@"); ok {
-				out = append(out, id)
-			}
-		case jsonpos.Array:
-			for _, item := range v.Items {
-				walk(item)
-			}
-		case jsonpos.Object:
-			for _, m := range v.Members {
-				walk(m.Value)
-			}
+	add := func(s string) {
+		out = append(out, s)
+		if id, _, ok := strings.Cut(s, "@"); ok {
+			out = append(out, id)
 		}
 	}
 	for _, f := range pk.Files {
@@ -129,9 +119,7 @@ func stringsIn(pk *pack.Pack) []string {
 		if err != nil {
 			continue
 		}
-		if doc, err := jsonpos.Parse(raw); err == nil {
-			walk(doc.Root)
-		}
+		jsonpos.StringValues(raw, add)
 	}
 	return out
 }

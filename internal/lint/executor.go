@@ -92,9 +92,16 @@ func executorSource(p *Pass) string {
 	return string(src)
 }
 
-// packExecutor parses the pack's executor ("" source when there is none).
+// packExecutor is the pack's executor ("" source when there is none),
+// parsed once per pass. Each caller gets its own scan budget over the shared
+// definitions, so what one rule finds never depends on which rule ran first.
 func packExecutor(p *Pass) *executor {
-	return parseExecutor(executorSource(p))
+	if p.executor == nil {
+		p.executor = parseExecutor(executorSource(p))
+	}
+	x := *p.executor
+	x.budget = scanBudget
+	return &x
 }
 
 // parseExecutor finds src's top-level function and const definitions.
@@ -327,8 +334,10 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 		}
 		word := code[start:end]
 		if slices.Contains(aliases, word) {
-			if s := memberAfter(code, end); slices.Contains(hostSurfaces, s) {
+			if s, _ := memberAfter(code, end); slices.Contains(hostSurfaces, s) {
 				found[s] = true
+			} else if call := hostCall(code, end); call != "" {
+				found[call] = true
 			}
 			if open := lastDestructure(code[:start]); open >= 0 {
 				x.destructured(code[open:start], found)
@@ -355,21 +364,51 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 }
 
 // memberAfter returns the member name read right after position i
-// (".name" or "?.name"), or "".
-func memberAfter(code string, i int) string {
+// (".name" or "?.name"), or "", and where the name ends.
+func memberAfter(code string, i int) (name string, end int) {
 	i = skipSpace(code, i)
 	if strings.HasPrefix(code[i:], "?.") {
 		i += 2
 	} else if i < len(code) && code[i] == '.' {
 		i++
 	} else {
-		return ""
+		return "", i
 	}
 	i = skipSpace(code, i)
 	if loc := jsIdent().FindStringIndex(code[i:]); loc != nil && loc[0] == 0 {
-		return code[i : i+loc[1]]
+		return code[i : i+loc[1]], i + loc[1]
 	}
-	return ""
+	return "", i
+}
+
+// ctxData are the executor context's members that carry the run's own data
+// (its input, configuration, trigger and ids) or touch nothing the output
+// depends on (logging, cancellation): a method called on them is no call
+// into the host.
+var ctxData = []string{"inputs", "input", "config", "triggerData", "state", "signal", "log", "logger", "console"}
+
+// hostCall returns "name.method()" when code at i (right after a ctx alias)
+// calls a method through a member of the context that is not its data:
+// ctx.dataIntegration.transform(...) reaches the host whatever the host
+// calls that member, so a pure node's answer would depend on it. Members
+// named like ids (nodeId, runId) are data too.
+func hostCall(code string, i int) string {
+	name, end := memberAfter(code, i)
+	if name == "" || slices.Contains(ctxData, name) || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID") {
+		return ""
+	}
+	method, end := memberAfter(code, end)
+	if method == "" {
+		return ""
+	}
+	at := skipSpace(code, end)
+	if strings.HasPrefix(code[at:], "?.") {
+		at = skipSpace(code, at+2)
+	}
+	if at >= len(code) || code[at] != '(' {
+		return ""
+	}
+	return name + "." + method + "()"
 }
 
 // lastDestructure returns where a `{ ... } =` pattern ending right before

@@ -1,10 +1,15 @@
 package lint
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 func TestExecutorSurfaces(t *testing.T) {
@@ -47,6 +52,25 @@ export const nodes = { 'acme.upper': { async execute(ctx) { return { text: upper
   'acme.upper': { async execute(ctx) { /* ctx.db */ const s = "ctx.http"; return { s }; } },
 };`, nil},
 		{"no such node", `export const nodes = {};`, nil},
+		{"a host adapter no profile lists", `export const nodes = {
+  'acme.upper': { async execute(ctx) {
+    if (typeof ctx.dataIntegration.transform !== 'function') throw new Error('needs host.dataIntegration');
+    return ctx.dataIntegration.transform(ctx.inputs.rows);
+  } },
+};`, []string{"dataIntegration.transform()"}},
+		{"optional call of an adapter", `export const nodes = {
+  'acme.upper': { async execute(c) { return c.ledger?.append?.(c.inputs.row); } },
+};`, []string{"ledger.append()"}},
+		{"the context's data and logging are no host call", `export const nodes = {
+  'acme.upper': { async execute(ctx) {
+    ctx.log.info('start', ctx.nodeId.trim(), ctx.runId.toString());
+    ctx.signal.throwIfAborted();
+    return { text: ctx.inputs.text.trim(), n: ctx.config.items.map((x) => x), t: ctx.triggerData.at.toString() };
+  } },
+};`, nil},
+		{"a guard alone calls nothing", `export const nodes = {
+  'acme.upper': { async execute(ctx) { return { ok: typeof ctx.dataIntegration.transform === 'function' }; } },
+};`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,5 +176,31 @@ func TestExecutorBounded(t *testing.T) {
 		if d := time.Since(start); d > 30*time.Second { // quadratic would take hours; generous for a loaded machine
 			t.Errorf("source %d (%d bytes) took %v", i, len(src), d)
 		}
+	}
+}
+
+// TestPackExecutorParsedOnce: the rules that read the pack's executor share
+// one parse per pass, and each gets the whole scan budget, so a rule's
+// findings never depend on what another rule scanned first.
+func TestPackExecutorParsedOnce(t *testing.T) {
+	dir := t.TempDir()
+	filetree.Write(t, dir, map[string]string{
+		"pack.json": `{"name":"community.acme.x","version":"1.0.0","runtime":{"language":"javascript","entry":"index.mjs"}}`,
+		"index.mjs": "function helper(ctx) { return ctx.db; }\nexport const nodes = {};\n",
+	})
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Pass{Pack: pk, files: map[string]fileRead{}, json: map[string]*jsonFile{}}
+	p.Manifest, _, _ = p.JSON(pack.ManifestName)
+	a := packExecutor(p)
+	a.spend(scanBudget - 1)
+	b := packExecutor(p)
+	if reflect.ValueOf(a.defs).Pointer() != reflect.ValueOf(b.defs).Pointer() {
+		t.Error("the executor was parsed again for the second rule")
+	}
+	if b.budget != scanBudget || len(b.defs) != 2 {
+		t.Errorf("second reader: budget %d, %d defs; want %d and 2 (helper, nodes)", b.budget, len(b.defs), scanBudget)
 	}
 }

@@ -17,10 +17,6 @@ func (p catalogPins) NodeVersion(typeID string) (string, bool) {
 }
 
 func (p catalogPins) PackVersion(name string) (string, bool) {
-	for _, pk := range p.c.Packs {
-		if pk.Name == name {
-			return pk.Version, true
-		}
-	}
-	return "", false
+	pk, ok := p.c.Pack(name)
+	return pk.Version, ok
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 // Tiers are the namespaces a pack name may start with, as the OpenWOP
@@ -45,7 +47,7 @@ func fault(name string, tiers []string) string {
 		if slices.Contains(tiers, strings.ToLower(parts[0])) {
 			return fmt.Sprintf("the first part %q must be lower case", parts[0])
 		}
-		return fmt.Sprintf("the first part %q is not one of %s", parts[0], orList(tiers))
+		return fmt.Sprintf("the first part %q is not one of %s", parts[0], suggest.OrList(tiers))
 	}
 	if len(parts) < 3 {
 		return fmt.Sprintf("%q has %d parts; a name has at least three: <namespace>.<owner>.<pack>", name, len(parts))
@@ -79,11 +81,4 @@ func partFault(part string, owner bool) string {
 		}
 	}
 	return ""
-}
-
-func orList(xs []string) string {
-	if len(xs) == 1 {
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }

@@ -109,7 +109,7 @@ func (s *Set) choice(ve *jsonschema.ValidationError, p *message.Printer, instanc
 		keyword, quantifier = ve.SchemaURL+"/oneOf", "exactly one"
 	}
 	if names := s.requiredOnlyBranches(keyword); len(names) > 1 {
-		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("set %s of %s", quantifier, orList(names)), Keyword: path.Base(keyword), Names: names})
+		*out = append(*out, Problem{Pointer: ptr, Message: fmt.Sprintf("set %s of %s", quantifier, suggest.OrList(names)), Keyword: path.Base(keyword), Names: names})
 		return
 	}
 	if len(ve.Causes) == 0 { // oneOf with several matching branches
@@ -191,7 +191,7 @@ func (s *Set) forms(url string) string {
 	if len(types) < 2 {
 		return ""
 	}
-	return " (use " + orList(types) + ")"
+	return " (use " + suggest.OrList(types) + ")"
 }
 
 // suggest offers the allowed property nearest to an unknown one: a typo such
@@ -235,13 +235,6 @@ func (s *Set) fragment(url string) any {
 
 func escape(tok string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
-}
-
-func orList(xs []string) string {
-	if len(xs) == 1 {
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
 
 func oneOfList(want []any) string {

@@ -71,3 +71,12 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// OrList joins alternatives as a message names them: "a", "a or b",
+// "a, b or c". It returns "" for none.
+func OrList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}

@@ -48,3 +48,19 @@ func TestLengthBound(t *testing.T) {
 		t.Errorf("three inserts away: %q", got)
 	}
 }
+
+func TestOrList(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a or b"},
+		{[]string{"a", "b", "c"}, "a, b or c"},
+	} {
+		if got := OrList(tt.in); got != tt.want {
+			t.Errorf("OrList(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -4,17 +4,17 @@ import (
 	"context"
 
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/release"
+	"github.com/wop-cli/wop/internal/releasecheck"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // previous loads the release --against names (release.Previous) with
 // env's registry and credentials, its errors given their exit codes. The
 // returned cleanup removes any temporary file.
-func previous(env *cli.Env) breaking.PreviousFunc {
+func previous(env *cli.Env) releasecheck.PreviousFunc {
 	return func(ctx context.Context, ref, packPath string, lim tarball.Limits) (*pack.Pack, func(), error) {
 		pk, cleanup, err := release.Previous(ctx, ref, packPath, release.Options{
 			Abs:       env.Abs,

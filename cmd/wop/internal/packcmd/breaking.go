@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
-	"github.com/wop-cli/wop/internal/breaking"
+	"github.com/wop-cli/wop/internal/releasecheck"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/suggest"
 )
@@ -58,7 +58,7 @@ func newBreakingCmd(env *cli.Env, runF func(context.Context, *breakingOptions) e
 }
 
 func runBreaking(ctx context.Context, o *breakingOptions) error {
-	failed, err := breaking.Run(ctx, breaking.Request{Lint: o.env.Lint(), Color: o.env.Color, Path: o.path, Against: o.against,
+	failed, err := releasecheck.Run(ctx, releasecheck.Request{Lint: o.env.Lint(), Color: o.env.Color, Path: o.path, Against: o.against,
 		Catalog: o.catalog, Config: o.config, Format: o.format, Strict: o.strict, Info: o.info, Previous: previous(o.env)})
 	if err == nil && failed {
 		return cli.ErrFindings

@@ -12,6 +12,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/releasecheck"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/suggest"
@@ -150,7 +151,7 @@ func (o *lintOptions) runOptions() lintrun.Options {
 		r.Fix = lintrun.FixWrite
 	}
 	if o.against != "" {
-		r.Against = breaking.ReleaseCheck{Env: o.env.Lint(), Previous: previous(o.env), Against: o.against, Config: o.config}.Verdict
+		r.Against = releasecheck.Lint{Env: o.env.Lint(), Previous: previous(o.env), Against: o.against, Config: o.config}.Verdict
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package breaking
+package releasecheck
 
 import (
 	"bytes"
@@ -20,18 +20,10 @@ import (
 // release: what it prints and whether the run fails.
 func TestRun(t *testing.T) {
 	removed := base()
-	for _, e := range []edit{version("1.2.1"), del("/nodes/1")} {
-		if err := e.apply(removed); err != nil {
-			t.Fatal(err)
-		}
-	}
+	removed["pack.json"] = manifest("1.2.1", `{"typeId": "acme.tools.fetch", "version": "1.0.0", "role": "pure"}`)
 	info := base()
-	if err := file("prompts/helper.md", "You help well.\n").apply(info); err != nil {
-		t.Fatal(err)
-	}
-	if err := version("1.2.1").apply(info); err != nil {
-		t.Fatal(err)
-	}
+	info["pack.json"] = manifest("1.2.1", twoNodes)
+	info["prompts/helper.md"] = "You help well.\n"
 	tests := []struct {
 		name       string
 		files      map[string]string
@@ -82,5 +74,29 @@ func TestRunMissingPackIsUsage(t *testing.T) {
 	var u *exitcode.UsageError
 	if !errors.As(err, &u) || !strings.HasPrefix(err.Error(), "nowhere: ") {
 		t.Fatalf("Run = %v; want a usage error naming the path", err)
+	}
+}
+
+const twoNodes = `{"typeId": "acme.tools.fetch", "version": "1.0.0", "role": "pure"},
+    {"typeId": "acme.tools.parse", "version": "1.0.0", "role": "pure"}`
+
+// manifest is a small node pack at version with the given nodes.
+func manifest(version, nodes string) string {
+	return `{
+  "name": "acme.tools", "version": "` + version + `", "kind": "node", "description": "Tools.",
+  "engines": {"openwop": ">=1.0.0 <2.0.0"},
+  "runtime": {"language": "javascript", "entry": "index.mjs", "format": "esm", "minRuntimeVersion": "node>=20"},
+  "nodes": [` + nodes + `],
+  "agents": [{"agentId": "acme.tools.helper", "role": "skill", "systemPromptRef": "prompts/helper.md"}]
+}
+`
+}
+
+// base is the old release every case starts from.
+func base() map[string]string {
+	return map[string]string{
+		"pack.json":         manifest("1.2.0", twoNodes),
+		"prompts/helper.md": "You help.\n",
+		"index.mjs":         "export default {};\n",
 	}
 }
