@@ -78,6 +78,18 @@ func (rs Rules) Resolve(id string) (r *Rule, warning string) {
 	return r, "rule " + id + " is deprecated (" + r.Deprecated + ") and no longer reports anything"
 }
 
+// EnforcedNote is what `wop pack lint --explain` and docs/rules.md say of
+// an enforced rule; "" for the others.
+func (r *Rule) EnforcedNote() string {
+	if !r.Enforced {
+		return ""
+	}
+	return "Enforced: it must never reach a registry, so .wop.yaml cannot ignore or\n" +
+		"downgrade it at `wop pack build` or `wop pack publish` (publish checks it\n" +
+		"even with --no-lint): they stop, naming the .wop.yaml line. `wop pack lint`\n" +
+		"still honours the entry, with a warning that it holds for lint only."
+}
+
 // EnforcedIDs are the ids of the enforced rules, in registry order.
 func (rs Rules) EnforcedIDs() []string {
 	var ids []string
