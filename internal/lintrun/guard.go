@@ -69,6 +69,7 @@ func (g Gate) enforcedOptions(opt lint.Options) lint.Options {
 // and a finding it would have hidden stops them, named with the entry.
 type Override struct {
 	Rule     string
+	Written  string        // the id as the file writes it (a deprecated one reads as Rule)
 	At       config.Pos    // where the severity or the ignore key is written
 	Short    bool          // written `rule: off`, not `severity: off`
 	Severity diag.Severity // what a severity entry sets
@@ -81,11 +82,11 @@ type Override struct {
 func (o Override) Entry() string {
 	switch {
 	case o.Ignore != nil:
-		return "rules." + o.Rule + ".ignore"
+		return "rules." + o.Written + ".ignore"
 	case o.Short:
-		return fmt.Sprintf("rules.%s: %s", o.Rule, o.Severity)
+		return fmt.Sprintf("rules.%s: %s", o.Written, o.Severity)
 	}
-	return fmt.Sprintf("rules.%s.severity: %s", o.Rule, o.Severity)
+	return fmt.Sprintf("rules.%s.severity: %s", o.Written, o.Severity)
 }
 
 // Lowers says whether the entry hides or lowers a finding at lint that a

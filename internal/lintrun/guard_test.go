@@ -151,6 +151,8 @@ func TestCheckNamesTheEntry(t *testing.T) {
 		{"rules:\n  manifest-schema:\n    ignore:\n      - pack.json\n", "community.acme.demo/.wop.yaml:3:5: rules.manifest-schema.ignore cannot hide manifest-schema at "},
 		{"rules:\n  manifest-schema: warning\n", "community.acme.demo/.wop.yaml:2:20: rules.manifest-schema: warning cannot lower manifest-schema at "},
 		{"rules:\n  manifest-schema:\n    severity: off\n", "community.acme.demo/.wop.yaml:3:5: rules.manifest-schema.severity: off cannot lower manifest-schema at "},
+		// A deprecated id reads as its replacement; the entry is named as written.
+		{"rules:\n  kind-schema-unavailable: off\n", "community.acme.demo/.wop.yaml:2:28: rules.kind-schema-unavailable: off cannot lower manifest-schema at "},
 	} {
 		for _, g := range []Gate{GateBuild, GatePublish, GateGuard} {
 			env, pk, s, out := gatePack(t, tt.cfg)

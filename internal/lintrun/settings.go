@@ -238,7 +238,7 @@ func apply(c *config.Config, s *Settings, rules lint.Rules) (warnings []string, 
 		if sev, err := diag.ParseSeverity(rc.Severity); err == nil && rc.Severity != "" {
 			s.Opt.Severities[r.ID] = sev
 			if r.Enforced {
-				s.Overrides = append(s.Overrides, Override{Rule: r.ID, Short: rc.Short, At: rc.SeverityAt, Severity: sev, Default: r.Severity})
+				s.Overrides = append(s.Overrides, Override{Rule: r.ID, Written: id, Short: rc.Short, At: rc.SeverityAt, Severity: sev, Default: r.Severity})
 			}
 		}
 		for _, pattern := range rc.Ignore {
@@ -247,7 +247,7 @@ func apply(c *config.Config, s *Settings, rules lint.Rules) (warnings []string, 
 			}
 		}
 		if r.Enforced && len(s.Opt.Ignores[r.ID]) > 0 {
-			s.Overrides = append(s.Overrides, Override{Rule: r.ID, At: rc.IgnoreAt, Ignore: s.Opt.Ignores[r.ID], Default: r.Severity})
+			s.Overrides = append(s.Overrides, Override{Rule: r.ID, Written: id, At: rc.IgnoreAt, Ignore: s.Opt.Ignores[r.ID], Default: r.Severity})
 		}
 		if len(rc.Patterns) > 0 {
 			res, err := lint.CompilePatterns(rc.Patterns)
