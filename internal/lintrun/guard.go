@@ -2,6 +2,7 @@ package lintrun
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/wop-cli/wop/internal/config"
@@ -33,31 +34,47 @@ var buildRefuses = []string{
 // keeps no ignore and no severity below its own (publish raises
 // publishOnlyErrors to error), whatever the configuration said; the
 // configuration may still raise one. Under GateGuard every other rule is
-// off. The caller's maps are not changed.
+// off. The caller's maps are not changed, and a configuration that lowers
+// no enforced rule gives build the options lint had: one cache entry.
 func (g Gate) enforcedOptions(opt lint.Options) lint.Options {
 	rules := lint.All()
-	sev := map[string]diag.Severity{}
-	ignores := map[string][]config.Glob{}
+	sev := maps.Clone(opt.Severities) // nil stays nil: the cache key lint had
+	if g == GateGuard {
+		sev = map[string]diag.Severity{}
+		for _, r := range rules {
+			if !r.Enforced {
+				sev[r.ID] = diag.Off
+			}
+		}
+	}
+	set := func(id string, s diag.Severity) {
+		if sev == nil {
+			sev = map[string]diag.Severity{}
+		}
+		sev[id] = s
+	}
 	for _, r := range rules {
-		switch {
-		case r.Enforced:
-			s := r.Severity
-			if g.publishing() && slices.Contains(publishOnlyErrors, r.ID) {
-				s = diag.Error
+		if !r.Enforced {
+			continue
+		}
+		floor := r.Severity
+		if g.publishing() && slices.Contains(publishOnlyErrors, r.ID) {
+			floor = diag.Error
+		}
+		switch c, ok := opt.Severities[r.ID]; {
+		case ok && c >= floor:
+			set(r.ID, c)
+		case ok || floor != r.Severity || g == GateGuard:
+			set(r.ID, floor)
+		}
+	}
+	var ignores map[string][]config.Glob
+	for id, globs := range opt.Ignores {
+		if g != GateGuard && !IsGuardRule(id) {
+			if ignores == nil {
+				ignores = map[string][]config.Glob{}
 			}
-			if c, ok := opt.Severities[r.ID]; ok && c > s {
-				s = c
-			}
-			sev[r.ID] = s
-		case g == GateGuard:
-			sev[r.ID] = diag.Off
-		default:
-			if c, ok := opt.Severities[r.ID]; ok {
-				sev[r.ID] = c
-			}
-			if gl, ok := opt.Ignores[r.ID]; ok {
-				ignores[r.ID] = gl
-			}
+			ignores[id] = globs
 		}
 	}
 	opt.Severities, opt.Ignores = sev, ignores // part of the lint cache's key: no stale verdict

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +93,13 @@ func TestGateOptionsHoldEnforcedRules(t *testing.T) {
 	}
 	if GateOff.Options(opt).Severities["manifest-schema"] != diag.Off {
 		t.Error("GateOff changed the options")
+	}
+	// A configuration that lowers no enforced rule: build lints with
+	// lint's own options, so a build after lint finds its cached verdict.
+	for _, plain := range []lint.Options{{}, {Severities: map[string]diag.Severity{"ref-missing": diag.Warning, "json-invalid": diag.Error}}} {
+		if got := GateBuild.Options(plain); !reflect.DeepEqual(got, plain) {
+			t.Errorf("GateBuild.Options(%v) = %v, want them unchanged", plain.Severities, got.Severities)
+		}
 	}
 }
 
