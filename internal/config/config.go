@@ -78,13 +78,21 @@ type RuleConfig struct {
 	Ignore   []string `yaml:"ignore"`
 	Patterns []string `yaml:"patterns"` // regular expressions, for rules that match text
 	Line     int      `yaml:"-"`
+	// SeverityAt and IgnoreAt are where the severity (the short form's
+	// value) and the ignore key are written, for messages naming the line
+	// that set them; zero when absent.
+	SeverityAt, IgnoreAt Pos  `yaml:"-"`
+	Short                bool `yaml:"-"` // written `rule: severity`
 }
+
+// Pos is a 1-based line and column in the file.
+type Pos struct{ Line, Column int }
 
 // UnmarshalYAML accepts the short (scalar) and long (mapping) forms; Parse
 // has checked the shape already.
 func (r *RuleConfig) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
-		*r = RuleConfig{Severity: n.Value, Line: n.Line}
+		*r = RuleConfig{Severity: n.Value, Line: n.Line, SeverityAt: Pos{n.Line, n.Column}, Short: true}
 		return nil
 	}
 	type plain RuleConfig
@@ -94,6 +102,14 @@ func (r *RuleConfig) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*r = RuleConfig(p)
 	r.Line = n.Line
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch k := n.Content[i]; k.Value {
+		case "severity":
+			r.SeverityAt = Pos{k.Line, k.Column}
+		case "ignore":
+			r.IgnoreAt = Pos{k.Line, k.Column}
+		}
+	}
 	return nil
 }
 

@@ -283,6 +283,9 @@ func TestRulesDoc(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose))
+		if note := r.EnforcedNote(); note != "" {
+			fmt.Fprintf(&b, "\n%s\n", note)
+		}
 		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
 	}
 	path := filepath.Join("..", "..", "docs", "rules.md")

@@ -37,6 +37,12 @@ type Rule struct {
 	// Fix, when set, mechanically and safely fixes one finding of the rule
 	// (`wop pack lint --fix`); nil for rules that need a person.
 	Fix Fix
+	// Enforced marks a finding a registry refuses (the manifest against the
+	// spec schema, JSON that does not parse, what must never be published):
+	// build and publish check it whatever .wop.yaml says, so configuration
+	// cannot ignore or lower it there (lintrun's gate), and publish checks
+	// it even with --no-lint. Lint itself keeps the configuration's view.
+	Enforced bool
 }
 
 // Rules is a rule list with lookups by id.
@@ -70,6 +76,29 @@ func (rs Rules) Resolve(id string) (r *Rule, warning string) {
 		return next, "rule " + id + " is deprecated (" + r.Deprecated + "); read as " + next.ID + ": write " + next.ID + " instead"
 	}
 	return r, "rule " + id + " is deprecated (" + r.Deprecated + ") and no longer reports anything"
+}
+
+// EnforcedNote is what `wop pack lint --explain` and docs/rules.md say of
+// an enforced rule; "" for the others.
+func (r *Rule) EnforcedNote() string {
+	if !r.Enforced {
+		return ""
+	}
+	return "Enforced: it must never reach a registry, so .wop.yaml cannot ignore or\n" +
+		"downgrade it at `wop pack build` or `wop pack publish` (publish checks it\n" +
+		"even with --no-lint): they stop, naming the .wop.yaml line. `wop pack lint`\n" +
+		"still honours the entry, with a warning that it holds for lint only."
+}
+
+// EnforcedIDs are the ids of the enforced rules, in registry order.
+func (rs Rules) EnforcedIDs() []string {
+	var ids []string
+	for _, r := range rs {
+		if r.Enforced {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }
 
 // IDs returns every rule id, for suggestions.

@@ -125,17 +125,28 @@ func lintAgentFormat(p *Pass, severities map[string]diag.Severity) ([]diag.Diagn
 
 // applyConfig raises or lowers severities and drops ignored findings.
 func applyConfig(pk *pack.Pack, diags []diag.Diagnostic, opt Options) []diag.Diagnostic {
-	out := diags[:0]
-	for _, d := range diags {
+	for i, d := range diags {
 		if sev, ok := opt.Severities[d.Rule]; ok && d.Severity != sev {
-			d.Severity = sev
+			diags[i].Severity = sev
 		}
-		if ignored(pk, d, opt.Ignores[d.Rule]) {
-			continue
-		}
-		out = append(out, d)
 	}
-	return out
+	diags, _ = Ignore(pk, diags, opt.Ignores)
+	return diags
+}
+
+// Ignore returns ds without the findings ignores (Options.Ignores) match,
+// and how many it dropped; ds itself is not changed.
+func Ignore(pk *pack.Pack, ds []diag.Diagnostic, ignores map[string][]config.Glob) ([]diag.Diagnostic, int) {
+	if len(ignores) == 0 {
+		return ds, 0
+	}
+	out := make([]diag.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if !ignored(pk, d, ignores[d.Rule]) {
+			out = append(out, d)
+		}
+	}
+	return out, len(ds) - len(out)
 }
 
 func ignored(pk *pack.Pack, d diag.Diagnostic, globs []config.Glob) bool {
@@ -159,7 +170,10 @@ type Job struct {
 type Result struct {
 	Path  string
 	Diags []diag.Diagnostic
-	Err   error // the pack could not be loaded
+	// Ignored counts the findings the configuration's ignore globs
+	// dropped (a rule set off is not run, so not counted).
+	Ignored int
+	Err     error // the pack could not be loaded
 }
 
 // RunAll loads and lints packs concurrently, returning results in the order
@@ -192,7 +206,12 @@ func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo, 
 	}
 	opt := job.Opt
 	opt.siblings, opt.rules = siblings, rules
-	r.Diags, r.Err = RunCached(pk, opt)
+	// Ignores apply after the cache, so the summary can count them.
+	ignores := opt.Ignores
+	opt.Ignores = nil
+	ds, err := RunCached(pk, opt)
+	r.Diags, r.Ignored = Ignore(pk, ds, ignores)
+	r.Err = err
 	return r
 }
 

@@ -25,6 +25,9 @@ func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose))
+	if note := r.EnforcedNote(); note != "" {
+		fmt.Fprintf(&b, "\n%s\n", note)
+	}
 	section := func(title string, files []lint.ExampleFile) {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range files {

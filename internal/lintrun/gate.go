@@ -2,9 +2,8 @@ package lintrun
 
 import (
 	"fmt"
-	"io"
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
@@ -45,28 +44,15 @@ func (g Gate) publishing() bool { return g >= GatePublish }
 // is published: init's placeholders would go out as the pack's public text.
 var publishOnlyErrors = []string{"placeholder-left"}
 
-// Options returns opt for the gate: at publish, publishOnlyErrors become
-// errors unless the configuration chose their severity (off included);
-// GateGuard keeps GuardRules alone.
+// Options returns opt for the gate: the enforced rules as a registry
+// judges them, whatever the configuration says (enforcedOptions); at
+// publish, publishOnlyErrors are errors; GateGuard keeps the enforced
+// rules alone.
 func (g Gate) Options(opt lint.Options) lint.Options {
-	switch g {
-	case GateGuard:
-		return guardOptions(opt)
-	case GatePublish:
-	default:
+	if g == GateOff {
 		return opt
 	}
-	sev := maps.Clone(opt.Severities)
-	if sev == nil {
-		sev = map[string]diag.Severity{}
-	}
-	for _, id := range publishOnlyErrors {
-		if _, set := sev[id]; !set {
-			sev[id] = diag.Error
-		}
-	}
-	opt.Severities = sev
-	return opt
+	return g.enforcedOptions(opt)
 }
 
 // GateError is a gate's refusal, after the findings were printed; Hint is
@@ -76,42 +62,105 @@ type GateError struct{ msg, hint string }
 func (e *GateError) Error() string { return e.msg }
 func (e *GateError) Hint() string  { return e.hint }
 
+// Show is how a gate prints what it found: in colour or not, and Quiet
+// for errors alone (they are why it refuses, so they are always printed).
+type Show struct{ Color, Quiet bool }
+
 // Check refuses to build (or, publishing, to publish) a pack with lint
-// errors under the gate's options of opt, printing them to w. Publish never
-// suggests --no-lint: what it would skip is at most style, and following
-// such a hint on a fresh pack would publish its placeholders under an
-// immutable version. GateOff checks nothing.
-func (g Gate) Check(w io.Writer, color bool, pk *pack.Pack, opt lint.Options) error {
+// errors under the gate's options of s, printing to env.ErrOut, in lint's
+// format, the findings and the summary (warnings too unless Quiet: the
+// last moment to see them before an immutable version). A finding of an
+// enforced rule that s's configuration ignores or lowers stops it with the
+// entry named. Publish never suggests --no-lint: what it would skip is at
+// most style, and following such a hint on a fresh pack would publish its
+// placeholders under an immutable version. GateOff checks nothing.
+func (g Gate) Check(env *Env, pk *pack.Pack, s *Settings, show Show) error {
 	if g == GateOff {
 		return nil
 	}
-	ds, err := lint.RunCached(pk, g.Options(opt))
+	opt := g.Options(s.Opt)
+	ignores := opt.Ignores // after the cache, counted, as lint does
+	opt.Ignores = nil
+	ds, err := lint.RunCached(pk, opt)
 	if err != nil {
 		return err
 	}
+	ds, ignored := lint.Ignore(pk, ds, ignores)
+	shown, hiddenInfo := diag.WithoutInfo(ds)
 	var errs []diag.Diagnostic
-	for _, d := range ds {
+	for _, d := range shown {
 		if d.Severity == diag.Error {
 			errs = append(errs, d)
 		}
 	}
+	if show.Quiet {
+		shown = errs
+	}
+	if len(shown) > 0 {
+		if err := report.Print(env.ErrOut, "text", report.Input{Diags: shown, Color: show.Color}); err != nil {
+			return err
+		}
+	}
+	if !show.Quiet && len(ds) > 0 {
+		fmt.Fprintln(env.ErrOut, report.Summary(shown, report.Tally{HiddenInfo: hiddenInfo, Ignored: ignored, InfoHint: "wop pack lint --info shows"}, 1, "pack"))
+	}
 	if len(errs) == 0 {
 		return nil
 	}
-	if err := report.Print(w, "text", report.Input{Diags: errs, Color: color}); err != nil {
-		return err
-	}
+	return g.refusal(env, pk, s, errs)
+}
+
+// refusal is the gate's error for errs: the configuration entries that
+// tried to hide an enforced finding first, each with the first finding it
+// would have hidden, then the count.
+func (g Gate) refusal(env *Env, pk *pack.Pack, s *Settings, errs []diag.Diagnostic) error {
 	noun, verb := "errors", "building"
 	if len(errs) == 1 {
 		noun = "error"
 	}
+	stage := "build"
+	if g.publishing() {
+		verb, stage = "publishing", "publish"
+	}
+	var lines []string
+	for _, o := range s.Overrides {
+		var hit []diag.Diagnostic
+		for _, d := range errs {
+			if o.hides(pk, d) {
+				hit = append(hit, d)
+			}
+		}
+		if len(hit) == 0 {
+			continue
+		}
+		how := "hide"
+		if o.Ignore == nil {
+			how = "lower"
+		}
+		line := fmt.Sprintf("%s:%d:%d: %s cannot %s %s at %s: %s: %s", env.Rel(s.ConfigPath), o.At.Line, o.At.Column, o.Entry(), how, o.Rule, stage, where(hit[0]), hit[0].Message)
+		if len(hit) > 1 {
+			line += fmt.Sprintf(" (and %d more)", len(hit)-1)
+		}
+		lines = append(lines, line)
+	}
+	msg := fmt.Sprintf("lint found %d %s; not %s", len(errs), noun, verb)
 	hint := "fix them, or pass --no-lint to build anyway"
 	switch {
+	case len(lines) > 0:
+		return &GateError{msg: strings.Join(append(lines, msg), "\n"),
+			hint: "fix the finding, then remove the entry from .wop.yaml: the rule is enforced (what must never reach a registry), so .wop.yaml cannot ignore or lower it at build or publish; lint alone honours the entry"}
 	case g.publishing():
-		verb = "publishing"
-		hint = "fix them: a published version is immutable (placeholders, secrets, links and unsafe paths stop a publish even with --no-lint)"
-	case slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return IsGuardRule(d.Rule) && d.Rule != "placeholder-left" }):
+		hint = "fix them: a published version is immutable (what a registry refuses, an invalid manifest, placeholders, secrets, links and unsafe paths, stops a publish even with --no-lint)"
+	case slices.ContainsFunc(errs, func(d diag.Diagnostic) bool { return slices.Contains(buildRefuses, d.Rule) }):
 		hint = "fix them: secrets, links and unsafe paths are refused by build and publish themselves, with or without --no-lint"
 	}
-	return &GateError{msg: fmt.Sprintf("lint found %d %s; not %s", len(errs), noun, verb), hint: hint}
+	return &GateError{msg: msg, hint: hint}
+}
+
+// where is a finding's file:line:col, as lint prints it.
+func where(d diag.Diagnostic) string {
+	if d.Start.Line == 0 {
+		return d.File
+	}
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Start.Line, d.Start.Column)
 }

@@ -1,44 +1,143 @@
 package lintrun
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 
+	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 // GuardRules are the lint rules that stand between a pack and a registry
-// whether or not lint runs (publish --no-lint): an init placeholder
-// (TODO: text), a secret file, and what makes an archive unsafe to unpack.
-// A version is immutable once published, so --no-lint may skip the style
-// of a pack, never these.
-var GuardRules = []string{
-	"placeholder-left", "private-key-in-pack", "symlink-in-pack", "path-unsafe",
-	"archive-unsafe-path", "archive-link", "archive-special-file",
-	"archive-duplicate-entry", "archive-entry-too-large",
-}
+// whether or not lint runs (publish --no-lint): the enforced rules
+// (lint.Rule.Enforced), what a registry refuses. A version is immutable
+// once published, so --no-lint may skip the style of a pack, never these.
+func GuardRules() []string { return lint.All().EnforcedIDs() }
 
 // IsGuardRule says whether id is one of GuardRules.
-func IsGuardRule(id string) bool { return slices.Contains(GuardRules, id) }
+func IsGuardRule(id string) bool {
+	r := lint.Lookup(id)
+	return r != nil && r.Enforced
+}
 
-// guardOptions returns opt narrowed to GuardRules: every other rule is off,
-// and each guard rule is an error unless the configuration chose its
-// severity (a deliberate "off" included: the author's, not the flag's).
-func guardOptions(opt lint.Options) lint.Options {
-	sev := make(map[string]diag.Severity, len(opt.Severities))
-	for _, r := range lint.All() {
-		if !IsGuardRule(r.ID) {
-			sev[r.ID] = diag.Off
+// buildRefuses are the guard rules build itself refuses, lint or no lint
+// (secrets, links, unsafe paths): its hint never offers --no-lint for them.
+var buildRefuses = []string{
+	"private-key-in-pack", "symlink-in-pack", "path-unsafe", "archive-unsafe-path", "archive-link",
+	"archive-special-file", "archive-duplicate-entry", "archive-entry-too-large",
+}
+
+// enforcedOptions returns opt as a gate lints with it: an enforced rule
+// keeps no ignore and no severity below its own (publish raises
+// publishOnlyErrors to error), whatever the configuration said; the
+// configuration may still raise one. Under GateGuard every other rule is
+// off. The caller's maps are not changed, and a configuration that lowers
+// no enforced rule gives build the options lint had: one cache entry.
+func (g Gate) enforcedOptions(opt lint.Options) lint.Options {
+	rules := lint.All()
+	sev := maps.Clone(opt.Severities) // nil stays nil: the cache key lint had
+	if g == GateGuard {
+		sev = map[string]diag.Severity{}
+		for _, r := range rules {
+			if !r.Enforced {
+				sev[r.ID] = diag.Off
+			}
 		}
 	}
-	for _, id := range GuardRules {
-		sev[id] = diag.Error
+	set := func(id string, s diag.Severity) {
+		if sev == nil {
+			sev = map[string]diag.Severity{}
+		}
+		sev[id] = s
 	}
-	for id, s := range opt.Severities {
-		if IsGuardRule(id) {
-			sev[id] = s
+	for _, r := range rules {
+		if !r.Enforced {
+			continue
+		}
+		floor := r.Severity
+		if g.publishing() && slices.Contains(publishOnlyErrors, r.ID) {
+			floor = diag.Error
+		}
+		switch c, ok := opt.Severities[r.ID]; {
+		case ok && c >= floor:
+			set(r.ID, c)
+		case ok || floor != r.Severity || g == GateGuard:
+			set(r.ID, floor)
 		}
 	}
-	opt.Severities = sev // part of the lint cache's key: no stale full-lint verdict
+	var ignores map[string][]config.Glob
+	for id, globs := range opt.Ignores {
+		if g != GateGuard && !IsGuardRule(id) {
+			if ignores == nil {
+				ignores = map[string][]config.Glob{}
+			}
+			ignores[id] = globs
+		}
+	}
+	opt.Severities, opt.Ignores = sev, ignores // part of the lint cache's key: no stale verdict
 	return opt
+}
+
+// Override is a .wop.yaml entry that lowers (a severity) or ignores (an
+// ignore list) an enforced rule. Lint honours it; build and publish do not,
+// and a finding it would have hidden stops them, named with the entry.
+type Override struct {
+	Rule     string
+	Written  string        // the id as the file writes it (a deprecated one reads as Rule)
+	At       config.Pos    // where the severity or the ignore key is written
+	Short    bool          // written `rule: off`, not `severity: off`
+	Severity diag.Severity // what a severity entry sets
+	Ignore   []config.Glob // what an ignore entry matches; nil for a severity entry
+	Default  diag.Severity // the rule's own severity
+}
+
+// Entry names the entry as it is written: rules.X.ignore, rules.X: off,
+// rules.X.severity: off.
+func (o Override) Entry() string {
+	switch {
+	case o.Ignore != nil:
+		return "rules." + o.Written + ".ignore"
+	case o.Short:
+		return fmt.Sprintf("rules.%s: %s", o.Written, o.Severity)
+	}
+	return fmt.Sprintf("rules.%s.severity: %s", o.Written, o.Severity)
+}
+
+// Lowers says whether the entry hides or lowers a finding at lint that a
+// gate would report: an ignore, a severity below the rule's own, or below
+// error for a rule publish raises to error.
+func (o Override) Lowers() bool {
+	return o.Ignore != nil || o.Severity < o.Default || slices.Contains(publishOnlyErrors, o.Rule) && o.Severity < diag.Error
+}
+
+// hides says whether the entry would hide d (an ignore matching its file)
+// or lower it (a severity below the one the gate gives it).
+func (o Override) hides(pk *pack.Pack, d diag.Diagnostic) bool {
+	if d.Rule != o.Rule {
+		return false
+	}
+	if o.Ignore != nil {
+		_, n := lint.Ignore(pk, []diag.Diagnostic{d}, map[string][]config.Glob{o.Rule: o.Ignore})
+		return n == 1
+	}
+	return o.Severity < d.Severity
+}
+
+// warnOverrides says, once per configuration file (seen), which of its
+// entries hold for lint only: build and publish refuse what they hide.
+func warnOverrides(env *Env, s *Settings, seen map[string]bool) {
+	if s.ConfigPath == "" || seen[s.ConfigPath] {
+		return
+	}
+	seen[s.ConfigPath] = true
+	for _, o := range s.Overrides {
+		if !o.Lowers() {
+			continue
+		}
+		fmt.Fprintf(env.ErrOut, "%s:%d:%d: warning: %s holds for lint only: %s is enforced (what must never reach a registry), so build and publish report its findings whatever .wop.yaml says; fix them instead\n",
+			env.Rel(s.ConfigPath), o.At.Line, o.At.Column, o.Entry(), o.Rule)
+	}
 }

@@ -74,6 +74,9 @@ type Result struct {
 	// HiddenInfo counts the info findings left out (Options.Info unset),
 	// so the summary can say they exist and how to see them.
 	HiddenInfo int
+	// Ignored counts the findings the packs' configurations' ignore lists
+	// dropped ("2 ignored by .wop.yaml").
+	Ignored    int
 	Incomplete *report.Incomplete
 }
 
@@ -167,12 +170,13 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
 	p.jobs = make([]lint.Job, len(p.targets))
 	p.limits = make([]tarball.Limits, len(p.targets))
-	seen := NewSettingsMemo()
+	seen, warned := NewSettingsMemo(), map[string]bool{}
 	for i, t := range p.targets {
 		s, err := SettingsFor(env, o.Config, t.Path, p.base, seen, o.Overlay)
 		if err != nil {
 			return err
 		}
+		warnOverrides(env, s, warned)
 		p.jobs[i], p.limits[i] = lint.Job{Path: t.Path, Opt: s.Opt}, s.Limits
 		if p.base.Catalog == nil {
 			if p.jobs[i].Opt.Catalog, err = p.loader.ForPack(ctx, env, s.Catalogs, t.Path); err != nil {
@@ -225,6 +229,7 @@ func (p *plan) lint(ctx context.Context, o Options) *Result {
 			continue
 		}
 		res.Diags = append(res.Diags, r.Diags...)
+		res.Ignored += r.Ignored
 		res.Packs = append(res.Packs, report.PackSpec{Path: p.targets[i].Display, Spec: string(trees[i])})
 	}
 	return res

@@ -34,6 +34,9 @@ type Settings struct {
 	Profile      string   // the configuration's rule profile; "" if none
 	// ConfigPath is the configuration file applied ("" for none).
 	ConfigPath string
+	// Overrides are its entries that lower or ignore an enforced rule
+	// (lint.Rule.Enforced): lint honours them, build and publish do not.
+	Overrides []Override
 }
 
 // SettingsMemo holds, for one run, the settings already made (by
@@ -234,11 +237,17 @@ func apply(c *config.Config, s *Settings, rules lint.Rules) (warnings []string, 
 		// config.Load checked severities and ignore globs, every problem at once.
 		if sev, err := diag.ParseSeverity(rc.Severity); err == nil && rc.Severity != "" {
 			s.Opt.Severities[r.ID] = sev
+			if r.Enforced {
+				s.Overrides = append(s.Overrides, Override{Rule: r.ID, Written: id, Short: rc.Short, At: rc.SeverityAt, Severity: sev, Default: r.Severity})
+			}
 		}
 		for _, pattern := range rc.Ignore {
 			if g, err := config.CompileGlob(pattern); err == nil {
 				s.Opt.Ignores[r.ID] = append(s.Opt.Ignores[r.ID], g)
 			}
+		}
+		if r.Enforced && len(s.Opt.Ignores[r.ID]) > 0 {
+			s.Overrides = append(s.Overrides, Override{Rule: r.ID, Written: id, At: rc.IgnoreAt, Ignore: s.Opt.Ignores[r.ID], Default: r.Severity})
 		}
 		if len(rc.Patterns) > 0 {
 			res, err := lint.CompilePatterns(rc.Patterns)

@@ -108,8 +108,11 @@ func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, 
 // ignoreAction adds the finding's file to its rule's ignore list in the
 // pack's own .wop.yaml (made when the pack has none). A configuration
 // above the pack is not edited: the entry would ignore the file in every
-// pack below it.
+// pack below it. An enforced rule (lint.Rule.Enforced) gets none.
 func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
+	if r := lint.Lookup(f.d.Rule); r != nil && r.Enforced {
+		return codeAction{}, false // build and publish refuse it whatever .wop.yaml says
+	}
 	if s.lintMu.LockCtx(ctx) != nil {
 		return codeAction{}, false
 	}

@@ -38,7 +38,7 @@ type Request struct {
 	Tty     bool // ErrOut is a terminal: a progress bar may be drawn
 	Timeout time.Duration
 	Format  string // text or json
-	Quiet   bool
+	Quiet   bool   // no progress bar or stage progress, and lint's errors alone
 	Verbose bool
 	DryRun  bool
 	NoLint  bool
@@ -135,7 +135,7 @@ func (o *run) open(archivePath string, settings *lintrun.Settings, linted bool) 
 		err = o.Gate(pk)
 	}
 	if err == nil && !linted {
-		err = lintrun.GateFor(o.NoLint, true).Check(o.Env.ErrOut, o.Color, pk, settings.Opt)
+		err = lintrun.GateFor(o.NoLint, true).Check(o.Env, pk, settings, lintrun.Show{Color: o.Color, Quiet: o.Quiet})
 	}
 	if err != nil {
 		a.Close()

@@ -19,7 +19,14 @@ type jsonReport struct {
 	Packs       []PackSpec        `json:"packs,omitempty"`
 	Catalog     *Incomplete       `json:"catalogIncomplete,omitempty"`
 	Diagnostics []jsonDiagnostic  `json:"diagnostics"`
-	Summary     diag.Counts       `json:"summary"`
+	Summary     jsonSummary       `json:"summary"`
+}
+
+// jsonSummary is the counts of the diagnostics printed, and of the
+// findings the configuration's ignore lists dropped.
+type jsonSummary struct {
+	diag.Counts
+	Ignored int `json:"ignored"`
 }
 
 type jsonDiagnostic struct {
@@ -34,7 +41,7 @@ type jsonDiagnostic struct {
 
 func printJSON(w io.Writer, in Input) error {
 	r := jsonReport{Version: JSONVersion, Tool: in.Tool, ToolVersion: in.Version, Spec: in.Spec, Packs: in.Packs,
-		Catalog: in.Incomplete, Diagnostics: []jsonDiagnostic{}, Summary: diag.Count(in.Diags)}
+		Catalog: in.Incomplete, Diagnostics: []jsonDiagnostic{}, Summary: jsonSummary{Counts: diag.Count(in.Diags), Ignored: in.Ignored}}
 	for _, d := range in.Diags {
 		r.Diagnostics = append(r.Diagnostics, jsonDiagnostic{Rule: d.Rule, Severity: d.Severity, File: d.File, Pointer: d.Pointer,
 			Line: d.Start.Line, Column: d.Start.Column, Message: d.Message})

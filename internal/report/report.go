@@ -4,6 +4,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -32,6 +33,9 @@ type Input struct {
 	// Incomplete, when set, says the findings were judged against a
 	// catalog that left broken packs out; json and sarif print it.
 	Incomplete *Incomplete
+	// Ignored is how many findings the configuration's ignore lists
+	// dropped; json prints it in its summary.
+	Ignored int
 }
 
 // Incomplete says a catalog skipped broken pack.json files: what those
@@ -69,23 +73,32 @@ type Tally struct {
 	// HiddenInfo is how many info findings were left out because --info
 	// was not given.
 	HiddenInfo int
+	// InfoHint says how to see them; "" is lint's "add --info to see".
+	InfoHint string
+	// Ignored is how many findings the configuration's ignore lists
+	// dropped: "(2 ignored by .wop.yaml)".
+	Ignored int
 }
 
 // Summary is the one-line tally printed after text output: "1 error, 2
 // warnings, 0 info in 3 packs". noun names what was linted ("pack", "file").
 // diags are the findings printed; info findings left out are counted as
 // such with how to see them, and the findings --fix would fix with how to
-// fix them: "0 errors, 1 warning, 2 info (hidden: add --info to see them)
-// in 1 pack; 1 fixable: run wop pack lint --fix".
+// fix them, and those the configuration ignored: "0 errors, 1 warning, 2
+// info (hidden: add --info to see them) in 1 pack (1 ignored by .wop.yaml);
+// 1 fixable: run wop pack lint --fix".
 func Summary(diags []diag.Diagnostic, t Tally, n int, noun string) string {
 	c := diag.Count(diags)
 	info := fmt.Sprintf("%d info", c.Infos)
 	if t.HiddenInfo > 0 {
-		info = fmt.Sprintf("%d info (hidden: add --info to see %s)", t.HiddenInfo, plural(t.HiddenInfo, "it", "them"))
+		info = fmt.Sprintf("%d info (hidden: %s %s)", t.HiddenInfo, cmp.Or(t.InfoHint, "add --info to see"), plural(t.HiddenInfo, "it", "them"))
 	}
 	line := fmt.Sprintf("%d %s, %d %s, %s in %d %s",
 		c.Errors, plural(c.Errors, "error", "errors"), c.Warnings, plural(c.Warnings, "warning", "warnings"),
 		info, n, plural(n, noun, noun+"s"))
+	if t.Ignored > 0 {
+		line += fmt.Sprintf(" (%d ignored by .wop.yaml)", t.Ignored)
+	}
 	fixable := 0
 	for _, d := range diags {
 		if d.Fixable {

@@ -26,7 +26,7 @@ func loadInput(t *testing.T) Input {
 		t.Fatal(err)
 	}
 	return Input{Tool: "wop", Version: "1.2.3", Rules: in.Rules, Diags: in.Diags, BaseDir: "/src/repo",
-		Spec: map[string]string{"v2": "2.0"}, Packs: []PackSpec{{Path: "packs/a", Spec: "v1"}, {Path: "packs/b", Spec: "v2"}}}
+		Spec: map[string]string{"v2": "2.0"}, Packs: []PackSpec{{Path: "packs/a", Spec: "v1"}, {Path: "packs/b", Spec: "v2"}}, Ignored: 2}
 }
 
 func TestPrintersGolden(t *testing.T) {
@@ -82,19 +82,24 @@ func TestSummary(t *testing.T) {
 	fixable := diag.Diagnostic{Rule: "f", Severity: diag.Error, File: "p/pack.json", Fixable: true}
 	info := diag.Diagnostic{Rule: "i", Severity: diag.Info, File: "p/pack.json"}
 	for _, c := range []struct {
-		diags  []diag.Diagnostic
-		hidden int
-		n      int
-		want   string
+		diags []diag.Diagnostic
+		tally Tally
+		n     int
+		want  string
 	}{
-		{nil, 0, 1, "0 errors, 0 warnings, 0 info in 1 pack"},
-		{[]diag.Diagnostic{warn, info}, 0, 2, "0 errors, 1 warning, 1 info in 2 packs"},
+		{nil, Tally{}, 1, "0 errors, 0 warnings, 0 info in 1 pack"},
+		{[]diag.Diagnostic{warn, info}, Tally{}, 2, "0 errors, 1 warning, 1 info in 2 packs"},
 		// A core.acme.demo pack: its one finding is an info one, hidden.
-		{nil, 1, 1, "0 errors, 0 warnings, 1 info (hidden: add --info to see it) in 1 pack"},
-		{[]diag.Diagnostic{warn}, 3, 1, "0 errors, 1 warning, 3 info (hidden: add --info to see them) in 1 pack"},
-		{[]diag.Diagnostic{fixable, warn, fixable}, 0, 1, "2 errors, 1 warning, 0 info in 1 pack; 2 fixable: run wop pack lint --fix"},
+		{nil, Tally{HiddenInfo: 1}, 1, "0 errors, 0 warnings, 1 info (hidden: add --info to see it) in 1 pack"},
+		{[]diag.Diagnostic{warn}, Tally{HiddenInfo: 3}, 1, "0 errors, 1 warning, 3 info (hidden: add --info to see them) in 1 pack"},
+		{[]diag.Diagnostic{fixable, warn, fixable}, Tally{}, 1, "2 errors, 1 warning, 0 info in 1 pack; 2 fixable: run wop pack lint --fix"},
+		// What .wop.yaml ignored is counted, not hidden from the total.
+		{[]diag.Diagnostic{warn}, Tally{Ignored: 2}, 1, "0 errors, 1 warning, 0 info in 1 pack (2 ignored by .wop.yaml)"},
+		// build and publish have no --info: they say where to see them.
+		{[]diag.Diagnostic{fixable}, Tally{HiddenInfo: 1, Ignored: 1, InfoHint: "wop pack lint --info shows"}, 1,
+			"1 error, 0 warnings, 1 info (hidden: wop pack lint --info shows it) in 1 pack (1 ignored by .wop.yaml); 1 fixable: run wop pack lint --fix"},
 	} {
-		if got := Summary(c.diags, Tally{HiddenInfo: c.hidden}, c.n, "pack"); got != c.want {
+		if got := Summary(c.diags, c.tally, c.n, "pack"); got != c.want {
 			t.Errorf("Summary = %q, want %q", got, c.want)
 		}
 	}

@@ -17,6 +17,7 @@ type buildOptions struct {
 	env    *cli.Env
 	outDir string
 	noLint bool
+	quiet  bool
 	list   bool
 	keys   keyFlags
 	dirs   []string
@@ -47,6 +48,7 @@ func newBuildCmd(env *cli.Env, runF func(context.Context, *buildOptions) error) 
 	}
 	cmd.Flags().StringVarP(&o.outDir, "output", "o", ".", "directory for the archive and its sidecar files")
 	cmd.Flags().BoolVar(&o.noLint, "no-lint", false, "build even if lint finds errors")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "leave lint's warnings unprinted (errors still are)")
 	cmd.Flags().BoolVar(&o.list, "list", false, "print the entries, sizes and integrity; write nothing")
 	cmd.Flags().BoolVar(&o.list, "dry-run", false, "same as --list")
 	o.keys.addFlags(cmd)
@@ -69,13 +71,13 @@ func runBuild(ctx context.Context, o *buildOptions) error {
 	}
 	o.dirs = expandBuildDirs(o.env, o.dirs)
 	if len(o.dirs) == 1 {
-		plan, err := prepareBuild(ctx, o.env, o.dirs[0], lintrun.GateFor(o.noLint, false), &o.keys)
+		plan, err := prepareBuild(ctx, o.env, o.dirs[0], lintrun.GateFor(o.noLint, false), o.quiet, &o.keys)
 		if err != nil {
 			return err
 		}
 		return emit(ctx, o.env, o, plan)
 	}
-	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: lintrun.GateFor(o.noLint, false), keys: o.keys})
+	return buildMany(ctx, manyOptions{env: o.env, dirs: o.dirs, outDir: o.outDir, list: o.list, gate: lintrun.GateFor(o.noLint, false), quiet: o.quiet, keys: o.keys})
 }
 
 // expandBuildDirs reads each argument as lint does (pack.Discover): a

@@ -30,6 +30,7 @@ type manyOptions struct {
 	outDir string
 	list   bool
 	gate   lintrun.Gate
+	quiet  bool // the gate prints errors alone
 	keys   keyFlags
 }
 
@@ -61,7 +62,7 @@ func buildMany(ctx context.Context, o manyOptions) error {
 		OutDir: o.env.Abs(o.outDir), List: o.list,
 		Prepare: func(ctx context.Context, j *build.Job) (*build.Plan, error) {
 			p := of[j]
-			return preparePack(ctx, p.env, j.Name, p.settings, o.gate, &p.keys)
+			return preparePack(ctx, p.env, j.Name, p.settings, o.gate, o.quiet, &p.keys)
 		},
 		Listed:  func(j *build.Job, plan *build.Plan) error { return plan.WriteList(of[j].env.Out) },
 		Written: func(j *build.Job, res *build.Result) error { res.WriteText(of[j].env.Out, of[j].env.Rel); return nil },

@@ -113,8 +113,10 @@ func TestBuildManyIgnoresGOMAXPROCS(t *testing.T) {
 		}
 		last = at
 	}
-	if want := "wop: p5: lint found 1 error; not building\n"; !strings.HasSuffix(one.errOut, want) {
-		t.Errorf("stderr ends %q, want %q", one.errOut, want)
+	// Each pack's findings (warnings too) and summary, then its refusal.
+	if want := "error ref-missing: agents[0].systemPromptRef \"prompts/missing.md\": file not found in the pack directory; add it or fix the path\n" +
+		"1 error, 2 warnings, 1 info (hidden: wop pack lint --info shows it) in 1 pack\nwop: p5: lint found 1 error; not building\np6/"; !strings.Contains(one.errOut, want) {
+		t.Errorf("stderr %q, want %q", one.errOut, want)
 	}
 }
 

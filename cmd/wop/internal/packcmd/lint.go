@@ -115,13 +115,13 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		return &cli.UsageError{Err: errors.Join(res.LoadErrs...)} // no partial report file
 	}
 	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: o.ruleInfos(), Diags: res.Diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
-		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete}
+		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete, Ignored: res.Ignored}
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
 	counts := diag.Count(res.Diags)
 	if o.format == "text" {
-		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo}, res.Linted, "pack"))
+		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
 		}

@@ -13,8 +13,9 @@ import (
 )
 
 // prepareBuild loads a source directory with its configuration, runs the
-// lint gate (unless gate is lintrun.GateOff), and plans the signed archive.
-func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintrun.Gate, keys *keyFlags) (*build.Plan, error) {
+// lint gate (unless gate is lintrun.GateOff; quiet prints its errors alone),
+// and plans the signed archive.
+func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintrun.Gate, quiet bool, keys *keyFlags) (*build.Plan, error) {
 	base, err := buildLintOpts(env, keys)
 	if err != nil {
 		return nil, err
@@ -23,7 +24,7 @@ func prepareBuild(ctx context.Context, env *cli.Env, dir string, gate lintrun.Ga
 	if err != nil {
 		return nil, err
 	}
-	return preparePack(ctx, env, dir, settings, gate, keys)
+	return preparePack(ctx, env, dir, settings, gate, quiet, keys)
 }
 
 // buildLintOpts are the lint options of a build's gate before any
@@ -47,7 +48,7 @@ const keepBudget = 2 << 20
 
 // preparePack is prepareBuild once the pack's settings are known. keys is
 // modified (the configuration's key id): give each pack its own copy.
-func preparePack(ctx context.Context, env *cli.Env, dir string, settings *lintrun.Settings, gate lintrun.Gate, keys *keyFlags) (*build.Plan, error) {
+func preparePack(ctx context.Context, env *cli.Env, dir string, settings *lintrun.Settings, gate lintrun.Gate, quiet bool, keys *keyFlags) (*build.Plan, error) {
 	pk, err := loadPackWith(env, dir, settings.Limits)
 	if err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *lintru
 	}
 	pk.Keep(keepBudget)
 	keys.configKeyID = settings.KeyID
-	if err := gate.Check(env.ErrOut, env.Color, pk, settings.Opt); err != nil {
+	if err := gate.Check(env.Lint(), pk, settings, lintrun.Show{Color: env.Color, Quiet: quiet}); err != nil {
 		return nil, err
 	}
 	return planFor(ctx, env, pk, keys)

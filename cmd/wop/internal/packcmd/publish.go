@@ -80,7 +80,7 @@ func newPublishCmd(env *cli.Env, runF func(context.Context, *publishOptions) err
 	f.IntVar(&o.retries, "retries", 4, "retries after the first attempt, on network errors, 429 and 5xx")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	f.BoolVar(&o.dryRun, "dry-run", false, "run every check and print what would be sent; send nothing")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, and lint's warnings unprinted (errors still are)")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "show each request (the token redacted)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	cli.CompleteValues(cmd, "format", cli.Fixed("text", "json"))
@@ -112,7 +112,7 @@ func (o *publishOptions) request(redactor *registry.Redactor) publishrun.Request
 		r.Stage = &st
 	}
 	r.Plan = func(ctx context.Context, gate lintrun.Gate) (*build.Plan, error) {
-		return prepareBuild(ctx, o.env, o.target, gate, &o.keys)
+		return prepareBuild(ctx, o.env, o.target, gate, o.quiet, &o.keys)
 	}
 	r.Load = func(arg string, lim tarball.Limits) (*pack.Pack, error) { return loadPackWith(o.env, arg, lim) }
 	r.Gate = func(pk *pack.Pack) error { return gateArchive(o.env, pk, o.keys.allowSecrets) }

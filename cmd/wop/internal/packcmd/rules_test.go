@@ -22,6 +22,13 @@ func TestExplain(t *testing.T) {
 			t.Errorf("explain %s:\n%s\nwant it to start with:\n%s", tt.id, got, tt.want)
 		}
 	}
+	// An enforced rule says that .wop.yaml cannot hide it at build or publish; others do not.
+	if !strings.Contains(explainOf(t, rules, "manifest-schema"), "\nEnforced: it must never reach a registry, so .wop.yaml cannot ignore or\ndowngrade it at `wop pack build` or `wop pack publish`") {
+		t.Error("explain manifest-schema does not say it is enforced")
+	}
+	if strings.Contains(explainOf(t, rules, "license-not-spdx"), "Enforced") {
+		t.Error("explain license-not-spdx says it is enforced")
+	}
 	if !strings.Contains(explainOf(t, rules, "agf-path-unavailable"), "\nBad:\n  -- team.agf.yaml --\n") {
 		t.Error("explain agf-path-unavailable shows no bad example")
 	}

@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/wop-cli/wop/internal/lsp/lsptest"
+)
+
+// TestNoIgnoreForEnforcedRules: the editor offers no "Ignore" for a
+// finding build and publish refuse whatever .wop.yaml says (the issue's
+// trial: an agent's modelClass misspelt, and JSON that does not parse),
+// and still offers it for a warning.
+func TestNoIgnoreForEnforcedRules(t *testing.T) {
+	root := t.TempDir()
+	packs := map[string]string{
+		"community.acme.trial": `{"name": "community.acme.trial", "version": "1.0.0", "engines": {"openwop": ">=1.1.0 <2.0.0"}, "license": "Apache 2",
+ "runtime": {"language": "remote", "entry": "pack.json"},
+ "agents": [{"agentId": "community.acme.trial.a", "persona": "A", "modelClass": "reasonin", "systemPrompt": "Hi."}]}
+`,
+		"community.acme.broken": `{"name": "community.acme.broken", "version": "1.0.0",}
+`,
+	}
+	for name, text := range packs {
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name, "pack.json"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, root)
+	opened := map[string]bool{}
+	ignores := func(name, rule string) []string {
+		t.Helper()
+		manifest := filepath.Join(root, name, "pack.json")
+		if !opened[name] {
+			if err := s.Open(s.ctx, manifest, packs[name]); err != nil {
+				t.Fatal(err)
+			}
+			opened[name] = true
+		}
+		p, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := find(p.Diagnostics, rule)
+		if !ok {
+			t.Fatalf("%s: diagnostics = %s, want %s", name, codes(p.Diagnostics), rule)
+		}
+		var actions []codeAction
+		if err := s.Call(s.ctx, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
+			Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}}, &actions); err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, a := range actions {
+			if strings.HasPrefix(a.Title, "Ignore ") && a.Diagnostics[0].Code == rule {
+				titles = append(titles, a.Title)
+			}
+		}
+		return titles
+	}
+	if got := ignores("community.acme.trial", "manifest-schema"); len(got) != 0 {
+		t.Errorf("manifest-schema offers %q; build and publish would refuse it anyway", got)
+	}
+	if got := ignores("community.acme.trial", "license-not-spdx"); len(got) != 1 || got[0] != "Ignore license-not-spdx in pack.json (.wop.yaml)" {
+		t.Errorf("license-not-spdx offers %q, want its ignore", got)
+	}
+	if got := ignores("community.acme.broken", "json-invalid"); len(got) != 0 {
+		t.Errorf("json-invalid offers %q; build and publish would refuse it anyway", got)
+	}
+}
