@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -16,17 +17,24 @@ func chains(p *Pass) *chain.Analysis {
 	return p.chains
 }
 
-// chainOptions passes the analysis what lint knows and it must not import:
-// the pack's own typeIds and a reader of the catalog's executors.
-func chainOptions(p *Pass) chain.Options {
-	o := chain.Options{Catalog: p.Catalog, V2: p.Spec == spec.V2}
-	if p.Root() == nil {
+// chainOptions passes the analysis what lint knows and it must not import.
+func chainOptions(p *Pass) chain.Options { return ChainOptions(p.Root(), p.Catalog, p.Spec) }
+
+// ChainOptions are the facts the chain analysis of a manifest reads, as
+// lint passes them: the pack's own typeIds (its nodes[]) and a reader of
+// the catalog's executors, which the analysis must not import. Every
+// reader of the analysis (lint, the editor's hover) passes the same, so
+// they agree.
+func ChainOptions(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree) chain.Options {
+	o := chain.Options{Catalog: c, V2: tree == spec.V2}
+	if root == nil {
 		return o
 	}
-	o.OwnTypeIDs = nodeTypeIDs(p)
-	if p.Catalog != nil {
+	o.OwnTypeIDs = map[string]bool{}
+	eachObject(root.Get("nodes"), "/nodes", func(_ string, n *jsonpos.Value) { o.OwnTypeIDs[n.Get("typeId").String()] = true })
+	if c != nil {
 		fills := executorFills{}
-		o.Fills = func(t *catalog.NodeType, input string) bool { return fills.fills(p, t, input) }
+		o.Fills = func(t *catalog.NodeType, input string) bool { return fills.fills(c, t, input) }
 	}
 	return o
 }
@@ -51,10 +59,10 @@ type executorFills map[string]*executor
 // being absent (a fallback, a default, a presence check): a chain that
 // leaves r out runs, so the contradiction between the schema and the
 // executor is node-input-required-filled's, on the node type's pack.
-func (f executorFills) fills(p *Pass, t *catalog.NodeType, r string) bool {
+func (f executorFills) fills(c *catalog.Catalog, t *catalog.NodeType, r string) bool {
 	x, ok := f[t.Pack]
 	if !ok {
-		x = parseExecutor(p.Catalog.RuntimeSource(t))
+		x = parseExecutor(c.RuntimeSource(t))
 		f[t.Pack] = x
 	}
 	return x.toleratesMissing(t.TypeID, r) != ""
