@@ -18,7 +18,12 @@ func chains(p *Pass) *chain.Analysis {
 }
 
 // chainOptions passes the analysis what lint knows and it must not import.
-func chainOptions(p *Pass) chain.Options { return ChainOptions(p.Root(), p.Catalog, p.Spec) }
+// A node type of the pack being linted is read from the pass's own parse of
+// its executor (the pack as linted, not the catalog's copy), so the
+// executor is parsed once per lint.
+func chainOptions(p *Pass) chain.Options {
+	return chainOptionsWith(p.Root(), p.Catalog, p.Spec, executorFills{byPack: map[string]*executor{}, pass: p})
+}
 
 // ChainOptions are the facts the chain analysis of a manifest reads, as
 // lint passes them: the pack's own typeIds (its nodes[]) and a reader of
@@ -26,6 +31,10 @@ func chainOptions(p *Pass) chain.Options { return ChainOptions(p.Root(), p.Catal
 // reader of the analysis (lint, the editor's hover) passes the same, so
 // they agree.
 func ChainOptions(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree) chain.Options {
+	return chainOptionsWith(root, c, tree, executorFills{byPack: map[string]*executor{}})
+}
+
+func chainOptionsWith(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree, fills executorFills) chain.Options {
 	o := chain.Options{Catalog: c, V2: tree == spec.V2}
 	if root == nil {
 		return o
@@ -33,7 +42,7 @@ func ChainOptions(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree) chain
 	o.OwnTypeIDs = map[string]bool{}
 	eachObject(root.Get("nodes"), "/nodes", func(_ string, n *jsonpos.Value) { o.OwnTypeIDs[n.Get("typeId").String()] = true })
 	if c != nil {
-		fills := executorFills{}
+		fills.own = root.Get("name").String()
 		o.Fills = func(t *catalog.NodeType, input string) bool { return fills.fills(c, t, input) }
 	}
 	return o
@@ -53,17 +62,25 @@ func chainRule(id string) func(p *Pass) {
 
 // executorFills reads the executors of the catalog's packs, each once per
 // lint of a pack, to learn which required inputs a node type fills itself.
-type executorFills map[string]*executor
+type executorFills struct {
+	byPack map[string]*executor
+	own    string // the linted pack's name
+	pass   *Pass  // its pass, whose parse of the pack's executor serves own; nil outside lint
+}
 
 // fills reports whether node type t's own executor copes with input r
 // being absent (a fallback, a default, a presence check): a chain that
 // leaves r out runs, so the contradiction between the schema and the
 // executor is node-input-required-filled's, on the node type's pack.
 func (f executorFills) fills(c *catalog.Catalog, t *catalog.NodeType, r string) bool {
-	x, ok := f[t.Pack]
+	x, ok := f.byPack[t.Pack]
 	if !ok {
-		x = parseExecutor(c.RuntimeSource(t))
-		f[t.Pack] = x
+		if f.pass != nil && t.Pack == f.own {
+			x = packExecutor(f.pass)
+		} else {
+			x = parseExecutor(c.RuntimeSource(t))
+		}
+		f.byPack[t.Pack] = x
 	}
 	return x.toleratesMissing(t.TypeID, r) != ""
 }

@@ -1,12 +1,14 @@
 package lint
 
 import (
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/testutil/filetree"
@@ -202,5 +204,39 @@ func TestPackExecutorParsedOnce(t *testing.T) {
 	}
 	if b.budget != scanBudget || len(b.defs) != 2 {
 		t.Errorf("second reader: budget %d, %d defs; want %d and 2 (helper, nodes)", b.budget, len(b.defs), scanBudget)
+	}
+}
+
+// TestChainFillsReadTheOwnExecutorOnce: in a catalog that holds the pack
+// being linted (a registry checkout), the chain analysis asks about the
+// pack's own node types through the pass's one parse of its executor, not
+// a second parse of the catalog's copy.
+func TestChainFillsReadTheOwnExecutorOnce(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "community.acme.x")
+	filetree.Write(t, dir, map[string]string{
+		"pack.json": `{"name":"community.acme.x","version":"1.0.0","runtime":{"language":"javascript","entry":"index.mjs"},
+ "nodes":[{"typeId":"community.acme.x.up","version":"1.0.0"}]}`,
+		"index.mjs": "export const nodes = { 'community.acme.x.up': { async execute(ctx) { return { t: ctx.inputs.t ?? '' }; } } };\n",
+	})
+	c, err := catalog.Open(t.Context(), root, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Pass{Pack: pk, Catalog: c, files: map[string]fileRead{}, json: map[string]*jsonFile{}}
+	p.Manifest, _, _ = p.JSON(pack.ManifestName)
+	n, ok := c.NodeType("community.acme.x.up")
+	if !ok {
+		t.Fatal("the catalog lacks the pack's node type")
+	}
+	if !chainOptions(p).Fills(n, "t") {
+		t.Error("the executor's fallback for t was not seen")
+	}
+	if p.executor == nil {
+		t.Error("the pack's own node type was read from a second parse of its executor, not the pass's")
 	}
 }
