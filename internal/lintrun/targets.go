@@ -44,8 +44,10 @@ func ExpandTargets(env *Env, args []string) ([]Target, error) {
 // pack once. A changed .wop.yaml outside any pack stands for every pack
 // below it. AgentFormat files outside any pack are returned to be linted on
 // their own; any other file outside a pack (a registry checkout's top-level
-// schemas/, say) is skipped: nothing lints it.
-func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []string, err error) {
+// schemas/, say) is skipped: nothing lints it. removed are files the change
+// deletes (absolute): their packs are linted too (a reference to a deleted
+// file is ref-missing), and a removed file in no pack is skipped.
+func ChangedTargets(env *Env, files, removed []string) (targets []Target, agfFiles []string, err error) {
 	seen := map[string]bool{}
 	add := func(dir string) {
 		if !seen[dir] {
@@ -53,23 +55,37 @@ func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []stri
 			targets = append(targets, Target{Path: dir, Display: DisplayRel(env, dir)})
 		}
 	}
-	for _, f := range files {
+	byPath := func(f string, gone bool) error {
 		abs := env.Abs(f)
 		if dir, ok := pack.Owner(abs); ok {
 			add(dir)
-			continue
+			return nil
 		}
 		switch base := filepath.Base(abs); {
-		case agf.IsFile(base):
-			agfFiles = append(agfFiles, filepath.ToSlash(filepath.Clean(f)))
+		case agf.IsFile(base) && !gone:
+			if name := filepath.ToSlash(DisplayRel(env, abs)); !seen[abs] {
+				seen[abs] = true // a rename's new name may be passed too
+				agfFiles = append(agfFiles, name)
+			}
 		case base == ".wop.yaml" || base == ".wop.yml":
 			below, err := pack.Below(filepath.Dir(abs))
-			if err != nil {
-				return nil, nil, inputf("%s: %v", f, WithoutPath(err))
+			if err != nil && !(gone && errors.Is(err, fs.ErrNotExist)) {
+				return inputf("%s: %v", f, WithoutPath(err))
 			}
 			for _, dir := range below {
 				add(dir)
 			}
+		}
+		return nil
+	}
+	for _, f := range files {
+		if err := byPath(f, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, f := range removed {
+		if err := byPath(f, true); err != nil {
+			return nil, nil, err
 		}
 	}
 	slices.SortFunc(targets, func(a, b Target) int { return cmp.Compare(a.Path, b.Path) })
