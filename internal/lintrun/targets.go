@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
@@ -19,12 +21,18 @@ import (
 type Target struct{ Path, Display string }
 
 // ExpandTargets turns path arguments into the packs they hold: a pack
-// directory, a pack.json, a .tgz, or a folder of packs.
+// directory, a pack.json, a .tgz, or a folder of packs; a directory inside
+// a pack that holds none (prompts/) stands for the pack around it.
 func ExpandTargets(env *Env, args []string) ([]Target, error) {
 	var out []Target
 	for _, arg := range args {
 		abs := env.Abs(arg)
 		found, err := pack.Discover(abs)
+		if errors.Is(err, pack.ErrNoManifest) {
+			if dir, ok := enclosingPack(abs); ok { // run inside a pack's prompts/, as git finds its repository
+				found, err = []string{dir}, nil
+			}
+		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, inputf("%s: no such file or directory", arg)
@@ -37,6 +45,27 @@ func ExpandTargets(env *Env, args []string) ([]Target, error) {
 		}
 	}
 	return out, nil
+}
+
+// enclosingPack finds the pack a directory without packs is inside: the
+// nearest ancestor with a pack.json. The walk stops at a repository's root
+// (a directory holding .git), a registry checkout's root and the filesystem
+// root: a pack outside the user's repository is not theirs to lint, and a
+// checkout's top-level folders (schemas/, registry/) belong to no pack.
+func enclosingPack(dir string) (string, bool) {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil || catalog.IsCheckout(dir) {
+			return "", false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+		if info, err := os.Stat(filepath.Join(dir, pack.ManifestName)); err == nil && info.Mode().IsRegular() {
+			return dir, true
+		}
+	}
 }
 
 // ChangedTargets maps changed files, as pre-commit passes them, to the
