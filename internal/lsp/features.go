@@ -71,7 +71,7 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 			continue
 		}
 		seen[f.d.Rule] = true
-		if text, found, err := lintrun.Explain(lint.All(), f.d.Rule); found && err == nil {
+		if text, found, err := lintrun.ExplainFinding(lint.All(), f.d); found && err == nil {
 			parts = append(parts, "```text\n"+strings.TrimRight(text, "\n")+"\n```")
 			r := f.rng
 			rng = &r
