@@ -121,7 +121,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		return err
 	}
 	counts := diag.Count(res.Diags)
-	if o.format == "text" {
+	if o.format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them
 		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
