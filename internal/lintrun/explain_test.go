@@ -1,6 +1,7 @@
 package lintrun
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -30,6 +31,35 @@ func TestExplainFindingKeepsOnlyItsPropertysExample(t *testing.T) {
 		}
 		if !tt.wantExample && !strings.Contains(text, "wop pack lint --explain "+tt.d.Rule) {
 			t.Errorf("%s at %q: no pointer to --explain:\n%s", tt.d.Rule, tt.d.Pointer, text)
+		}
+	}
+}
+
+// TestExplainSaysHowToSwitchOff: --explain, a hover's explanation and
+// docs/rules.md tell, for every rule, how to switch it off or ignore a
+// finding, in one shared sentence naming the rule.
+func TestExplainSaysHowToSwitchOff(t *testing.T) {
+	rulesDoc, err := os.ReadFile("../../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lint.All() {
+		if r.Deprecated != "" {
+			continue
+		}
+		want := lint.SwitchOff(r.ID)
+		if !strings.Contains(want, "rules: {"+r.ID+": off}") || !strings.Contains(want, "ignore") {
+			t.Fatalf("SwitchOff(%s) = %q", r.ID, want)
+		}
+		text, _, err := Explain(lint.All(), r.ID)
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("--explain %s does not say how to switch it off: %v\n%s", r.ID, err, text)
+		}
+		if hover, _, _ := ExplainFinding(lint.All(), diag.Diagnostic{Rule: r.ID, Pointer: "/nowhere"}); !strings.Contains(hover, want) {
+			t.Errorf("the hover on %s does not say how to switch it off", r.ID)
+		}
+		if !strings.Contains(string(rulesDoc), "\n## "+r.ID+"\n") || !strings.Contains(string(rulesDoc), want) {
+			t.Errorf("docs/rules.md does not say how to switch %s off", r.ID)
 		}
 	}
 }
