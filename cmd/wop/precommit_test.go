@@ -52,7 +52,7 @@ func TestPreCommitScriptBuildsOnlyWop(t *testing.T) {
 	run := func(path string, args ...string) (string, string, error) {
 		cmd := exec.Command(sh, append([]string{filepath.Join(repo, "hooks", "wop-pack-lint")}, args...)...)
 		cmd.Dir = user
-		cmd.Env = []string{"PATH=" + path, "GO_LOG=" + log, "HOME=" + tmp}
+		cmd.Env = []string{"PATH=" + path, "GO_LOG=" + log, "HOME=" + tmp, "PRE_COMMIT=1"} // as pre-commit runs it: /dev/tty is tried, and may be absent
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
