@@ -342,9 +342,15 @@ func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	var hooks []map[string]any
 	ts.Check(yaml.Unmarshal(raw, &hooks))
+	entry := "" // hooks/wop-pack-lint builds wop, then runs what the golang hook does
 	for _, h := range hooks {
-		if h["language"] == "script" { // hooks/wop-pack-lint builds wop, then runs this
-			h["entry"] = "wop pack lint --changed --"
+		if h["language"] == "golang" {
+			entry = h["entry"].(string)
+		}
+	}
+	for _, h := range hooks {
+		if h["language"] == "script" {
+			h["entry"] = entry
 		}
 		h["language"] = "system"
 	}

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // fakeGo is a `go` that records its arguments and, for `build -o OUT`,
@@ -50,7 +52,7 @@ func TestPreCommitScriptBuildsOnlyWop(t *testing.T) {
 	run := func(path string, args ...string) (string, string, error) {
 		cmd := exec.Command(sh, append([]string{filepath.Join(repo, "hooks", "wop-pack-lint")}, args...)...)
 		cmd.Dir = user
-		cmd.Env = []string{"PATH=" + path, "GO_LOG=" + log, "HOME=" + tmp}
+		cmd.Env = []string{"PATH=" + path, "GO_LOG=" + log, "HOME=" + tmp, "PRE_COMMIT=1"} // as pre-commit runs it: /dev/tty is tried, and may be absent
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
@@ -62,8 +64,11 @@ func TestPreCommitScriptBuildsOnlyWop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("first run: %v\n%s", err, errOut)
 	}
-	if want := "wop pack lint --changed -- --write-baseline=x.agf.yaml packs/a/pack.json\n"; out != want {
-		t.Errorf("the hook ran %q, want %q", out, want)
+	if want := "wop " + goHookArgs(t) + " --write-baseline=x.agf.yaml packs/a/pack.json\n"; out != want {
+		t.Errorf("the hook ran %q, want %q (the wop-pack-lint-golang hook's arguments)", out, want)
+	}
+	if !strings.Contains(errOut, "building wop once") || !strings.Contains(errOut, "minute") {
+		t.Errorf("the first run said %q on stderr; want that it builds wop once and how long that takes", errOut)
 	}
 	calls, _ := os.ReadFile(log)
 	want := repo + " build -trimpath -o " + filepath.Join(repo, ".pre-commit-bin", "wop.tmp.")
@@ -71,7 +76,7 @@ func TestPreCommitScriptBuildsOnlyWop(t *testing.T) {
 		t.Errorf("go was asked %q; want one `go build ... ./cmd/wop` from the repository root", calls)
 	}
 
-	if _, errOut, err := run(bin+":"+sysPath, "b.md"); err != nil {
+	if _, errOut, err := run(bin+":"+sysPath, "b.md"); err != nil || strings.Contains(errOut, "building") {
 		t.Fatalf("second run: %v\n%s", err, errOut)
 	}
 	if again, _ := os.ReadFile(log); string(again) != string(calls) {
@@ -86,6 +91,35 @@ func TestPreCommitScriptBuildsOnlyWop(t *testing.T) {
 		}
 		t.Errorf("without go: %v, %q; want exit 2 naming the fix", err, errOut)
 	}
+}
+
+// goHookArgs are the wop arguments of the wop-pack-lint-golang hook in
+// .pre-commit-hooks.yaml, which every hook passes (the script's exec line
+// is held to them above); they include --staged-deletions, and the hooks
+// run always: pre-commit passes only files that exist and skips a hook that
+// has none, so a commit that only deletes a referenced file would not be
+// linted otherwise.
+func goHookArgs(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []map[string]any
+	must(t, yaml.Unmarshal(raw, &hooks))
+	args := ""
+	for _, h := range hooks {
+		if h["always_run"] != true || h["pass_filenames"] != true {
+			t.Errorf("hook %v: want always_run: true and pass_filenames: true", h["id"])
+		}
+		if h["language"] == "golang" {
+			args, _ = strings.CutPrefix(h["entry"].(string), "wop ")
+		}
+	}
+	if !strings.Contains(args, "--staged-deletions") || !strings.HasSuffix(args, " --") {
+		t.Fatalf("the golang hook passes %q; want --staged-deletions and a final --", args)
+	}
+	return args
 }
 
 func must(t *testing.T, err error) {

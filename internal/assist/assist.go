@@ -70,11 +70,14 @@ const (
 	KindRule                         // a lint rule id
 )
 
-// Item is one completion: Insert replaces the bytes of Replace.
+// Item is one completion: Insert replaces the bytes of Replace. SortText,
+// when set, orders the items in an editor that sorts them (by Label
+// otherwise).
 type Item struct {
 	Label, Detail, Doc, Insert string
 	Kind                       ItemKind
 	Replace                    Span
+	SortText                   string
 }
 
 // Location is a place in a file.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/lint"
 )
 
 // mark is where the cursor is in a fixture text.
@@ -402,4 +403,25 @@ func TestPropertyBehindRef(t *testing.T) {
 		}
 	}
 	t.Fatal("runtime not offered")
+}
+
+// TestLicenseItemsCommonFirst: the common licenses come first, in order,
+// each a real SPDX id listed once; the rest follow alphabetically.
+func TestLicenseItemsCommonFirst(t *testing.T) {
+	items := licenseItems()
+	want := []string{"MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "MPL-2.0", "GPL-3.0-only"}
+	sorted := slices.Clone(items)
+	slices.SortStableFunc(sorted, func(a, b Item) int { return strings.Compare(a.SortText, b.SortText) })
+	for i, id := range want {
+		if items[i].Label != id || sorted[i].Label != id {
+			t.Errorf("item %d is %q (by SortText %q), want %q", i, items[i].Label, sorted[i].Label, id)
+		}
+	}
+	ids := lint.LicenseIDs()
+	if len(items) != len(ids) {
+		t.Errorf("%d items for %d SPDX ids: a common id is not an SPDX id or is listed twice", len(items), len(ids))
+	}
+	if rest := sorted[len(commonLicenses)]; rest.Label != ids[0] {
+		t.Errorf("the rest start with %q, want %q", rest.Label, ids[0])
+	}
 }

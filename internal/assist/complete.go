@@ -129,12 +129,22 @@ func kindItems() []Item {
 	return items
 }
 
-// licenseItems lists the SPDX license ids.
+// commonLicenses are the licenses most packs choose, offered first in this
+// order: the SPDX list alphabetically starts with AAL and Abstyles.
+var commonLicenses = []string{"MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "MPL-2.0",
+	"GPL-3.0-only", "GPL-3.0-or-later", "LGPL-3.0-only", "AGPL-3.0-only", "Unlicense", "CC0-1.0"}
+
+// licenseItems lists the SPDX license ids: the common ones first, then the
+// rest alphabetically; SortText keeps that order in an editor that sorts.
 func licenseItems() []Item {
-	ids := lint.LicenseIDs()
-	items := make([]Item, len(ids))
-	for i, id := range ids {
-		items[i] = Item{Label: id, Insert: id, Detail: "SPDX license", Kind: KindValue}
+	items := make([]Item, 0, len(commonLicenses)+len(lint.LicenseIDs()))
+	for i, id := range commonLicenses {
+		items = append(items, Item{Label: id, Insert: id, Detail: "SPDX license (common)", Kind: KindValue, SortText: fmt.Sprintf("0%02d", i)})
+	}
+	for _, id := range lint.LicenseIDs() {
+		if !slices.Contains(commonLicenses, id) {
+			items = append(items, Item{Label: id, Insert: id, Detail: "SPDX license", Kind: KindValue, SortText: "1" + id})
+		}
 	}
 	return items
 }

@@ -155,7 +155,11 @@ func (src *Source) Plan(s Signing) (*Plan, error) {
 	}
 	if max := src.pack.Limits().Entries(); len(p.Files) > max {
 		// Every reader, wop's lint and verify included, refuses it.
-		return nil, fmt.Errorf("the archive would hold %d files: %w", len(p.Files), &tarball.TooManyEntriesError{Max: max})
+		signatures := ""
+		if own := len(src.files) + 1; own <= max { // the signature entries tip it over
+			signatures = fmt.Sprintf(" (the pack's %d and %d signature entries)", own, len(p.Files)-own)
+		}
+		return nil, fmt.Errorf("the archive would hold %d files%s: %w", len(p.Files), signatures, &tarball.TooManyEntriesError{Max: max})
 	}
 	slices.SortFunc(p.Files, func(a, b tarball.File) int { return strings.Compare(a.Name, b.Name) })
 	return p, nil

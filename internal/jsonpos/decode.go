@@ -28,6 +28,10 @@ func DecodeError(src []byte, err error) error {
 			at := PositionOf(src, comma)
 			return fmt.Errorf("line %d:%d: trailing comma before the closing %q; delete the comma", at.Line, at.Column, src[off])
 		}
+		if comma, msg, ok := missingComma(src, off, se.Error()); ok {
+			at := PositionOf(src, comma)
+			return fmt.Errorf("line %d:%d: %s", at.Line, at.Column, msg)
+		}
 		at := PositionOf(src, off)
 		return fmt.Errorf("line %d:%d: %s", at.Line, at.Column, se.Error())
 	}

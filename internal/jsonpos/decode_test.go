@@ -24,6 +24,7 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		{"root", `[]`, `line 1:2: the document is an array, want an object`},
 		{"syntax", "{\n  \"count\": }", "line 2:12: invalid character '}' looking for beginning of value"},
 		{"trailing comma", "{\n  \"count\": 1,\n}", "line 2:13: trailing comma before the closing '}'; delete the comma"},
+		{"missing comma", "{\n  \"count\": 1\n  \"versions\": []}", `line 2:13: missing "," after this value, before the next member; add the comma`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -226,6 +226,9 @@ func (p *parser) syntaxError(err error, start int) error {
 		if comma, ok := trailingComma(p.src, off); ok {
 			return &Error{Kind: ErrSyntax, Offset: comma, Msg: fmt.Sprintf("trailing comma before the closing %q; delete the comma", p.src[off])}
 		}
+		if at, msg, ok := missingComma(p.src, off, se.Error()); ok {
+			return &Error{Kind: ErrSyntax, Offset: at, Msg: msg}
+		}
 		return &Error{Kind: ErrSyntax, Offset: off, Msg: strings.TrimPrefix(se.Error(), "json: ")}
 	}
 	return &Error{Kind: ErrSyntax, Offset: start, Msg: err.Error()}
@@ -248,6 +251,36 @@ func trailingComma(src []byte, off int) (int, bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// missingComma recognizes encoding/json's "invalid character ... after
+// object key:value pair" (or "after array element") where the byte at off
+// starts what could be the next member or item: the comma between them is
+// missing. It is reported where the comma belongs, just after the previous
+// value (often on the line before the one encoding/json names).
+func missingComma(src []byte, off int, goMsg string) (int, string, bool) {
+	if off < 0 || off >= len(src) {
+		return 0, "", false
+	}
+	next := "member"
+	switch {
+	case strings.HasSuffix(goMsg, "after object key:value pair"):
+		if src[off] != '"' {
+			return 0, "", false
+		}
+	case strings.HasSuffix(goMsg, "after array element"):
+		if !strings.ContainsRune(`"{[-0123456789tfn`, rune(src[off])) {
+			return 0, "", false
+		}
+		next = "item"
+	default:
+		return 0, "", false
+	}
+	end := off
+	for end > 0 && strings.IndexByte(" \t\n\r", src[end-1]) >= 0 {
+		end--
+	}
+	return end, fmt.Sprintf("missing \",\" after this value, before the next %s; add the comma", next), true
 }
 
 func (p *parser) value(ptr string, depth int) (*Value, error) {

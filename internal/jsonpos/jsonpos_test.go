@@ -140,3 +140,34 @@ func TestTrailingCommaNamed(t *testing.T) {
 		t.Errorf("message %q, want %q", pe.Msg, want)
 	}
 }
+
+// TestMissingCommaNamed: a missing comma is named, in the trailing comma's
+// style, and placed where the comma belongs (just after the previous value,
+// often a line above the one encoding/json names); input that a comma would
+// not fix keeps encoding/json's text.
+func TestMissingCommaNamed(t *testing.T) {
+	tests := []struct {
+		name, src string
+		at        Position
+		msg       string
+	}{
+		{"member on the next line", "{\n  \"name\": \"community.a.b\"\n  \"version\": \"1.0.0\"\n}", Position{Line: 2, Column: 26}, `missing "," after this value, before the next member; add the comma`},
+		{"member after an object", "{\"a\": {}  \"b\": 1}", Position{Line: 1, Column: 9}, `missing "," after this value, before the next member; add the comma`},
+		{"array item", "[1\n 2]", Position{Line: 1, Column: 3}, `missing "," after this value, before the next item; add the comma`},
+		{"array of objects", "[{}\r\n\t{}]", Position{Line: 1, Column: 4}, `missing "," after this value, before the next item; add the comma`},
+		{"not a member", `{"a": 1 x}`, Position{Line: 1, Column: 9}, `invalid character 'x' after object key:value pair`},
+		{"not an item", `[1 }`, Position{Line: 1, Column: 4}, `invalid character '}' after array element`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.src))
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v", err)
+			}
+			if got := PositionOf([]byte(tt.src), pe.Offset); got != tt.at || pe.Msg != tt.msg {
+				t.Errorf("%d:%d %q, want %d:%d %q", got.Line, got.Column, pe.Msg, tt.at.Line, tt.at.Column, tt.msg)
+			}
+		})
+	}
+}

@@ -266,6 +266,7 @@ func rewriteWant(t *testing.T, path string, raw, want []byte) {
 func TestRulesDoc(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# Lint rules\n\nGenerated from `internal/lint` (`go test ./internal/lint -update`); `wop pack lint --explain ID` prints the same.\n")
+	b.WriteString("To switch a rule off, change its severity or ignore its findings in some files, see [config.md](config.md).\n")
 	b.WriteString("The `agf-*` rules check AgentFormat (`*.agf.yaml`) files: `wop agf lint` applies them, and `wop pack lint` applies them to such files inside a pack.\n\n| id | severity | since | summary |\n|---|---|---|---|\n")
 	for _, r := range All() {
 		summary := r.Summary
@@ -282,7 +283,7 @@ func TestRulesDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose))
+		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose), SwitchOff(r.ID))
 		if note := r.EnforcedNote(); note != "" {
 			fmt.Fprintf(&b, "\n%s\n", note)
 		}

@@ -15,6 +15,10 @@ import (
 type Place struct {
 	Abs          string // the pack directory's absolute path; "" for an archive
 	SiblingPacks bool   // the parent directory holds other packs too
+	// RepoRoot: the pack directory is a repository's root (it holds .git,
+	// a directory, or a file for a worktree or submodule). Its folder name
+	// is its owner's choice, not a registry's layout.
+	RepoRoot bool
 }
 
 // placeOf finds pk's Place; siblings, when not nil, remembers each parent
@@ -27,7 +31,8 @@ func placeOf(pk *pack.Pack, siblings *siblingMemo) (Place, error) {
 	if err != nil {
 		return Place{}, err
 	}
-	return Place{Abs: abs, SiblingPacks: siblings.hasPacks(filepath.Dir(abs))}, nil
+	_, gitErr := os.Lstat(filepath.Join(abs, ".git"))
+	return Place{Abs: abs, SiblingPacks: siblings.hasPacks(filepath.Dir(abs)), RepoRoot: gitErr == nil}, nil
 }
 
 // siblingMemo holds, for one RunAll, whether each parent directory holds

@@ -3,8 +3,14 @@ package lint
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // countingFS counts the files and directories opened or stat'ed through it.
@@ -55,6 +61,65 @@ func TestPacksInDoesNotReadEverySibling(t *testing.T) {
 			}
 			if fsys.touched > tt.maxTouchs {
 				t.Errorf("looked at %d files among %d folders, want at most %d", fsys.touched, tt.packs+tt.others, tt.maxTouchs)
+			}
+		})
+	}
+}
+
+// TestNameDirMismatchJudgesRegistryLayoutsOnly: a pack in a registry
+// checkout's packs/ (or beside other packs) is judged by its folder; a pack
+// that is its own repository's root (.git beside pack.json) never is, even
+// cloned beside other pack repositories.
+func TestNameDirMismatchJudgesRegistryLayoutsOnly(t *testing.T) {
+	manifest := func(name string) string {
+		return `{"name":"` + name + `","version":"1.0.0","engines":{"openwop":">=1.1.0 <2.0.0"},"runtime":{"language":"remote","entry":"pack.json"}}`
+	}
+	tests := []struct {
+		name  string
+		files map[string]string // under a temp root
+		pack  string            // the pack linted
+		want  bool
+	}{
+		{"registry checkout, one pack in packs/", map[string]string{
+			".git/HEAD": "ref: refs/heads/main", "packs/notes/pack.json": manifest("community.you.notes")}, "packs/notes", true},
+		{"registry checkout, packs beside it", map[string]string{
+			".git/HEAD": "", "packs/notes/pack.json": manifest("community.you.notes"), "packs/community.you.other/pack.json": manifest("community.you.other")}, "packs/notes", true},
+		{"a folder of packs without .git", map[string]string{
+			"my-notes-pack/pack.json": manifest("community.you.notes"), "other-pack/pack.json": manifest("community.you.other")}, "my-notes-pack", true},
+		{"a pack repository beside other pack repositories", map[string]string{
+			"my-notes-pack/.git/HEAD": "", "my-notes-pack/pack.json": manifest("community.you.notes"),
+			"other-pack/.git/HEAD": "", "other-pack/pack.json": manifest("community.you.other")}, "my-notes-pack", false},
+		{"a pack repository as a worktree (.git is a file)", map[string]string{
+			"community.you.old/.git": "gitdir: /elsewhere", "community.you.old/pack.json": manifest("community.you.notes")}, "community.you.old", false},
+		{"a pack repository alone", map[string]string{
+			"my-notes-pack/.git/HEAD": "", "my-notes-pack/pack.json": manifest("community.you.notes")}, "my-notes-pack", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, data := range tt.files {
+				p := filepath.Join(root, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pk, err := pack.Load(filepath.Join(root, filepath.FromSlash(tt.pack)), tarball.DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds, err := Run(pk, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := keepRule(ds, "name-dir-mismatch")
+			if (len(got) > 0) != tt.want {
+				t.Errorf("name-dir-mismatch reported: %v, want %v (%v)", len(got) > 0, tt.want, got)
+			}
+			if tt.want && len(got) > 0 && !strings.Contains(got[0].Message, "packs/<name>/") {
+				t.Errorf("message %q does not say the registry's layout", got[0].Message)
 			}
 		})
 	}

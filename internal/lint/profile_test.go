@@ -25,10 +25,20 @@ func TestRegistryProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"chain-input-unbound", "runtime-entry-exports", "readme-link-broken", "prompt-tool-id-unresolved",
-		"role-pure-nondeterministic", "role-pure-host-surface", "signing-in-source"} {
-		if p.Severities[id] != diag.Error {
-			t.Errorf("registry profile: %s is %v, want error", id, p.Severities[id])
+	// Every rule the profile names, read from the profile itself so that a
+	// rule added to it is held too: raised to error, from a lower default,
+	// in the severities lint applies and in what `wop pack rules` lists.
+	if len(p.Severities) < 8 {
+		t.Fatalf("the registry profile names %d rules, want at least the 8 it had", len(p.Severities))
+	}
+	effective := WithProfile(p, nil)
+	listed := map[string]diag.Severity{}
+	for _, info := range InfosFor(p) {
+		listed[info.ID] = info.Severity
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.Severities)) {
+		if p.Severities[id] != diag.Error || effective[id] != diag.Error || listed[id] != diag.Error {
+			t.Errorf("registry profile: %s is %v (applied %v, listed %v), want error", id, p.Severities[id], effective[id], listed[id])
 		}
 		if Lookup(id).Severity == diag.Error {
 			t.Errorf("%s is an error by default already: the profile adds nothing", id)

@@ -55,7 +55,7 @@ func All() Rules {
 		{ID: "name-scope-local", Severity: diag.Error, Since: "0.1.0", Enforced: true, Check: checkNameScopeLocal, Summary: "local.* packs are never publishable"},
 		{ID: "name-scope-private", Severity: diag.Warning, Since: "0.1.0", Check: checkNameScopePrivate, Summary: "private.* packs belong on a private registry (error when the target is public)"},
 		{ID: "name-scope-core", Severity: diag.Info, Since: "0.1.0", Check: checkNameScopeCore, Summary: "core.* is reserved for the OpenWOP working group"},
-		{ID: "name-dir-mismatch", Severity: diag.Warning, Since: "0.1.0", Check: checkNameDirMismatch, Summary: "the directory name differs from the pack name"},
+		{ID: "name-dir-mismatch", Severity: diag.Warning, Since: "0.1.0", Check: checkNameDirMismatch, Summary: "a pack's directory in a folder of packs (packs/<name>/) differs from its name"},
 		{ID: "semver-invalid", Severity: diag.Error, Since: "0.1.0", Enforced: true, Check: checkSemver, Summary: "version or nodes[].version is not strict SemVer 2.0.0"},
 		{ID: "engines-range-invalid", Severity: diag.Error, Since: "0.1.0", Enforced: true, Check: checkEnginesRange, Summary: "engines.openwop is missing or not a semver range"},
 		{ID: "engines-range-unbounded", Severity: diag.Warning, Since: "0.1.0", Check: checkEnginesUnbounded, Summary: "engines.openwop has no upper bound", Fix: fixEnginesUpperBound},

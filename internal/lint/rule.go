@@ -5,9 +5,11 @@
 package lint
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/diag"
-	"strings"
 )
 
 // Rule is one lint rule. New fields must be optional (zero means "none") so
@@ -116,6 +118,13 @@ func Lookup(id string) *Rule { return All().Lookup(id) }
 // Infos returns every rule's metadata, in registry order.
 func Infos() []diag.RuleInfo {
 	return infos(false)
+}
+
+// SwitchOff is the sentence every rule's explanation ends with (--explain,
+// docs/rules.md): how to switch the rule off or ignore one of its findings,
+// and that configuration does not reach what a registry refuses.
+func SwitchOff(id string) string {
+	return fmt.Sprintf("Switch it off with `rules: {%s: off}` in .wop.yaml, or ignore it in some files with `rules: {%s: {ignore: [\"GLOB\"]}}` (a baseline, --write-baseline, accepts today's findings); findings a registry refuses still stop build and publish (docs/config.md).", id, id)
 }
 
 // InfosWithDocs is Infos with each rule's catalogue prose in Doc, for

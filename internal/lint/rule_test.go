@@ -71,3 +71,28 @@ func TestAgentFormatRulesInRegistry(t *testing.T) {
 		t.Error("Infos (SARIF's rule table) lacks agf-schema or its Since")
 	}
 }
+
+// TestTypeIDInWords: a typeId the schema's pattern refuses is explained in
+// words (what is wrong, what one looks like, an example), never as a regex.
+func TestTypeIDInWords(t *testing.T) {
+	for _, tt := range []struct {
+		id   string
+		v2   bool
+		want string
+	}{
+		{"Community.acme.x", false, `starts with "C", not a lowercase letter`},
+		{"community.acme.bad node", false, `holds " "`},
+		{"", false, "is empty"},
+		{"summarize", true, `has no "."`},
+		{"community..x", true, "has an empty part"},
+		{"community.acme.Bad", true, `has the part "Bad", which starts with "B"`},
+		{"Community.acme.x", true, `has the part "Community", which starts with "C"`},
+		{"community.acme.snake_case", true, `holds "_" in the part "snake_case"`},
+		{"comMunity.acme.x", true, `holds "M" in the part "comMunity"`},
+	} {
+		got := typeIDInWords(tt.id, tt.v2, "community.acme.demo")
+		if !strings.Contains(got, tt.want) || !strings.Contains(got, "<pack name>.<node>, e.g. community.acme.demo.summarize") || strings.Contains(got, "^[") {
+			t.Errorf("typeIDInWords(%q, v2 %v) = %q, want it to say %q and what a typeId looks like", tt.id, tt.v2, got, tt.want)
+		}
+	}
+}

@@ -49,10 +49,14 @@ func checkNameDirMismatch(p *Pass) {
 		return
 	}
 	dir, name := filepath.Base(p.Place.Abs), packName(p)
-	if name == "" || dir == name || !strings.Contains(dir, ".") && !p.Place.SiblingPacks {
+	if name == "" || dir == name || p.Place.RepoRoot {
+		return // a repository's name is its owner's: only a registry's layout is judged
+	}
+	inRegistryLayout := p.Place.SiblingPacks || filepath.Base(filepath.Dir(p.Place.Abs)) == "packs"
+	if !inRegistryLayout && !strings.Contains(dir, ".") {
 		return
 	}
-	p.Reportf("/name", "name %q differs from the directory %q; registries lay packs out by name, so rename one", name, dir)
+	p.Reportf("/name", "name %q differs from the directory %q; a registry lays packs out as packs/<name>/, so rename one", name, dir)
 }
 
 func checkSemver(p *Pass) {

@@ -85,7 +85,62 @@ func inWords(p *Pass, pr schema.Problem) string {
 			return fmt.Sprintf("agentId %q: %s; an agentId is <pack name>.<agent>, e.g. community.you.notes.summarizer", id, problem)
 		}
 	}
+	if strings.HasSuffix(pr.Pointer, "/typeId") && pr.Keyword == "pattern" && p.Manifest != nil {
+		if v := p.Manifest.Lookup(pr.Pointer); v != nil && v.Kind == jsonpos.String {
+			example := "community.you.notes"
+			if nameValid(p) {
+				example = packName(p)
+			}
+			return typeIDInWords(v.Str, p.Spec == spec.V2, example)
+		}
+	}
 	return pr.Message
+}
+
+// typeIDInWords says what is wrong with a node typeId the schema's pattern
+// refuses, and what one looks like, instead of quoting the regex: v1's
+// ^[a-z][a-zA-Z0-9._-]*$, or v2's RFC 0107 grammar
+// ^[a-z][a-z0-9-]*(\.[a-z][a-zA-Z0-9-]*)+$.
+func typeIDInWords(id string, v2 bool, packName string) string {
+	shape := `a typeId starts with a lowercase letter and holds only letters, digits, ".", "_" and "-"`
+	if v2 {
+		shape = `a typeId is two or more dot-separated parts, each starting with a lowercase letter, of letters, digits and "-" (the first part all lowercase)`
+	}
+	return fmt.Sprintf("typeId %q %s; %s: <pack name>.<node>, e.g. %s.summarize", id, typeIDFault(id, v2), shape, packName)
+}
+
+// typeIDFault names the first thing in id the grammar refuses.
+func typeIDFault(id string, v2 bool) string {
+	lower := func(c rune) bool { return c >= 'a' && c <= 'z' }
+	alnum := func(c rune) bool { return lower(c) || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' }
+	if id == "" {
+		return "is empty"
+	}
+	if !v2 {
+		if c := []rune(id)[0]; !lower(c) {
+			return fmt.Sprintf("starts with %q, not a lowercase letter", string(c))
+		}
+		if i := strings.IndexFunc(id, func(c rune) bool { return !alnum(c) && c != '.' && c != '_' }); i >= 0 {
+			return fmt.Sprintf("holds %q", string([]rune(id[i:])[0]))
+		}
+		return "does not match the typeId grammar"
+	}
+	parts := strings.Split(id, ".")
+	if len(parts) < 2 {
+		return `has no "."`
+	}
+	for i, part := range parts {
+		switch {
+		case part == "":
+			return "has an empty part (two dots, or a dot at an end)"
+		case !lower([]rune(part)[0]):
+			return fmt.Sprintf("has the part %q, which starts with %q, not a lowercase letter", part, string([]rune(part)[0]))
+		}
+		if j := strings.IndexFunc(part, func(c rune) bool { return !alnum(c) || i == 0 && c >= 'A' && c <= 'Z' }); j >= 0 {
+			return fmt.Sprintf("holds %q in the part %q", string([]rune(part[j:])[0]), part)
+		}
+	}
+	return "does not match the typeId grammar"
 }
 
 // claimedElsewhere drops schema problems that a more specific rule explains

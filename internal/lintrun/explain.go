@@ -12,6 +12,33 @@ import (
 // example, what wop says about it and the fix; for a deprecated rule, what
 // replaced it. found is false for an id rules do not hold.
 func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
+	return explain(rules, id, "")
+}
+
+// ExplainFinding is Explain for a hover on finding d. The rule has one
+// example, about one property; shown beside a finding on another (an enum
+// error on modelClass, the example a misspelled toolAllowlist) it misleads,
+// so it is kept only when what wop says about it names d's property, and
+// otherwise replaced by a line pointing at --explain.
+func ExplainFinding(rules lint.Rules, d diag.Diagnostic) (text string, found bool, err error) {
+	return explain(rules, d.Rule, pointerProperty(d.Pointer))
+}
+
+// pointerProperty is the last member name of an RFC 6901 pointer
+// ("/agents/0/modelClass" gives "modelClass"); "" when it has none.
+func pointerProperty(ptr string) string {
+	segs := strings.Split(ptr, "/")
+	for i := len(segs) - 1; i > 0; i-- {
+		if seg := segs[i]; seg != "" && strings.Trim(seg, "0123456789") != "" {
+			return strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		}
+	}
+	return ""
+}
+
+// explain writes a rule's explanation; with property set, the example
+// only when it is about that property.
+func explain(rules lint.Rules, id, property string) (text string, found bool, err error) {
 	r := rules.Lookup(id)
 	if r == nil {
 		return "", false, nil
@@ -24,7 +51,7 @@ func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
 		return "", true, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose))
+	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose), lint.SwitchOff(r.ID))
 	if note := r.EnforcedNote(); note != "" {
 		fmt.Fprintf(&b, "\n%s\n", note)
 	}
@@ -40,6 +67,10 @@ func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
 				fmt.Fprintf(&b, "  %s\n", line)
 			}
 		}
+	}
+	if property != "" && !strings.Contains(strings.ToLower(doc.Want), strings.ToLower(property)) {
+		fmt.Fprintf(&b, "\nThe rule's example is about another property: wop pack lint --explain %s\n", r.ID)
+		return b.String(), true, nil
 	}
 	section("Bad", doc.Bad)
 	fmt.Fprintf(&b, "\nwop says:\n")

@@ -24,6 +24,9 @@ type Options struct {
 	// of packs; with Changed, changed files whose packs are linted.
 	Paths   []string
 	Changed bool
+	// StagedDeletions (with Changed) adds the files the git index deletes
+	// or renames away, which pre-commit never passes, and renames' new names.
+	StagedDeletions bool
 	// Config names one configuration file for every pack; "" finds each
 	// pack's own (WOP_CONFIG, or .wop.yaml upward).
 	Config string
@@ -145,7 +148,13 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 	}
 	var err error
 	if o.Changed {
-		p.targets, p.looseAGF, err = ChangedTargets(env, o.Paths)
+		var staged Staged
+		if o.StagedDeletions {
+			if staged, err = StagedChanges(ctx, env.WorkDir); err != nil {
+				return nil, err
+			}
+		}
+		p.targets, p.looseAGF, err = ChangedTargets(env, append(slices.Clip(o.Paths), staged.Added...), staged.Removed)
 	} else {
 		p.targets, err = ExpandTargets(env, o.Paths)
 	}

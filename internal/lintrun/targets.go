@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
@@ -19,12 +21,18 @@ import (
 type Target struct{ Path, Display string }
 
 // ExpandTargets turns path arguments into the packs they hold: a pack
-// directory, a pack.json, a .tgz, or a folder of packs.
+// directory, a pack.json, a .tgz, or a folder of packs; a directory inside
+// a pack that holds none (prompts/) stands for the pack around it.
 func ExpandTargets(env *Env, args []string) ([]Target, error) {
 	var out []Target
 	for _, arg := range args {
 		abs := env.Abs(arg)
 		found, err := pack.Discover(abs)
+		if errors.Is(err, pack.ErrNoManifest) {
+			if dir, ok := enclosingPack(abs); ok { // run inside a pack's prompts/, as git finds its repository
+				found, err = []string{dir}, nil
+			}
+		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, inputf("%s: no such file or directory", arg)
@@ -39,13 +47,36 @@ func ExpandTargets(env *Env, args []string) ([]Target, error) {
 	return out, nil
 }
 
+// enclosingPack finds the pack a directory without packs is inside: the
+// nearest ancestor with a pack.json. The walk stops at a repository's root
+// (a directory holding .git), a registry checkout's root and the filesystem
+// root: a pack outside the user's repository is not theirs to lint, and a
+// checkout's top-level folders (schemas/, registry/) belong to no pack.
+func enclosingPack(dir string) (string, bool) {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil || catalog.IsCheckout(dir) {
+			return "", false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+		if info, err := os.Stat(filepath.Join(dir, pack.ManifestName)); err == nil && info.Mode().IsRegular() {
+			return dir, true
+		}
+	}
+}
+
 // ChangedTargets maps changed files, as pre-commit passes them, to the
 // packs that hold them (the nearest directory upward with a pack.json), each
 // pack once. A changed .wop.yaml outside any pack stands for every pack
 // below it. AgentFormat files outside any pack are returned to be linted on
 // their own; any other file outside a pack (a registry checkout's top-level
-// schemas/, say) is skipped: nothing lints it.
-func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []string, err error) {
+// schemas/, say) is skipped: nothing lints it. removed are files the change
+// deletes (absolute): their packs are linted too (a reference to a deleted
+// file is ref-missing), and a removed file in no pack is skipped.
+func ChangedTargets(env *Env, files, removed []string) (targets []Target, agfFiles []string, err error) {
 	seen := map[string]bool{}
 	add := func(dir string) {
 		if !seen[dir] {
@@ -53,23 +84,37 @@ func ChangedTargets(env *Env, files []string) (targets []Target, agfFiles []stri
 			targets = append(targets, Target{Path: dir, Display: DisplayRel(env, dir)})
 		}
 	}
-	for _, f := range files {
+	byPath := func(f string, gone bool) error {
 		abs := env.Abs(f)
 		if dir, ok := pack.Owner(abs); ok {
 			add(dir)
-			continue
+			return nil
 		}
 		switch base := filepath.Base(abs); {
-		case agf.IsFile(base):
-			agfFiles = append(agfFiles, filepath.ToSlash(filepath.Clean(f)))
+		case agf.IsFile(base) && !gone:
+			if name := filepath.ToSlash(DisplayRel(env, abs)); !seen[abs] {
+				seen[abs] = true // a rename's new name may be passed too
+				agfFiles = append(agfFiles, name)
+			}
 		case base == ".wop.yaml" || base == ".wop.yml":
 			below, err := pack.Below(filepath.Dir(abs))
-			if err != nil {
-				return nil, nil, inputf("%s: %v", f, WithoutPath(err))
+			if err != nil && !(gone && errors.Is(err, fs.ErrNotExist)) {
+				return inputf("%s: %v", f, WithoutPath(err))
 			}
 			for _, dir := range below {
 				add(dir)
 			}
+		}
+		return nil
+	}
+	for _, f := range files {
+		if err := byPath(f, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, f := range removed {
+		if err := byPath(f, true); err != nil {
+			return nil, nil, err
 		}
 	}
 	slices.SortFunc(targets, func(a, b Target) int { return cmp.Compare(a.Path, b.Path) })

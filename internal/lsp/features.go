@@ -71,7 +71,7 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 			continue
 		}
 		seen[f.d.Rule] = true
-		if text, found, err := lintrun.Explain(lint.All(), f.d.Rule); found && err == nil {
+		if text, found, err := lintrun.ExplainFinding(lint.All(), f.d); found && err == nil {
 			parts = append(parts, "```text\n"+strings.TrimRight(text, "\n")+"\n```")
 			r := f.rng
 			rng = &r
@@ -115,7 +115,7 @@ func (s *Server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 		return list, nil
 	}
 	for _, it := range assist.Complete(env, doc, offsetOf(doc.Text, p.Position)) {
-		item := protocol.CompletionItem{Label: it.Label, Detail: it.Detail, Kind: itemKinds[it.Kind],
+		item := protocol.CompletionItem{Label: it.Label, Detail: it.Detail, Kind: itemKinds[it.Kind], SortText: it.SortText,
 			TextEdit: &protocol.TextEdit{Range: rangeOf(doc.Text, it.Replace.Start, it.Replace.End), NewText: it.Insert}}
 		if it.Doc != "" {
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/atomicfile"
@@ -36,6 +37,25 @@ type Options struct {
 	// engine range admitting protocol 2 (so build signs it for v2); any
 	// other value a v1 range. Both set kind, which v2 requires.
 	Spec spec.Tree
+}
+
+// NameAndDir reads `wop pack init [NAME | DIR --name NAME]`: arg is the
+// positional argument ("" if none), flag is --name. One of them alone is
+// the name, and the directory is named after it; both: arg is the
+// directory, unless it is itself a pack name that differs from --name (the
+// name given twice, two ways).
+func NameAndDir(arg, flag string) (name, dir string, err error) {
+	switch {
+	case arg == "" && flag == "":
+		return "", "", errors.New("a pack name is required: wop pack init community.<you>.<pack> (or --name NAME)")
+	case flag == "":
+		return arg, arg, nil
+	case arg == "" || arg == flag:
+		return flag, flag, nil
+	case !strings.ContainsAny(arg, `/\`) && packname.Problem(arg, slices.Concat(packname.Tiers, []string{"local"})) == "":
+		return "", "", fmt.Errorf("the pack name is given twice, %q and --name %q: drop one (to create the pack in a directory of another name: wop pack init DIR --name NAME)", arg, flag)
+	}
+	return flag, arg, nil
 }
 
 // Create writes the scaffold and returns the files it wrote, relative to Dir.

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -67,5 +68,33 @@ func TestScaffoldsLintClean(t *testing.T) {
 	}
 	if _, err := Create(Options{Dir: t.TempDir(), Name: "Core.x"}); err == nil {
 		t.Error("bad name accepted")
+	}
+}
+
+// TestNameAndDir: `wop pack init NAME` takes the name as its argument; DIR
+// --name NAME still works; the name given twice, differently, is refused.
+func TestNameAndDir(t *testing.T) {
+	tests := []struct {
+		arg, flag, name, dir, err string
+	}{
+		{"community.you.foo", "", "community.you.foo", "community.you.foo", ""},
+		{"", "community.you.foo", "community.you.foo", "community.you.foo", ""},
+		{"tools", "vendor.acme.tools", "vendor.acme.tools", "tools", ""},
+		{"community.you.foo", "community.you.foo", "community.you.foo", "community.you.foo", ""},
+		{"packs/community.you.bar", "community.you.foo", "community.you.foo", "packs/community.you.bar", ""},
+		{"community.you.bar", "community.you.foo", "", "", `given twice, "community.you.bar" and --name "community.you.foo"`},
+		{"", "", "", "", "a pack name is required: wop pack init community.<you>.<pack>"},
+	}
+	for _, tt := range tests {
+		name, dir, err := NameAndDir(tt.arg, tt.flag)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("NameAndDir(%q, %q) err = %v, want %q", tt.arg, tt.flag, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || name != tt.name || dir != tt.dir {
+			t.Errorf("NameAndDir(%q, %q) = %q, %q, %v; want %q, %q", tt.arg, tt.flag, name, dir, err, tt.name, tt.dir)
+		}
 	}
 }

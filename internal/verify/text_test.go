@@ -26,4 +26,12 @@ func TestWriteText(t *testing.T) {
 	if b.String() != "1.json: n@1\n" {
 		t.Errorf("no integrity: %q", b.String())
 	}
+	// What the user typed already names the pack: it is named once.
+	for _, typed := range []string{"community.acme.x@1.0.0", "dist/community.acme.x-1.0.0.tgz", "community.acme.x-1.0.0.json"} {
+		b.Reset()
+		(&Report{Name: "community.acme.x", Version: "1.0.0", Integrity: build.Integrity{SRI: "sha256-abc="}}).WriteText(&b, typed)
+		if want := typed + "  sha256-abc=\n"; b.String() != want {
+			t.Errorf("header %q, want %q", b.String(), want)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
@@ -15,20 +16,17 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 	var name, specFlag string
 	var node, agent bool
 	cmd := &cobra.Command{
-		Use:   "init [DIR] --name NAME [--agent|--node]",
+		Use:   "init [NAME | DIR --name NAME] [--agent|--node]",
 		Short: "Create a new pack: fill in its TODO: placeholders, then lint and publish",
 		Long:  cli.LongHelp(helpFiles, "init"),
-		Example: `  wop pack init --name community.alice.summaries
+		Example: `  wop pack init community.alice.summaries
   wop pack init tools --name vendor.acme.tools --node
   wop pack init --name community.alice.summaries --spec v2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if name == "" {
-				return cli.Usagef("--name is required, e.g. --name community.<you>.<pack>")
-			}
-			dir := name
-			if len(args) == 1 {
-				dir = args[0]
+			name, dir, err := scaffold.NameAndDir(strings.Join(args, ""), name)
+			if err != nil {
+				return cli.Usagef("%v", err)
 			}
 			kind := scaffold.Agent
 			if node {

@@ -34,6 +34,7 @@ type lintOptions struct {
 	writeBaseline string
 	output        string
 	changed       bool
+	staged        bool
 	fix, diff     bool
 	against       string
 	spec          string
@@ -51,7 +52,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
   wop pack lint --format sarif . > wop.sarif
   wop pack lint --explain ref-missing`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.paths = args
+			o.paths, o.changed = args, o.changed || o.staged
 			if len(o.paths) == 0 && !o.changed {
 				o.paths = []string{"."}
 			}
@@ -86,6 +87,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
 	cmd.Flags().BoolVar(&o.changed, "changed", false, "the arguments are changed files (as pre-commit passes them): lint the pack holding each, once; skip files in no pack")
+	cmd.Flags().BoolVar(&o.staged, "staged-deletions", false, "--changed, and also the packs of files the git index deletes or renames (pre-commit passes only files that exist)")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the report to this file (replaced only when lint ran; default: standard output)")
 	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cli.CompleteValues(cmd, "explain", ruleIDs)
@@ -120,7 +122,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		return err
 	}
 	counts := diag.Count(res.Diags)
-	if o.format == "text" {
+	if o.format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them
 		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
@@ -137,7 +139,7 @@ func runLint(ctx context.Context, o *lintOptions) error {
 
 // runOptions are the flags as lintrun takes them.
 func (o *lintOptions) runOptions() lintrun.Options {
-	r := lintrun.Options{Paths: o.paths, Changed: o.changed, Config: o.config, Offline: o.offline, NoCache: o.noCache,
+	r := lintrun.Options{Paths: o.paths, Changed: o.changed, StagedDeletions: o.staged, Config: o.config, Offline: o.offline, NoCache: o.noCache,
 		Info: o.info, Baseline: o.baseline, Announce: o.format == "text", Specs: o.format == "json" || o.format == "sarif"}
 	r.Spec, _ = spec.ParseTree(o.spec) // checked in RunE
 	r.Catalogs, r.Host, r.Profile = o.catalogs, o.host, o.profile

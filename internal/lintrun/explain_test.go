@@ -1,0 +1,65 @@
+package lintrun
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/lint"
+)
+
+// TestExplainFindingKeepsOnlyItsPropertysExample: the rule's example is
+// shown beside a finding on the property it is about, not beside another.
+func TestExplainFindingKeepsOnlyItsPropertysExample(t *testing.T) {
+	for _, tt := range []struct {
+		d           diag.Diagnostic
+		wantExample bool
+	}{
+		{diag.Diagnostic{Rule: "manifest-schema", Pointer: "/agents/0/modelClass"}, false},
+		{diag.Diagnostic{Rule: "manifest-schema", Pointer: "/agents/0/toolAllowList"}, true},
+		{diag.Diagnostic{Rule: "manifest-schema", Pointer: ""}, true},
+		{diag.Diagnostic{Rule: "ref-missing", Pointer: "/agents/1/systemPromptRef"}, true},
+		{diag.Diagnostic{Rule: "ref-missing", Pointer: "/nodes/3/configSchemaRef"}, false},
+	} {
+		text, found, err := ExplainFinding(lint.All(), tt.d)
+		if !found || err != nil {
+			t.Fatalf("%v: found %v, %v", tt.d, found, err)
+		}
+		if got := strings.Contains(text, "\nBad:\n"); got != tt.wantExample {
+			t.Errorf("%s at %q: example shown %v, want %v:\n%s", tt.d.Rule, tt.d.Pointer, got, tt.wantExample, text)
+		}
+		if !tt.wantExample && !strings.Contains(text, "wop pack lint --explain "+tt.d.Rule) {
+			t.Errorf("%s at %q: no pointer to --explain:\n%s", tt.d.Rule, tt.d.Pointer, text)
+		}
+	}
+}
+
+// TestExplainSaysHowToSwitchOff: --explain, a hover's explanation and
+// docs/rules.md tell, for every rule, how to switch it off or ignore a
+// finding, in one shared sentence naming the rule.
+func TestExplainSaysHowToSwitchOff(t *testing.T) {
+	rulesDoc, err := os.ReadFile("../../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lint.All() {
+		if r.Deprecated != "" {
+			continue
+		}
+		want := lint.SwitchOff(r.ID)
+		if !strings.Contains(want, "rules: {"+r.ID+": off}") || !strings.Contains(want, "ignore") {
+			t.Fatalf("SwitchOff(%s) = %q", r.ID, want)
+		}
+		text, _, err := Explain(lint.All(), r.ID)
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("--explain %s does not say how to switch it off: %v\n%s", r.ID, err, text)
+		}
+		if hover, _, _ := ExplainFinding(lint.All(), diag.Diagnostic{Rule: r.ID, Pointer: "/nowhere"}); !strings.Contains(hover, want) {
+			t.Errorf("the hover on %s does not say how to switch it off", r.ID)
+		}
+		if !strings.Contains(string(rulesDoc), "\n## "+r.ID+"\n") || !strings.Contains(string(rulesDoc), want) {
+			t.Errorf("docs/rules.md does not say how to switch %s off", r.ID)
+		}
+	}
+}

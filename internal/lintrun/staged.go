@@ -1,0 +1,127 @@
+package lintrun
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// stagedTimeout and stagedMaxOutput bound the git calls: a hook must not
+// hang on a stuck git or hold a runaway listing in memory.
+const (
+	stagedTimeout   = 30 * time.Second
+	stagedMaxOutput = 16 << 20
+)
+
+// Staged is what the git index removes: pre-commit passes only files that
+// still exist, so a staged deletion (or the old name of a rename) never
+// reaches a hook, and the pack that referenced the file goes unlinted.
+type Staged struct {
+	Removed []string // deleted files and renames' old names, absolute
+	Added   []string // renames' new names, absolute
+}
+
+// StagedChanges asks git, in dir's work tree, which files the index deletes
+// or renames (`git diff --cached --name-status -M --diff-filter=DR -z`).
+func StagedChanges(ctx context.Context, dir string) (Staged, error) {
+	ctx, cancel := context.WithTimeout(ctx, stagedTimeout)
+	defer cancel()
+	top, err := gitOutput(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return Staged{}, inputf("--staged-deletions asks git which files the commit deletes or renames: %v", err)
+	}
+	top = strings.TrimRight(top, "\r\n")
+	out, err := gitOutput(ctx, dir, "diff", "--cached", "--name-status", "-M", "--diff-filter=DR", "-z")
+	if err != nil {
+		return Staged{}, inputf("--staged-deletions: git diff --cached: %v", err)
+	}
+	s := ParseNameStatus(out)
+	for i, p := range s.Removed {
+		s.Removed[i] = filepath.Join(top, filepath.FromSlash(p))
+	}
+	for i, p := range s.Added {
+		s.Added[i] = filepath.Join(top, filepath.FromSlash(p))
+	}
+	return s, nil
+}
+
+// ParseNameStatus reads `git diff --name-status -z` output: a status, then
+// one path (D and the rest) or two (R and C: old, new). Paths stay as git
+// printed them, relative to the work tree's top, slash-separated. A
+// truncated record is dropped.
+func ParseNameStatus(out string) Staged {
+	var s Staged
+	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	for i := 0; i < len(fields); {
+		status := fields[i]
+		switch {
+		case status == "":
+			i++
+		case status[0] == 'R' || status[0] == 'C':
+			if i+2 >= len(fields) {
+				return s
+			}
+			if status[0] == 'R' {
+				s.Removed = append(s.Removed, fields[i+1])
+			}
+			s.Added = append(s.Added, fields[i+2])
+			i += 3
+		default:
+			if i+1 >= len(fields) {
+				return s
+			}
+			if status[0] == 'D' {
+				s.Removed = append(s.Removed, fields[i+1])
+			}
+			i += 2
+		}
+	}
+	return s
+}
+
+// gitOutput runs git in dir and returns its standard output, at most
+// stagedMaxOutput bytes; an error carries git's own message.
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", errors.New("git is not installed")
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stdout, stderr capped
+	stdout.limit, stderr.limit = stagedMaxOutput, 4096
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	switch {
+	case ctx.Err() != nil:
+		return "", errors.New("git did not answer within 30s")
+	case err != nil:
+		if msg := strings.TrimSpace(stderr.buf.String()); msg != "" {
+			return "", errors.New(msg)
+		}
+		return "", err
+	case stdout.over:
+		return "", errors.New("git's answer is over 16 MiB")
+	}
+	return stdout.buf.String(), nil
+}
+
+// capped keeps the first limit bytes written and notes the rest.
+type capped struct {
+	buf   bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := c.limit - c.buf.Len(); n > room {
+		c.over = true
+		p = p[:max(room, 0)]
+	}
+	c.buf.Write(p)
+	return n, nil // the rest is dropped, not refused: git must not block on a full pipe
+}
