@@ -33,15 +33,12 @@ func TestFixes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.fix(FixInput{File: tt.file, Src: []byte(tt.src), Pointer: tt.ptr, Manifest: man.Root, Profile: prof})
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := applyFixer(t, tt.fix, FixInput{File: tt.file, Pointer: tt.ptr, Manifest: man.Root, Profile: prof}, tt.src)
 			want := tt.want
 			if want == "" {
 				want = tt.src
 			}
-			if string(got) != want {
+			if got != want {
 				t.Errorf("got %s, want %s", got, want)
 			}
 		})
@@ -52,11 +49,28 @@ func TestFixes(t *testing.T) {
 // v2 host refuses.
 func TestFixEnginesV2(t *testing.T) {
 	src := `{"engines": {"openwop": ">=1.2.0"}}`
-	got, err := fixEnginesUpperBound(FixInput{File: "pack.json", Src: []byte(src), Pointer: "/engines/openwop", Spec: spec.V2})
+	got := applyFixer(t, fixEnginesUpperBound, FixInput{File: "pack.json", Pointer: "/engines/openwop", Spec: spec.V2}, src)
+	if want := `{"engines": {"openwop": ">=1.2.0 <3.0.0"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// applyFixer runs a rule's fixer on src parsed and applies the edit it
+// gives through ApplyFix, as --fix does; src comes back when it gives none.
+func applyFixer(t *testing.T, fix Fix, in FixInput, src string) string {
+	t.Helper()
+	doc, err := jsonpos.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"engines": {"openwop": ">=1.2.0 <3.0.0"}}`; string(got) != want {
-		t.Errorf("got %s, want %s", got, want)
+	in.Doc = doc
+	f, ok := fix(in)
+	if !ok {
+		return src
 	}
+	out, applied, err := ApplyFix([]byte(src), f)
+	if err != nil || !applied {
+		t.Fatalf("ApplyFix(%+v): applied %v, %v", f, applied, err)
+	}
+	return string(out)
 }

@@ -1,9 +1,7 @@
 package lintrun
 
 import (
-	"context"
 	"fmt"
-	"github.com/wop-cli/wop/internal/diag"
 	"path/filepath"
 	"strings"
 
@@ -38,7 +36,7 @@ func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Li
 		if err != nil {
 			return err
 		}
-		fixes, err := lint.Fixes(pk, diags, job.Opt)
+		fixes, err := lint.Fixes(pk, diags)
 		if err != nil {
 			return err
 		}
@@ -73,24 +71,4 @@ func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
 		}
 	}
 	return nil
-}
-
-// Fixes computes, without writing, the fixes `lint --fix` makes for the
-// findings want (as Run returned them) of the one pack o names, reading
-// o's overlay: an editor's quick fix is the CLI's fix on the same bytes.
-func Fixes(ctx context.Context, env *Env, o Options, want []diag.Diagnostic) ([]lint.FileFix, error) {
-	p, err := prepare(ctx, env, o)
-	if err != nil {
-		return nil, err
-	}
-	if len(p.targets) != 1 {
-		return nil, inputf("fixes are computed for one pack; %d given", len(p.targets))
-	}
-	pk, err := pack.Load(p.targets[0].Path, p.limits[0])
-	if err != nil {
-		return nil, nil // the lint run reports why it cannot be read
-	}
-	pk.Display = pack.DisplayName(p.targets[0].Display)
-	pk.Overlay(overlayIn(pk.Dir, o.Overlay))
-	return lint.Fixes(pk, want, p.jobs[0].Opt)
 }
