@@ -73,11 +73,11 @@ limits:
   pack: {a: 1}
 schemaBase: [x]
 `
-	known := func(id string) (bool, string) {
+	known := func(id string) (bool, string, bool) {
 		if id == "ref-mising" {
-			return false, `; did you mean "ref-missing"?`
+			return false, "ref-missing", true
 		}
-		return true, ""
+		return true, "", false
 	}
 	_, err := Parse(".wop.yaml", []byte(body), Options{Rule: known})
 	var ce *Error

@@ -65,27 +65,22 @@ func Fixes(pk *pack.Pack, diags []diag.Diagnostic) ([]FileFix, error) {
 		if err != nil {
 			continue
 		}
-		ff := FileFix{Name: name, Old: data, New: data}
 		ds := byFile[name]
-		slices.SortStableFunc(ds, fixOrder)
-		limit := len(data) // spans are applied from the end back; none may reach into one applied
-		for _, d := range ds {
-			if d.Fix.Span() && d.Fix.End > limit {
-				continue
-			}
-			out, ok, err := ApplyFix(ff.New, d.Fix)
-			if err != nil {
-				return nil, fmt.Errorf("fix %s in %s: %w", d.Rule, pk.Path(name), err)
-			}
-			if ok && !bytes.Equal(out, ff.New) {
-				ff.New = out
+		edits := make([]diag.Fix, len(ds))
+		for i, d := range ds {
+			edits[i] = d.Fix
+		}
+		out, applied, err := ApplyFixes(data, edits)
+		if err != nil {
+			return nil, fmt.Errorf("fix %s: %w", pk.Path(name), err)
+		}
+		ff := FileFix{Name: name, Old: data, New: out}
+		for i, d := range ds {
+			if applied[i] {
 				ff.Rules = append(ff.Rules, d.Rule)
-				if d.Fix.Span() {
-					limit = d.Fix.Start
-				}
 			}
 		}
-		if len(ff.Rules) > 0 {
+		if len(ff.Rules) > 0 && !bytes.Equal(out, data) {
 			slices.Sort(ff.Rules)
 			ff.Rules = slices.Compact(ff.Rules)
 			fixes = append(fixes, ff)
@@ -94,19 +89,47 @@ func Fixes(pk *pack.Pack, diags []diag.Diagnostic) ([]FileFix, error) {
 	return fixes, nil
 }
 
-// fixOrder orders one file's fixes so that none moves what another still
-// has to find: spans from the end of the file back; in JSON, values before
+// ApplyFixes applies several fixes of one file's text, in an order where
+// none moves what another still has to find: spans from the end of the
+// file back (none reaching into one applied); in JSON, values before
 // member names, and deeper names first (renaming a member changes the
-// pointers below it).
-func fixOrder(a, b diag.Diagnostic) int {
+// pointers below it). applied says which changed the text; one whose text
+// is gone (a duplicate, or edited since) is skipped.
+func ApplyFixes(src []byte, fixes []diag.Fix) (out []byte, applied []bool, err error) {
+	order := make([]int, len(fixes))
+	for i := range order {
+		order[i] = i
+	}
 	keyRank := func(f diag.Fix) int {
 		if f.Key {
 			return 1
 		}
 		return 0
 	}
-	return cmp.Or(cmp.Compare(b.Fix.Start, a.Fix.Start), cmp.Compare(keyRank(a.Fix), keyRank(b.Fix)),
-		cmp.Compare(strings.Count(b.Fix.Pointer, "/"), strings.Count(a.Fix.Pointer, "/")))
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := fixes[i], fixes[j]
+		return cmp.Or(cmp.Compare(b.Start, a.Start), cmp.Compare(keyRank(a), keyRank(b)),
+			cmp.Compare(strings.Count(b.Pointer, "/"), strings.Count(a.Pointer, "/")))
+	})
+	out, applied = src, make([]bool, len(fixes))
+	limit := len(src)
+	for _, i := range order {
+		f := fixes[i]
+		if f.Span() && f.End > limit {
+			continue
+		}
+		next, ok, err := ApplyFix(out, f)
+		if err != nil {
+			return src, nil, err
+		}
+		if ok && !bytes.Equal(next, out) {
+			out, applied[i] = next, true
+			if f.Span() {
+				limit = f.Start
+			}
+		}
+	}
+	return out, applied, nil
 }
 
 // ApplyFix applies one finding's fix to its file's text: the one edit path
