@@ -39,6 +39,9 @@ func (p Problem) String() string {
 		b.WriteString(p.Path + ": ")
 	}
 	b.WriteString(p.Message)
+	if p.Fixable {
+		b.WriteString(" (fixable: wop pack lint --fix)")
+	}
 	return b.String()
 }
 
