@@ -146,9 +146,8 @@ func ApplyFix(src []byte, f diag.Fix) (out []byte, ok bool, err error) {
 		}
 		return slices.Concat(src[:f.Start], []byte(f.Text), src[f.End:]), true, nil
 	case f.Key:
-		toks, err := jsonedit.Tokens(f.Pointer)
-		if err != nil || len(toks) == 0 || toks[len(toks)-1] != f.Old {
-			return src, false, err
+		if !renamable(src, f) {
+			return src, false, nil
 		}
 		out, err = jsonedit.Rename(src, f.Pointer, f.New)
 	default:
@@ -164,6 +163,22 @@ func ApplyFix(src []byte, f diag.Fix) (out []byte, ok bool, err error) {
 		return src, false, err
 	}
 	return out, true, nil
+}
+
+// renamable reports whether the member at f.Pointer is named f.Old and no
+// sibling is named f.New already (the rename would make a duplicate).
+func renamable(src []byte, f diag.Fix) bool {
+	doc, err := jsonpos.Parse(src)
+	return err == nil && renamableIn(doc, f)
+}
+
+// renamableIn is renamable over a parsed document.
+func renamableIn(doc *jsonpos.Doc, f diag.Fix) bool {
+	toks, err := jsonedit.Tokens(f.Pointer)
+	if err != nil || len(toks) == 0 || toks[len(toks)-1] != f.Old || doc.Lookup(f.Pointer) == nil {
+		return false
+	}
+	return doc.Lookup(jsonedit.Pointer(append(toks[:len(toks)-1:len(toks)-1], f.New)...)) == nil
 }
 
 // markFixable gives each finding of a rule with a mechanical fix that

@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/diag"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
@@ -73,4 +76,55 @@ func applyFixer(t *testing.T, fix Fix, in FixInput, src string) string {
 		t.Fatalf("ApplyFix(%+v): applied %v, %v", f, applied, err)
 	}
 	return string(out)
+}
+
+// TestApplyFixes: fixes of one file apply in an order where none moves
+// what another must find (a value below a member renamed, spans from the
+// end back), and a fix whose text is gone (a duplicate, an edit since) is
+// skipped, not forced.
+func TestApplyFixes(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		fixes   []diag.Fix
+		want    string
+		applied []bool
+	}{
+		{"value under a renamed member", `{"agent": {"modelClass": "reasonin"}}`,
+			[]diag.Fix{{Old: "agent", New: "agents", Pointer: "/agent", Key: true}, {Old: "reasonin", New: "reasoning", Pointer: "/agent/modelClass"}},
+			`{"agents": {"modelClass": "reasoning"}}`, []bool{true, true}},
+		{"the same fix twice", `{"license": "Apache 2"}`,
+			[]diag.Fix{{Old: "Apache 2", New: "Apache-2.0", Pointer: "/license"}, {Old: "Apache 2", New: "Apache-2.0", Pointer: "/license"}},
+			`{"license": "Apache-2.0"}`, []bool{true, false}},
+		{"edited since", `{"license": "MIT"}`,
+			[]diag.Fix{{Old: "Apache 2", New: "Apache-2.0", Pointer: "/license"}, {Old: "gone", New: "here", Pointer: "/gone", Key: true}},
+			`{"license": "MIT"}`, []bool{false, false}},
+		{"spans, first one last", "a: x\nb: y\n",
+			[]diag.Fix{{Old: "a", New: "aa", Start: 0, End: 1, Was: "a", Text: "aa"}, {Old: "b", New: "bb", Start: 5, End: 6, Was: "b", Text: "bb"}},
+			"aa: x\nbb: y\n", []bool{true, true}},
+		{"overlapping spans", "abc: x\n",
+			[]diag.Fix{{Old: "abc", New: "z", Start: 0, End: 3, Was: "abc", Text: "z"}, {Old: "bc", New: "q", Start: 1, End: 3, Was: "bc", Text: "q"}},
+			"aq: x\n", []bool{false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, applied, err := ApplyFixes([]byte(tt.src), tt.fixes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want || !slices.Equal(applied, tt.applied) {
+				t.Errorf("ApplyFixes = %s %v, want %s %v", out, applied, tt.want, tt.applied)
+			}
+		})
+	}
+}
+
+// TestApplyFixRenameOntoSibling: a rename onto a member that exists is not
+// applied (it would write a duplicate key), and is no error either.
+func TestApplyFixRenameOntoSibling(t *testing.T) {
+	src := `{"toolAllowList": [], "toolAllowlist": ["a"]}`
+	out, ok, err := ApplyFix([]byte(src), diag.Fix{Old: "toolAllowList", New: "toolAllowlist", Pointer: "/toolAllowList", Key: true})
+	if err != nil || ok || string(out) != src {
+		t.Errorf("ApplyFix = %s, %v, %v; want the text unchanged", out, ok, err)
+	}
 }

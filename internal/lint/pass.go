@@ -186,11 +186,11 @@ func suggestion(doc *jsonpos.Doc, ptr string, onName bool, meant string) (diag.F
 	}
 	if onName {
 		toks, err := jsonedit.Tokens(ptr)
-		if err != nil || len(toks) == 0 || doc.Lookup(ptr) == nil {
+		if err != nil || len(toks) == 0 {
 			return diag.Fix{}, false
 		}
-		old := toks[len(toks)-1]
-		return diag.Fix{Old: old, New: meant, Pointer: ptr, Key: true}, old != meant
+		f := diag.Fix{Old: toks[len(toks)-1], New: meant, Pointer: ptr, Key: true}
+		return f, f.Old != meant && renamableIn(doc, f)
 	}
 	old, ok := stringAt(doc, ptr)
 	if !ok {

@@ -75,7 +75,9 @@ func TestSuggestionQuickFixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := applyQuickFix(t, s, cfg, p.Diagnostics[0], `Replace "placeholder-lef" with "placeholder-left"`)
-	if _, err := s.Diagnostics(s.ctx, cfg, func(p protocol.PublishDiagnosticsParams) bool { return p.Version == uint32(v) && len(p.Diagnostics) == 0 }); err != nil {
+	if _, err := s.Diagnostics(s.ctx, cfg, func(p protocol.PublishDiagnosticsParams) bool {
+		return p.Version == uint32(v) && len(p.Diagnostics) == 0
+	}); err != nil {
 		t.Fatalf("the rule id's diagnostic stays after its quick fix: %v", err)
 	}
 }
