@@ -90,7 +90,8 @@ func checkChainConfigInvalid(p *Pass) {
 			if n.v.Get("config") == nil {
 				at = n.ptr
 			}
-			p.Reportf(at, "node %q: config does not fit %s's config schema (%s@%s): %s", n.id, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+			msg := fmt.Sprintf("node %q: config does not fit %s's config schema (%s@%s): %s", n.id, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+			p.Suggest("pack.json", p.Manifest, at, pr.OnName && pr.Meant != "" && at != n.ptr, msg, pr.Meant, pr.Sure)
 		}
 	})
 }

@@ -169,3 +169,34 @@ func TestSuggestPackClean(t *testing.T) {
 		}
 	}
 }
+
+// TestChainConfigSuggestionFix: a chain node's config value misspelt
+// against the config schema of the node type it runs (another pack's,
+// from the catalog) carries its did-you-mean as a fix too.
+func TestChainConfigSuggestionFix(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("catalog", "chain-config-invalid.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseRuleDoc(raw)
+	var files []ExampleFile
+	for _, f := range doc.Bad {
+		if f.Name == "pack.json" {
+			if !strings.Contains(f.Data, `"fax"`) {
+				t.Fatal(`the example's pack.json has no "fax"`)
+			}
+			f.Data = strings.Replace(f.Data, `"fax"`, `"emial"`, 1)
+		}
+		files = append(files, f)
+	}
+	ex := example{lim: tarball.DefaultLimits, rule: "chain-config-invalid", catalog: exampleCatalog(t, doc.Catalog)}
+	for _, d := range ex.lint(t, files) {
+		if strings.Contains(d.Message, `did you mean "email"`) {
+			if d.Fix.Old != "emial" || d.Fix.New != "email" || !d.Fixable {
+				t.Errorf("fix %+v (fixable %v), want emial -> email, fixable", d.Fix, d.Fixable)
+			}
+			return
+		}
+	}
+	t.Error(`no chain-config-invalid finding says did you mean "email"`)
+}
