@@ -13,6 +13,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/schema"
+	"github.com/wop-cli/wop/internal/yamlspan"
 )
 
 // Options configure an AgentFormat lint.
@@ -32,6 +33,7 @@ type Pass struct {
 	Doc      *Doc        // nil when the file did not parse
 	ParseErr *ParseError // why it did not parse
 	file     string      // the name findings show
+	src      []byte      // the file's text, where fixes are placed
 	chain    []string    // files of the source_type file chain leading here, this one last
 	opt      Options
 	schemas  *schema.Set
@@ -67,6 +69,25 @@ func (p *Pass) ReportSeverity(sev diag.Severity, ptr string, onKey bool, format 
 		Start: diag.Position{Line: pos.Line, Column: pos.Column}, Message: fmt.Sprintf(format, args...)})
 }
 
+// Suggest reports, as Report, a finding whose message says what the string
+// at ptr (or, onKey, the member's key) was meant to be: the finding carries
+// the replacement of the scalar's bytes, in its quoting, as its fix, which
+// the editor offers and --fix applies when sure (no rival as close).
+func (p *Pass) Suggest(ptr string, onKey bool, meant string, sure bool, format string, args ...any) {
+	p.Report(ptr, onKey, format, args...)
+	if meant == "" {
+		return
+	}
+	n := p.Doc.nodes[ptr]
+	if onKey {
+		n = p.Doc.nodes[ptr+"#key"]
+	}
+	if f, ok := yamlspan.Replace(p.src, n, meant); ok {
+		d := &p.diags[len(p.diags)-1]
+		d.Fix, d.Fixable = f, sure
+	}
+}
+
 // lintFile checks one AgentFormat file; file is its name as findings show
 // it and chain the sub-agent files that led to it (a cycle guard).
 func lintFile(file string, src []byte, opt Options, chain []string) ([]diag.Diagnostic, error) {
@@ -74,7 +95,7 @@ func lintFile(file string, src []byte, opt Options, chain []string) ([]diag.Diag
 	if err != nil {
 		return nil, err
 	}
-	p := &Pass{file: file, chain: chain, opt: opt, schemas: schemas}
+	p := &Pass{file: file, src: src, chain: chain, opt: opt, schemas: schemas}
 	doc, err := Parse(src)
 	if err != nil {
 		pe, ok := err.(*ParseError)
@@ -109,7 +130,7 @@ func CheckSchema(p *Pass) {
 	}
 	for _, pr := range problems {
 		if pr.Keyword != "format" {
-			p.Report(pr.Pointer, pr.OnName, "%s", pr.Message)
+			p.Suggest(pr.Pointer, pr.OnName, pr.Meant, pr.Sure, "%s", pr.Message)
 		}
 	}
 }

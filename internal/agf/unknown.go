@@ -148,10 +148,12 @@ func CheckUnknownFields(p *Pass) {
 			return // agf-renamed-key; x- keys are extensions
 		}
 		hint := ""
-		if near, ok := suggest.Nearest(key, props, 2); ok {
+		near, ok := suggest.Nearest(key, props, 2)
+		if ok {
 			hint = fmt.Sprintf("; did you mean %q?", near)
 		}
-		p.Report(ptr, true, "unknown field %q: AgentFormat 1.0 does not define it, so runtimes ignore it%s", key, hint)
+		_, sure := suggest.Only(key, props, 2)
+		p.Suggest(ptr, true, near, sure, "unknown field %q: AgentFormat 1.0 does not define it, so runtimes ignore it%s", key, hint)
 	})
 }
 

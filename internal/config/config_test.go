@@ -73,11 +73,11 @@ limits:
   pack: {a: 1}
 schemaBase: [x]
 `
-	known := func(id string) (bool, string) {
+	known := func(id string) (bool, string, bool) {
 		if id == "ref-mising" {
-			return false, `; did you mean "ref-missing"?`
+			return false, "ref-missing", true
 		}
-		return true, ""
+		return true, "", false
 	}
 	_, err := Parse(".wop.yaml", []byte(body), Options{Rule: known})
 	var ce *Error
@@ -234,5 +234,45 @@ func TestMatch(t *testing.T) {
 		if got := g.Match(tt.path); got != tt.want {
 			t.Errorf("Match(%q, %q) = %v", tt.glob, tt.path, got)
 		}
+	}
+}
+
+// TestProblemFixes: a did-you-mean in a configuration carries the
+// replacement of the key's bytes, in its quoting; Fixable only when no
+// other candidate was as close.
+func TestProblemFixes(t *testing.T) {
+	known := func(id string) (bool, string, bool) {
+		switch id {
+		case "placeholder-lef":
+			return false, "placeholder-left", true
+		case "ref-mis":
+			return false, "ref-missing", false // a tie: the editor offers it, --fix leaves it
+		}
+		return true, "", false
+	}
+	tests := []struct {
+		name, src, want string
+		fixable         bool
+	}{
+		{"rule id", "rules:\n  placeholder-lef: off\n", "rules:\n  placeholder-left: off\n", true},
+		{"quoted rule id", "rules:\n  'placeholder-lef': {severity: off}\n", "rules:\n  'placeholder-left': {severity: off}\n", true},
+		{"rule id with a rival", "rules:\n  ref-mis: off\n", "rules:\n  ref-missing: off\n", false},
+		{"top-level key", "registy: private\n", "registry: private\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(".wop.yaml", []byte(tt.src), Options{Rule: known})
+			var ce *Error
+			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+				t.Fatalf("Parse: %v, want one problem", err)
+			}
+			p := ce.Problems[0]
+			if p.Fix.IsZero() || p.Fixable != tt.fixable {
+				t.Fatalf("problem %+v: want a fix, fixable %v", p, tt.fixable)
+			}
+			if got := tt.src[:p.Fix.Start] + p.Fix.Text + tt.src[p.Fix.End:]; got != tt.want || tt.src[p.Fix.Start:p.Fix.End] != p.Fix.Was {
+				t.Errorf("fixed: %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/yamlspan"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,6 +19,15 @@ type Problem struct {
 	Line, Column int // 1-based; 0 when unknown
 	Path         string
 	Message      string
+	// Fix replaces the key or value a "did you mean" names with what it
+	// was meant to be (a byte span of the file, in the scalar's quoting);
+	// zero when the message suggests nothing. Fixable says `wop pack lint
+	// --fix` applies it: no other candidate was as close.
+	Fix     diag.Fix
+	Fixable bool
+
+	node  *yaml.Node // the scalar the suggestion replaces
+	meant string
 }
 
 func (p Problem) String() string {
@@ -29,6 +39,9 @@ func (p Problem) String() string {
 		b.WriteString(p.Path + ": ")
 	}
 	b.WriteString(p.Message)
+	if p.Fixable {
+		b.WriteString(" (fixable: wop pack lint --fix)")
+	}
 	return b.String()
 }
 
@@ -49,9 +62,10 @@ func (e *Error) Error() string {
 
 // Options are what Parse checks beyond the file's shape.
 type Options struct {
-	// Rule says whether a rule id exists; for an unknown one it may return a
-	// hint (`did you mean "ref-missing"?`). Nil accepts every id.
-	Rule func(id string) (ok bool, hint string)
+	// Rule says whether a rule id exists; for an unknown one it may return
+	// the id meant (`did you mean "ref-missing"?`) and whether no other id
+	// was as close. Nil accepts every id.
+	Rule func(id string) (ok bool, meant string, sure bool)
 	// Want, when set, is the file discovery judged trustworthy (Found.ID).
 	Want *safefile.Identity
 	// Profile says whether a rule profile exists; for an unknown one it
@@ -92,6 +106,12 @@ func Parse(path string, raw []byte, o Options) (*Config, error) {
 	}
 	if root.Kind == yaml.MappingNode {
 		probs = append(probs, c.checkValues(root, o)...)
+	}
+	for i := range probs {
+		if probs[i].meant != "" {
+			probs[i].Fix, _ = yamlspan.Replace(raw, probs[i].node, probs[i].meant)
+			probs[i].Fixable = probs[i].Fixable && !probs[i].Fix.IsZero()
+		}
 	}
 	if len(probs) > 0 {
 		slices.SortStableFunc(probs, func(a, b Problem) int {
@@ -148,8 +168,11 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 		key, val := rules.Content[i], rules.Content[i+1]
 		id, rc := key.Value, c.Rules[key.Value]
 		if o.Rule != nil {
-			if ok, hint := o.Rule(id); !ok {
-				add(key, "rules", "no rule %q%s ('wop pack rules' lists them)", id, hint)
+			if ok, meant, sure := o.Rule(id); !ok && meant != "" {
+				add(key, "rules", "no rule %q; did you mean %q? ('wop pack rules' lists them)", id, meant)
+				probs[len(probs)-1].node, probs[len(probs)-1].meant, probs[len(probs)-1].Fixable = key, meant, sure
+			} else if !ok {
+				add(key, "rules", "no rule %q ('wop pack rules' lists them)", id)
 			}
 		}
 		if rc.Severity != "" {

@@ -101,11 +101,13 @@ func checkStruct(n *yaml.Node, t reflect.Type, path string, probs *[]Problem) {
 		ft, ok := fields[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown key %q", k.Value)
-			if near, found := suggest.Nearest(k.Value, known, 3); found {
+			near, found := suggest.Nearest(k.Value, known, 3)
+			if found {
 				msg += fmt.Sprintf("; did you mean %q?", near)
 			}
+			_, sure := suggest.Only(k.Value, known, 3)
 			msg += " (known here: " + strings.Join(known, ", ") + ")"
-			*probs = append(*probs, Problem{Line: k.Line, Column: k.Column, Path: path, Message: msg})
+			*probs = append(*probs, Problem{Line: k.Line, Column: k.Column, Path: path, Message: msg, node: k, meant: near, Fixable: sure})
 			continue
 		}
 		checkShape(n.Content[i+1], ft, join(path, k.Value), probs)

@@ -73,10 +73,35 @@ type Diagnostic struct {
 	Pointer  string   // RFC 6901 pointer into a JSON file; "" for the whole file
 	Start    Position // zero when the finding is about the whole file
 	Message  string   // what is wrong and what to write instead; no file name, no final period
-	// Fixable is set when `wop pack lint --fix` would fix the finding (its
-	// rule has a mechanical fix, and the fix changes this file).
+	// Fix is the one edit that fixes the finding (a rule's mechanical fix,
+	// or the replacement a "did you mean" proposes); zero when it has none.
+	// The editor offers it as a quick fix; --fix applies it when Fixable.
+	Fix Fix `json:",omitzero"`
+	// Fixable is set when `wop pack lint --fix` applies Fix: a rule's
+	// mechanical fix, or a suggestion safe to take without a person (see
+	// the rule's documentation).
 	Fixable bool `json:",omitempty"`
 }
+
+// Fix is one replacement in the finding's file: the text Old becomes New.
+// In a JSON file it applies at Pointer through jsonedit (formatting kept):
+// the member's name there when Key, else its string value. In any other
+// file (YAML) it applies at bytes [Start, End), which must still hold Was
+// (Old as written, quotes included) and become Text (New in Old's quoting).
+// Old and New name the change to a person: `Replace "Old" with "New"`.
+type Fix struct {
+	Old, New   string
+	Pointer    string `json:",omitempty"`
+	Key        bool   `json:",omitempty"`
+	Start, End int    `json:",omitempty"`
+	Was, Text  string `json:",omitempty"`
+}
+
+// IsZero reports whether f is no fix at all.
+func (f Fix) IsZero() bool { return f == Fix{} }
+
+// Span reports whether f applies at a byte range rather than a JSON pointer.
+func (f Fix) Span() bool { return f.Was != "" }
 
 // RuleInfo is what printers need to know about a rule (SARIF's rule table).
 type RuleInfo struct {

@@ -10,6 +10,10 @@ type AgentFormatOptions struct {
 	Strict bool // agf-unknown-field is an error
 	// Severities overrides rules' default severities; Off skips a rule.
 	Severities map[string]diag.Severity
+	// InPack says the files are a pack's, which `wop pack lint --fix`
+	// fixes: only then is a finding's suggestion Fixable. Elsewhere (wop
+	// agf lint, a file outside any pack) it is offered in the editor only.
+	InPack bool
 }
 
 // AgentFormat lints AgentFormat files, and the sub-agent files they pull
@@ -28,5 +32,11 @@ func AgentFormat(names []string, src agf.Source, opt AgentFormatOptions) ([]diag
 			r.AgentFormat(p)
 		}
 	}
-	return agf.LintTree(names, src, agf.Options{Strict: opt.Strict, Rules: run})
+	ds, err := agf.LintTree(names, src, agf.Options{Strict: opt.Strict, Rules: run})
+	if !opt.InPack {
+		for i := range ds {
+			ds[i].Fixable = false
+		}
+	}
+	return ds, err
 }

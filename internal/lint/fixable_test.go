@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/pack"
@@ -93,5 +95,87 @@ func TestSchemaIDRulesQuietOnBadName(t *testing.T) {
 	}
 	if missing != 1 {
 		t.Errorf("%d schema-id-missing findings, want 1", missing)
+	}
+}
+
+// manyFixable writes a pack whose n agents each name their prompt "./p.md":
+// n ref-not-canonical findings, each with a fix, in one pack.json whose
+// size grows with n.
+func manyFixable(t testing.TB, n int) *pack.Pack {
+	t.Helper()
+	var agents []string
+	for i := range n {
+		agents = append(agents, fmt.Sprintf(`{"agentId": "community.acme.demo.a%d", "persona": "A", "modelClass": "general", "systemPromptRef": "./p.md"}`, i))
+	}
+	dir := filepath.Join(t.TempDir(), "community.acme.demo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	man := `{"name": "community.acme.demo", "version": "1.0.0", "description": "Demo.", "license": "MIT",
+  "engines": {"openwop": ">=1.1.0 <2.0.0"}, "runtime": {"language": "remote", "entry": "pack.json"},
+  "agents": [
+    ` + strings.Join(agents, ",\n    ") + `
+  ]
+}
+`
+	for name, data := range map[string]string{"pack.json": man, "p.md": "You help.\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
+}
+
+// markFixableAllocs is what marking n findings fixable allocates, the
+// pass's parse of pack.json done before.
+func markFixableAllocs(t *testing.T, n int) float64 {
+	pk := manyFixable(t, n)
+	ds, err := Run(pk, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, d := range ds {
+		if d.Rule == "ref-not-canonical" && d.Fixable {
+			found++
+		}
+	}
+	if found != n {
+		t.Fatalf("%d fixable ref-not-canonical findings, want %d", found, n)
+	}
+	p := &Pass{Pack: pk, Profile: Profile{SchemaBase: DefaultSchemaBase}, json: map[string]*jsonFile{}, files: map[string]fileRead{}}
+	if p.Manifest, _, err = p.JSON(pack.ManifestName); err != nil {
+		t.Fatal(err)
+	}
+	rules := All()
+	return testing.AllocsPerRun(5, func() { markFixable(p, ds, rules) })
+}
+
+// TestMarkFixableLinear: marking findings fixable costs per finding a
+// lookup in the file the pass parsed, not a parse and an edit of the whole
+// file: eight times the findings (in an eight times larger file) cost about
+// eight times the allocations, where fixing each to see whether it changed
+// anything cost sixty-four times.
+func TestMarkFixableLinear(t *testing.T) {
+	small, large := markFixableAllocs(t, 50), markFixableAllocs(t, 400)
+	t.Logf("markFixable allocations: %.0f for 50 findings, %.0f for 400", small, large)
+	if large > 12*max(small, 1) {
+		t.Errorf("markFixable: %.0f allocations for 400 findings, %.0f for 50: more than linear", large, small)
+	}
+}
+
+// BenchmarkMarkFixable lints a pack with 400 fixable findings (go test
+// -bench MarkFixable ./internal/lint; compare with a build whose
+// markFixable applied every fix to learn whether it changed the file).
+func BenchmarkMarkFixable(b *testing.B) {
+	pk := manyFixable(b, 400)
+	for b.Loop() {
+		if _, err := Run(pk, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/jsonedit"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
@@ -149,6 +150,10 @@ func (p *Pass) ReportAt(file string, doc *jsonpos.Doc, ptr string, onName bool, 
 }
 
 func (p *Pass) reportAt(sev diag.Severity, file string, doc *jsonpos.Doc, ptr string, onName bool, msg string) {
+	p.report(p.at(sev, file, doc, ptr, onName, msg))
+}
+
+func (p *Pass) at(sev diag.Severity, file string, doc *jsonpos.Doc, ptr string, onName bool, msg string) diag.Diagnostic {
 	d := diag.Diagnostic{File: p.Pack.Path(file), Pointer: ptr, Message: msg, Severity: sev}
 	if doc != nil {
 		pos := doc.Locate(ptr)
@@ -157,7 +162,42 @@ func (p *Pass) reportAt(sev diag.Severity, file string, doc *jsonpos.Doc, ptr st
 		}
 		d.Start = diag.Position(pos)
 	}
+	return d
+}
+
+// Suggest reports, as ReportAt, a finding whose message says what the
+// string at ptr (or, onName, the member name) was meant to be: the finding
+// carries that replacement as its fix, which the editor offers as a quick
+// fix and `wop pack lint --fix` applies when sure (see suggest.Only: the
+// guess had no rival; and the rule's documentation says where a guess is
+// never applied unasked).
+func (p *Pass) Suggest(file string, doc *jsonpos.Doc, ptr string, onName bool, msg, meant string, sure bool) {
+	d := p.at(diag.Off, file, doc, ptr, onName, msg)
+	if f, ok := suggestion(doc, ptr, onName, meant); ok {
+		d.Fix, d.Fixable = f, sure
+	}
 	p.report(d)
+}
+
+// suggestion is the fix replacing the string (or member name) at ptr in
+// doc with meant.
+func suggestion(doc *jsonpos.Doc, ptr string, onName bool, meant string) (diag.Fix, bool) {
+	if doc == nil || meant == "" {
+		return diag.Fix{}, false
+	}
+	if onName {
+		toks, err := jsonedit.Tokens(ptr)
+		if err != nil || len(toks) == 0 {
+			return diag.Fix{}, false
+		}
+		f := diag.Fix{Old: toks[len(toks)-1], New: meant, Pointer: ptr, Key: true}
+		return f, f.Old != meant && renamableIn(doc, f)
+	}
+	old, ok := stringAt(doc, ptr)
+	if !ok {
+		return diag.Fix{}, false
+	}
+	return setString(ptr, old, meant)
 }
 
 // At names where a pointer into pack.json is, as findings are placed

@@ -119,7 +119,7 @@ func TestV2AdviceCeiling(t *testing.T) {
 			}
 		}
 		// --fix still adds the ceiling, now through v2-engine-range in v2.
-		fixes, err := Fixes(pk, ds, Options{Spec: tree})
+		fixes, err := Fixes(pk, ds)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,8 @@ func checkChainConfigInvalid(p *Pass) {
 			if n.Value.Get("config") == nil {
 				at = n.Pointer
 			}
-			p.Reportf(at, "node %q: config does not fit %s's config schema (%s@%s): %s", n.ID, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+			msg := fmt.Sprintf("node %q: config does not fit %s's config schema (%s@%s): %s", n.ID, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+			p.Suggest("pack.json", p.Manifest, at, pr.OnName && pr.Meant != "" && at != n.Pointer, msg, pr.Meant, pr.Sure)
 		}
 	})
 }

@@ -65,7 +65,7 @@ func checkManifestSchema(p *Pass) {
 		if claimedElsewhere(p, pr) {
 			continue
 		}
-		p.ReportAt("pack.json", p.Manifest, pr.Pointer, pr.OnName, inWords(p, pr))
+		p.Suggest("pack.json", p.Manifest, pr.Pointer, pr.OnName, inWords(p, pr), pr.Meant, pr.Sure)
 	}
 }
 

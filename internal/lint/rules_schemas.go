@@ -191,7 +191,8 @@ func checkSchemaUnknownKeyword(p *Pass) {
 				return
 			}
 			if kw, ok := suggest.Nearest(key, keywords, 2); ok {
-				p.ReportAt(name, doc, ptr+"/"+jsonpos.EscapeToken(key), true, fmt.Sprintf("%q is not a JSON Schema keyword and is ignored; did you mean %q?", key, kw))
+				_, sure := suggest.Only(key, keywords, 2)
+				p.Suggest(name, doc, ptr+"/"+jsonpos.EscapeToken(key), true, fmt.Sprintf("%q is not a JSON Schema keyword and is ignored; did you mean %q?", key, kw), kw, sure)
 			}
 		})
 	})
@@ -213,10 +214,12 @@ func checkSchemaFormatUnknown(p *Pass) {
 				return
 			}
 			fix := "use one of " + strings.Join(formats, ", ") + ", or delete it"
-			if near, ok := suggest.Nearest(v.Str, formats, 2); ok {
+			near, ok := suggest.Nearest(v.Str, formats, 2)
+			if ok {
 				fix = fmt.Sprintf("did you mean %q?", near)
 			}
-			p.ReportAt(name, doc, ptr+"/format", false, fmt.Sprintf("format %q is not a JSON Schema 2020-12 format, so validators check nothing; %s", v.Str, fix))
+			_, sure := suggest.Only(v.Str, formats, 2)
+			p.Suggest(name, doc, ptr+"/format", false, fmt.Sprintf("format %q is not a JSON Schema 2020-12 format, so validators check nothing; %s", v.Str, fix), near, sure)
 		})
 	})
 }

@@ -264,6 +264,6 @@ func checkV2EvalSuite(p *Pass, r pack.Ref, doc *jsonpos.Doc) {
 		return
 	}
 	for _, pr := range problems {
-		p.ReportAt(r.Target, doc, pr.Pointer, pr.OnName, fmt.Sprintf("%s (agent-eval-suite.schema.json; the file is named by %s)", pr.Message, r.Field))
+		p.Suggest(r.Target, doc, pr.Pointer, pr.OnName, fmt.Sprintf("%s (agent-eval-suite.schema.json; the file is named by %s)", pr.Message, r.Field), pr.Meant, pr.Sure)
 	}
 }

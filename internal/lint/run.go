@@ -120,7 +120,7 @@ func lintAgentFormat(p *Pass, severities map[string]diag.Severity) ([]diag.Diagn
 	if len(names) == 0 {
 		return nil, nil
 	}
-	return AgentFormat(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path, Root: "."}, AgentFormatOptions{Severities: severities})
+	return AgentFormat(names, agf.Source{Read: p.ReadFile, Display: p.Pack.Path, Root: "."}, AgentFormatOptions{Severities: severities, InPack: true})
 }
 
 // applyConfig raises or lowers severities and drops ignored findings.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"github.com/github/go-spdx/v2/spdxexp"
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/suggest"
 )
 
@@ -26,8 +28,8 @@ func checkLicense(p *Pass) {
 	if v == nil || v.Kind != jsonpos.String || isSPDX(v.Str) {
 		return
 	}
-	if fix, ok := spdxSuggestion(v.Str); ok {
-		p.Reportf("/license", "license %q is not an SPDX identifier or expression; did you mean %q?", v.Str, fix)
+	if fix, sure, ok := spdxSuggestion(v.Str); ok {
+		p.Suggest(pack.ManifestName, p.Manifest, "/license", false, fmt.Sprintf("license %q is not an SPDX identifier or expression; did you mean %q?", v.Str, fix), fix, sure)
 		return
 	}
 	p.Reportf("/license", "license %q is not an SPDX identifier or expression; write e.g. \"Apache-2.0\", \"MIT\" or \"LicenseRef-Proprietary\"", v.Str)
@@ -41,12 +43,17 @@ const maxLicenseGuess = 200
 // whole of s read as one id ("Apache 2.0", "Apache2", "GPLv3"), or else s
 // with each word that is no id replaced by the id it resembles ("MIT OR
 // Apache2"). It gives nothing unless the result is a valid expression.
-func spdxSuggestion(s string) (string, bool) {
+//
+// sure says --fix may write it unasked: s is one id respelt (its letters
+// and digits are exactly the id's), and not a GNU id, whose "-only" or
+// "-or-later" a respelling ("GPLv3") leaves open. A license is a grant the
+// author makes; any other guess is offered in the editor, never applied.
+func spdxSuggestion(s string) (fix string, sure, ok bool) {
 	if len(s) > maxLicenseGuess {
-		return "", false
+		return "", false, false
 	}
-	if id, ok := nearestSPDX(s); ok {
-		return id, true
+	if id, exact, ok := nearestSPDX(s); ok {
+		return id, exact && !strings.HasSuffix(id, "-only") && !strings.HasSuffix(id, "-or-later"), true
 	}
 	words := strings.Fields(s)
 	changed := false
@@ -58,37 +65,38 @@ func spdxSuggestion(s string) (string, bool) {
 		case up == "AND" || up == "OR" || up == "WITH":
 			words[i], changed = up, true // operators are upper case
 		default:
-			id, ok := nearestSPDX(w)
+			id, _, ok := nearestSPDX(w)
 			if !ok {
-				return "", false
+				return "", false, false
 			}
 			words[i], changed = id, true
 		}
 	}
 	fixed := strings.Join(words, " ")
-	return fixed, changed && isSPDX(fixed)
+	return fixed, false, changed && isSPDX(fixed)
 }
 
 // nearestSPDX is the active SPDX id whose spelling, reduced to its letters
 // and digits (a ".0" version and the "-only" of GNU ids dropped, as people
-// write "GPL3"), is at most one edit from word's reduced the same way.
-func nearestSPDX(word string) (string, bool) {
+// write "GPL3"), is at most one edit from word's reduced the same way;
+// exact when it is no edit away.
+func nearestSPDX(word string) (id string, exact, ok bool) {
 	key := spdxKey(word)
 	if len(key) < 3 {
-		return "", false
+		return "", false, false
 	}
 	byKey := spdxKeys()
 	if id, ok := byKey.ids[key]; ok {
-		return id, true
+		return id, true, true
 	}
 	if len(key) < 5 { // one edit makes a short key another id ("mpl2" from "mit2")
-		return "", false
+		return "", false, false
 	}
 	near, ok := suggest.Nearest(key, byKey.keys, 1)
 	if !ok {
-		return "", false
+		return "", false, false
 	}
-	return byKey.ids[near], true
+	return byKey.ids[near], false, true
 }
 
 var (

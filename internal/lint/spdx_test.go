@@ -38,33 +38,38 @@ func TestIsSPDX(t *testing.T) {
 	}
 }
 
+// TestSPDXSuggestion: what a license was meant to be, and whether --fix
+// may write it unasked (sure: one id respelt, not a GNU id).
 func TestSPDXSuggestion(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"Apache2", "Apache-2.0"},
-		{"Apache 2", "Apache-2.0"},
-		{"Apache 2.0", "Apache-2.0"},
-		{"Apache License, Version 2.0", "Apache-2.0"},
-		{"apache-2", "Apache-2.0"},
-		{"GPLv3", "GPL-3.0-only"},
-		{"MIT License", "MIT"},
-		{"BSD-3-Clauses", "BSD-3-Clause"},
-		{"MIT OR Apache2", "MIT OR Apache-2.0"},
-		{"mit or apache-2.0", "mit OR apache-2.0"},
-		{"Proprietary", ""},
-		{"GPL", ""},
-		{"MIT/Apache-2.0", ""},
-		{"ab", ""},
-		{strings.Repeat("Apache2 OR ", 5000) + "MIT", ""}, // a hostile value costs nothing
+	for _, c := range []struct {
+		in, want string
+		sure     bool
+	}{
+		{"Apache2", "Apache-2.0", true},
+		{"Apache 2", "Apache-2.0", true},
+		{"Apache 2.0", "Apache-2.0", true},
+		{"Apache License, Version 2.0", "Apache-2.0", true},
+		{"apache-2", "Apache-2.0", true},
+		{"GPLv3", "GPL-3.0-only", false}, // -only or -or-later is the author's grant
+		{"MIT License", "MIT", true},
+		{"BSD-3-Clauses", "BSD-3-Clause", false}, // one edit away: a guess
+		{"MIT OR Apache2", "MIT OR Apache-2.0", false},
+		{"mit or apache-2.0", "mit OR apache-2.0", false},
+		{"Proprietary", "", false},
+		{"GPL", "", false},
+		{"MIT/Apache-2.0", "", false},
+		{"ab", "", false},
+		{strings.Repeat("Apache2 OR ", 5000) + "MIT", "", false}, // a hostile value costs nothing
 	} {
-		got, ok := spdxSuggestion(c.in)
+		got, sure, ok := spdxSuggestion(c.in)
 		if c.want == "" {
 			if ok {
 				t.Errorf("spdxSuggestion(%q) = %q, want none", c.in, got)
 			}
 			continue
 		}
-		if !ok || got != c.want {
-			t.Errorf("spdxSuggestion(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		if !ok || got != c.want || sure != c.sure {
+			t.Errorf("spdxSuggestion(%q) = %q, sure %v, %v; want %q, sure %v", c.in, got, sure, ok, c.want, c.sure)
 		}
 		if !isSPDX(got) {
 			t.Errorf("suggestion %q for %q is not SPDX", got, c.in)

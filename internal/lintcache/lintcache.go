@@ -29,7 +29,7 @@ import (
 
 // Format names the entry layout and the key derivation. Entries of any other
 // format are misses; change it whenever either changes.
-const Format = "wop-lint-cache/2"
+const Format = "wop-lint-cache/3"
 
 // Cache is a directory of results. The zero Dir disables it.
 type Cache struct {

@@ -2,15 +2,20 @@ package lintrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/wop-cli/wop/internal/diag"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/config"
+	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -38,7 +43,7 @@ func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Li
 		if err != nil {
 			return err
 		}
-		fixes, err := lint.Fixes(pk, diags, job.Opt)
+		fixes, err := lint.Fixes(pk, diags)
 		if err != nil {
 			return err
 		}
@@ -75,22 +80,68 @@ func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {
 	return nil
 }
 
-// Fixes computes, without writing, the fixes `lint --fix` makes for the
-// findings want (as Run returned them) of the one pack o names, reading
-// o's overlay: an editor's quick fix is the CLI's fix on the same bytes.
-func Fixes(ctx context.Context, env *Env, o Options, want []diag.Diagnostic) ([]lint.FileFix, error) {
-	p, err := prepare(ctx, env, o)
-	if err != nil {
-		return nil, err
+// maxConfigFixes bounds the configuration files one run fixes (each fix
+// may uncover the next pack's configuration).
+const maxConfigFixes = 16
+
+// fixConfigs fixes the "did you mean" mistakes of the configuration files
+// that stopped prepare (err), as far as each is Fixable, and prepares
+// again with the fixed text: written with FixWrite (an overlaid buffer is
+// fixed in the overlay), printed as a diff with FixDiff and read from the
+// overlay, so the packs' fixes follow. A configuration with a mistake no
+// fix takes stops the run as before.
+func fixConfigs(ctx context.Context, env *Env, o Options, p *plan, err error) (*plan, Options, error) {
+	for range maxConfigFixes {
+		var ce *config.Error
+		if !errors.As(err, &ce) {
+			return p, o, err
+		}
+		path := env.Abs(ce.File)
+		old, ok := o.Overlay[path]
+		if !ok {
+			if old, err = safefile.Read(path, safefile.Options{Max: config.MaxSize, FollowLinks: true}); err != nil {
+				return nil, o, err
+			}
+		}
+		var fixes []diag.Fix
+		for _, pr := range ce.Problems {
+			if pr.Fixable {
+				fixes = append(fixes, pr.Fix)
+			}
+		}
+		updated, applied, ferr := lint.ApplyFixes(old, fixes)
+		if ferr != nil || !slices.Contains(applied, true) {
+			return p, o, err
+		}
+		if o.Fix == FixWrite && !ok {
+			if err := atomicfile.Replace(path, updated); err != nil {
+				return nil, o, fmt.Errorf("write %s: %w", ce.File, err)
+			}
+			fmt.Fprintf(env.ErrOut, "fixed %s: %s\n", ce.File, strings.Join(replaced(fixes, applied), ", "))
+		} else {
+			if o.Fix == FixDiff {
+				if _, err := env.Out.Write(diff.Diff("a/"+ce.File, old, "b/"+ce.File, updated)); err != nil {
+					return nil, o, err
+				}
+			}
+			o.Overlay = maps.Clone(o.Overlay)
+			if o.Overlay == nil {
+				o.Overlay = map[string][]byte{}
+			}
+			o.Overlay[path] = updated
+		}
+		p, err = prepare(ctx, env, o)
 	}
-	if len(p.targets) != 1 {
-		return nil, inputf("fixes are computed for one pack; %d given", len(p.targets))
+	return p, o, err
+}
+
+// replaced names the fixes applied: `"ref-mising" -> "ref-missing"`.
+func replaced(fixes []diag.Fix, applied []bool) []string {
+	var out []string
+	for i, f := range fixes {
+		if applied[i] {
+			out = append(out, fmt.Sprintf("%q -> %q", f.Old, f.New))
+		}
 	}
-	pk, err := pack.Load(p.targets[0].Path, p.limits[0])
-	if err != nil {
-		return nil, nil // the lint run reports why it cannot be read
-	}
-	pk.Display = pack.DisplayName(p.targets[0].Display)
-	pk.Overlay(overlayIn(pk.Dir, o.Overlay))
-	return lint.Fixes(pk, want, p.jobs[0].Opt)
+	return out
 }

@@ -97,6 +97,9 @@ type plan struct {
 // is printed and the result is nil.
 func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 	p, err := prepare(ctx, env, o)
+	if o.Fix != FixNone {
+		p, o, err = fixConfigs(ctx, env, o, p, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -176,16 +176,16 @@ func Discovery(env *Env) config.Discovery {
 	return config.Discovery{Home: home, UID: os.Getuid(), SafeDirs: safe}
 }
 
-// KnownRule checks a rule id named in a configuration file.
-func KnownRule(id string) (bool, string) {
+// KnownRule checks a rule id named in a configuration file; for an unknown
+// one it names the id meant, sure when no other was as close.
+func KnownRule(id string) (ok bool, meant string, sure bool) {
 	rules := lint.All()
 	if r, _ := rules.Resolve(id); r != nil {
-		return true, ""
+		return true, "", false
 	}
-	if near, ok := suggest.Nearest(id, rules.IDs(), 3); ok {
-		return false, fmt.Sprintf("; did you mean %q?", near)
-	}
-	return false, ""
+	meant, _ = suggest.Nearest(id, rules.IDs(), 3)
+	_, sure = suggest.Only(id, rules.IDs(), 3)
+	return false, meant, sure
 }
 
 // lowerOnly keeps the limits a configuration above the pack lowered and

@@ -1,13 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -34,9 +34,11 @@ type createFile struct {
 	URI  protocol.DocumentURI `json:"uri"`
 }
 
-// codeActions offers, for each finding in the range or the context, lint's own fix when
-// its rule has one (the edit `wop pack lint --fix` makes, format kept), and
-// "ignore this finding" as a .wop.yaml entry.
+// codeActions offers, for each finding in the range or the context, the
+// fix it carries when it has one (lint's mechanical fix, or the
+// replacement its "did you mean" proposes: the edit `wop pack lint --fix`
+// makes, format kept), and for a rule's finding in a pack "ignore this
+// finding" as a .wop.yaml entry.
 func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) ([]codeAction, error) {
 	out := []codeAction{}
 	path, ok := pathOf(p.TextDocument.URI)
@@ -44,20 +46,21 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		return out, nil
 	}
 	u, ok := unitOf(path)
-	if !ok || u.pack == "" {
+	if !ok {
 		return out, nil
 	}
 	for _, f := range s.findingsOf(path) {
-		if f.d.Rule == "" || !overlaps(f.rng, p.Range) && !inContext(f, p.Context.Diagnostics) {
+		if !overlaps(f.rng, p.Range) && !inContext(f, p.Context.Diagnostics) {
 			continue
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if r := lint.Lookup(f.d.Rule); r != nil && r.Fix != nil {
-			if a, ok := s.fixAction(ctx, u, f); ok {
-				out = append(out, a)
-			}
+		if a, ok := s.fixAction(f); ok {
+			out = append(out, a)
+		}
+		if f.d.Rule == "" || u.pack == "" {
+			continue // a configuration's own mistake, or a file of no pack: nothing to ignore
 		}
 		if a, ok := s.ignoreAction(ctx, u, f); ok {
 			out = append(out, a)
@@ -83,25 +86,30 @@ func overlaps(a, b protocol.Range) bool {
 	return contains(a, b.Start) || contains(a, b.End) || contains(b, a.Start)
 }
 
-// fixAction is lint's fix of one finding, computed on the open buffers.
-func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
-	if s.lintMu.LockCtx(ctx) != nil {
+// fixAction is the fix the finding carries, applied to the file's text
+// (the open buffer, else the disk) by lint.ApplyFix, the path --fix takes.
+// A finding whose text was edited since it was made offers none.
+func (s *Server) fixAction(f finding) (codeAction, bool) {
+	if f.d.Fix.IsZero() {
 		return codeAction{}, false
 	}
-	fixes, err := lintrun.Fixes(ctx, s.env, lintrun.Options{Paths: []string{u.pack}, NoCache: true, Overlay: s.overlay(), Loader: s.loader}, []diag.Diagnostic{f.d})
-	s.lintMu.Unlock()
-	if err != nil || len(fixes) == 0 {
+	old, open := s.text(f.path)
+	if !open {
+		data, err := safefile.Read(f.path, safefile.Options{Max: maxPositionRead})
+		if err != nil {
+			return codeAction{}, false
+		}
+		old = data
+	}
+	updated, ok, err := lint.ApplyFix(old, f.d.Fix)
+	if err != nil || !ok || bytes.Equal(old, updated) {
 		if err != nil {
 			s.log.Printf("fix %s: %v", f.d.Rule, err)
 		}
 		return codeAction{}, false
 	}
-	edit := &workspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
-	for _, fx := range fixes {
-		target := uriOf(filepath.Join(u.pack, filepath.FromSlash(fx.Name)))
-		edit.Changes[target] = append(edit.Changes[target], minimalEdit(fx.Old, fx.New))
-	}
-	return codeAction{Title: fmt.Sprintf("Fix: %s (%s)", f.d.Message, f.d.Rule), Kind: protocol.QuickFix,
+	edit := &workspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uriOf(f.path): {minimalEdit(old, updated)}}}
+	return codeAction{Title: fmt.Sprintf("Replace %q with %q", f.d.Fix.Old, f.d.Fix.New), Kind: protocol.QuickFix,
 		Diagnostics: []protocol.Diagnostic{f.protocol()}, IsPreferred: true, Edit: edit}, true
 }
 

@@ -149,7 +149,7 @@ func (s *Server) addRunError(out map[string][]finding, u unit, err error) {
 			if p.Path != "" {
 				msg = p.Path + ": " + msg
 			}
-			d := diag.Diagnostic{Severity: diag.Error, File: path, Start: diag.Position{Line: p.Line, Column: p.Column}, Message: msg}
+			d := diag.Diagnostic{Severity: diag.Error, File: path, Start: diag.Position{Line: p.Line, Column: p.Column}, Message: msg, Fix: p.Fix}
 			out[path] = append(out[path], finding{d: d, path: path})
 		}
 		return

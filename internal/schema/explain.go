@@ -29,6 +29,12 @@ type Problem struct {
 	// without reading the message.
 	Keyword string
 	Names   []string
+	// Meant is what a misspelt string value (or, OnName, member name) was
+	// evidently meant to be: the message's "did you mean"; "" when none.
+	// Sure says no other candidate was as close, so a fix may take Meant
+	// without asking a person.
+	Meant string
+	Sure  bool
 }
 
 // explain flattens a validation error tree into the causes a person must fix.
@@ -66,11 +72,15 @@ func (s *Set) walk(ve *jsonschema.ValidationError, p *message.Printer, instance 
 		}
 	case *kind.AdditionalProperties:
 		for _, name := range k.Properties {
-			*out = append(*out, Problem{Pointer: ptr + "/" + escape(name), OnName: true, Keyword: "additionalProperties",
-				Message: fmt.Sprintf("unknown property %q%s", name, s.suggest(ve.SchemaURL, name))})
+			pr := Problem{Pointer: ptr + "/" + escape(name), OnName: true, Keyword: "additionalProperties", Message: fmt.Sprintf("unknown property %q", name)}
+			if pr.Meant, pr.Sure = s.suggest(ve.SchemaURL, name); pr.Meant != "" {
+				pr.Message += fmt.Sprintf("; did you mean %q?", pr.Meant)
+			}
+			*out = append(*out, pr)
 		}
 	case *kind.Enum:
-		*out = append(*out, Problem{Pointer: ptr, Keyword: "enum", Message: fmt.Sprintf("%s is not allowed here; %s", display(k.Got), enumFix(k.Got, k.Want))})
+		fix, meant, sure := enumFix(k.Got, k.Want)
+		*out = append(*out, Problem{Pointer: ptr, Keyword: "enum", Message: fmt.Sprintf("%s is not allowed here; %s", display(k.Got), fix), Meant: meant, Sure: sure})
 	case *kind.Const:
 		*out = append(*out, Problem{Pointer: ptr, Keyword: "const", Message: fmt.Sprintf("%s is not allowed here; use %s", display(k.Got), display(k.Want))})
 	case *kind.Type:
@@ -195,15 +205,18 @@ func (s *Set) forms(url string) string {
 }
 
 // suggest offers the allowed property nearest to an unknown one: a typo such
-// as "systemPromptRefs" deserves "did you mean systemPromptRef?".
-func (s *Set) suggest(url, name string) string {
+// as "systemPromptRefs" deserves "did you mean systemPromptRef?". sure says
+// it had no rival as close.
+func (s *Set) suggest(url, name string) (meant string, sure bool) {
 	obj, _ := s.fragment(url).(map[string]any)
-	props, _ := obj["properties"].(map[string]any)
-	best, ok := suggest.Nearest(name, slices.Collect(maps.Keys(props)), 2)
+	known, _ := obj["properties"].(map[string]any)
+	props := slices.Collect(maps.Keys(known))
+	best, ok := suggest.Nearest(name, props, 2)
 	if !ok {
-		return ""
+		return "", false
 	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	_, sure = suggest.Only(name, props, 2)
+	return best, sure
 }
 
 // fragment resolves an absolute schema URL ("<$id>#/json/pointer") against
@@ -249,11 +262,12 @@ func oneOfList(want []any) string {
 }
 
 // enumFix lists the allowed values, led by the one a misspelt string was
-// evidently meant to be ("obj" for "object").
-func enumFix(got any, want []any) string {
+// evidently meant to be ("obj" for "object"), which it returns as meant;
+// sure says no other value was as close.
+func enumFix(got any, want []any) (fix, meant string, sure bool) {
 	str, ok := got.(string)
 	if !ok {
-		return "use " + oneOfList(want)
+		return "use " + oneOfList(want), "", false
 	}
 	var cands []string
 	for _, w := range want {
@@ -262,6 +276,7 @@ func enumFix(got any, want []any) string {
 		}
 	}
 	near, ok := suggest.Nearest(str, cands, 2)
+	_, sure = suggest.Only(str, cands, 2)
 	if !ok && len(str) >= 3 {
 		var prefixed []string
 		for _, c := range cands {
@@ -270,13 +285,13 @@ func enumFix(got any, want []any) string {
 			}
 		}
 		if len(prefixed) == 1 {
-			near, ok = prefixed[0], true
+			near, ok, sure = prefixed[0], true, true
 		}
 	}
 	if !ok {
-		return "use " + oneOfList(want)
+		return "use " + oneOfList(want), "", false
 	}
-	return fmt.Sprintf("did you mean %q? (allowed: %s)", near, strings.TrimPrefix(oneOfList(want), "one of "))
+	return fmt.Sprintf("did you mean %q? (allowed: %s)", near, strings.TrimPrefix(oneOfList(want), "one of ")), near, sure
 }
 
 // typeFix says how to write a value of the wrong type as the type wanted,

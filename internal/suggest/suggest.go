@@ -2,7 +2,10 @@
 // "did you mean" hints.
 package suggest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Nearest returns the candidate closest to word (case-insensitive edit
 // distance), if one is within maxDist edits; ties go to the earlier
@@ -79,4 +82,17 @@ func OrList(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// Only returns the candidate closest to word when it is the one candidate
+// at that distance (within maxDist): a guess with no rival, which a fix may
+// apply without asking (Nearest breaks a tie alphabetically, which a
+// person may do, a fix may not).
+func Only(word string, candidates []string, maxDist int) (string, bool) {
+	best := Closest(word, candidates, maxDist)
+	slices.Sort(best)
+	if best = slices.Compact(best); len(best) != 1 {
+		return "", false
+	}
+	return best[0], true
 }

@@ -64,3 +64,23 @@ func TestOrList(t *testing.T) {
 		}
 	}
 }
+
+// TestOnly: a guess is sure only without a rival at its distance.
+func TestOnly(t *testing.T) {
+	formats := []string{"iri-reference", "uri-reference", "email"}
+	for _, tt := range []struct {
+		word, want string
+		ok         bool
+	}{
+		{"emial", "email", true},
+		{"xri-reference", "", false}, // iri- and uri-reference are one edit away alike
+		{"zzzzzz", "", false},
+	} {
+		if got, ok := Only(tt.word, formats, 2); got != tt.want || ok != tt.ok {
+			t.Errorf("Only(%q) = %q, %v; want %q, %v", tt.word, got, ok, tt.want, tt.ok)
+		}
+	}
+	if got, ok := Only("emial", []string{"email", "email"}, 2); !ok || got != "email" {
+		t.Errorf("a candidate listed twice is no rival: %q, %v", got, ok)
+	}
+}
