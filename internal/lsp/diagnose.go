@@ -162,7 +162,8 @@ func (s *Server) addRunError(out map[string][]finding, u unit, err error) {
 }
 
 // placeAll gives every finding its range in its file's text: the overlay's
-// or the disk's.
+// or the disk's. Each file is read, parsed and indexed once, however many
+// findings it has.
 func placeAll(out map[string][]finding, overlay map[string][]byte) {
 	for path, fs := range out {
 		text, ok := overlay[path]
@@ -173,8 +174,9 @@ func placeAll(out map[string][]finding, overlay map[string][]byte) {
 		if strings.HasSuffix(path, ".json") {
 			doc, _ = jsonpos.Parse(text)
 		}
+		idx := newLines(text)
 		for i := range fs {
-			fs[i].rng = findingRange(text, doc, fs[i].d)
+			fs[i].rng = findingRange(idx, doc, fs[i].d)
 			fs[i].related = relatedFile(path, doc, fs[i].d)
 		}
 	}
@@ -183,19 +185,19 @@ func placeAll(out map[string][]finding, overlay map[string][]byte) {
 // findingRange is where a finding is: from its start to the end of the
 // JSON value or member name there, else to the end of its line; a finding
 // about the whole file covers its first line.
-func findingRange(text []byte, doc *jsonpos.Doc, d diag.Diagnostic) protocol.Range {
+func findingRange(idx *lines, doc *jsonpos.Doc, d diag.Diagnostic) protocol.Range {
 	if d.Start.Line == 0 {
-		return rangeOf(text, 0, trimmedLineEnd(text, 0))
+		return idx.rangeOf(0, trimmedLineEnd(idx.text, 0))
 	}
-	start := offsetOfLintPos(text, d.Start.Line, max(d.Start.Column, 1))
+	start := idx.lintOffset(d.Start.Line, max(d.Start.Column, 1))
 	end := -1
 	if doc != nil {
 		end = spanEnd(doc.Src, doc.Root, start)
 	}
 	if end < start {
-		end = trimmedLineEnd(text, start)
+		end = trimmedLineEnd(idx.text, start)
 	}
-	return rangeOf(text, start, end)
+	return idx.rangeOf(start, end)
 }
 
 // trimmedLineEnd is the end of off's line without trailing blanks (never

@@ -114,9 +114,11 @@ func (s *Server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 	if !ok {
 		return list, nil
 	}
-	for _, it := range assist.Complete(env, doc, offsetOf(doc.Text, p.Position)) {
+	items := assist.Complete(env, doc, offsetOf(doc.Text, p.Position))
+	idx := newLines(doc.Text) // hundreds of items (license ids): one pass, not one per item
+	for _, it := range items {
 		item := protocol.CompletionItem{Label: it.Label, Detail: it.Detail, Kind: itemKinds[it.Kind],
-			TextEdit: &protocol.TextEdit{Range: rangeOf(doc.Text, it.Replace.Start, it.Replace.End), NewText: it.Insert}}
+			TextEdit: &protocol.TextEdit{Range: idx.rangeOf(it.Replace.Start, it.Replace.End), NewText: it.Insert}}
 		if it.Doc != "" {
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
 		}
@@ -156,8 +158,9 @@ func (s *Server) documentLinks(p *protocol.DocumentLinkParams) ([]protocol.Docum
 	if !ok {
 		return out, nil
 	}
+	idx := newLines(doc.Text)
 	for _, l := range assist.Links(env, doc) {
-		out = append(out, protocol.DocumentLink{Range: rangeOf(doc.Text, l.Span.Start, l.Span.End), Target: uriOf(l.Target)})
+		out = append(out, protocol.DocumentLink{Range: idx.rangeOf(l.Span.Start, l.Span.End), Target: uriOf(l.Target)})
 	}
 	return out, nil
 }
