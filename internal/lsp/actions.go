@@ -43,7 +43,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 	if !ok {
 		return out, nil
 	}
-	u, ok := unitOf(path)
+	u, ok := s.unitOf(path)
 	if !ok || u.pack == "" {
 		return out, nil
 	}
@@ -110,11 +110,7 @@ func (s *Server) fixAction(ctx context.Context, u unit, f finding) (codeAction, 
 // above the pack is not edited: the entry would ignore the file in every
 // pack below it.
 func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
-	if s.lintMu.LockCtx(ctx) != nil {
-		return codeAction{}, false
-	}
-	settings, err := lintrun.SettingsFor(s.env, "", u.pack, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
-	s.lintMu.Unlock()
+	settings, err := s.settingsFor(u.pack)
 	rel, relErr := filepath.Rel(u.pack, f.path)
 	if err != nil || relErr != nil {
 		return codeAction{}, false

@@ -105,6 +105,9 @@ func (s *Server) lintUnit(ctx context.Context, u unit, overlay map[string][]byte
 func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte) map[string][]finding {
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
+	if s.holdRun != nil {
+		s.holdRun()
+	}
 	out := map[string][]finding{}
 	if u.pack == "" && isConfig(u.loose) {
 		// A configuration above the packs: its own mistakes (the packs it
@@ -121,6 +124,9 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		o.Paths, o.Changed = []string{u.loose}, true
 	}
 	res, err := lintrun.Run(ctx, s.env, o)
+	if u.pack != "" {
+		s.recordCatalog(u.pack) // what hover and completion judge by, now the run has opened it
+	}
 	if err != nil {
 		s.addRunError(out, u, err)
 		placeAll(out, overlay)
@@ -285,7 +291,7 @@ func (s *Server) publish(ctx context.Context, u unit, byFile map[string][]findin
 	}
 	s.mu.Unlock()
 	for p := range versions { // an open document of the unit hears even "nothing found"
-		if v, ok := unitOf(p); ok && v == u {
+		if v, ok := s.unitOf(p); ok && v == u {
 			paths = append(paths, p)
 		}
 	}

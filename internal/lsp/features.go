@@ -2,15 +2,12 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/assist"
-	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
@@ -32,30 +29,11 @@ func (s *Server) assistDoc(u protocol.DocumentURI) (assist.Env, assist.Doc, bool
 		return assist.Env{}, assist.Doc{}, false
 	}
 	env := assist.Env{Open: s.text}
-	if dir, ok := pack.Owner(path); ok {
-		env.PackDir = dir
-		env.Catalog = s.catalogFor(dir)
+	if u, ok := s.unitOf(path); ok && u.pack != "" {
+		env.PackDir = u.pack
+		env.Catalog = s.catalogFor(u.pack)
 	}
 	return env, assist.Doc{Path: path, Text: text}, true
-}
-
-// catalogFor is the catalog lint judges the pack in dir against (nil when
-// none, or when it cannot be opened: the diagnostics say why).
-func (s *Server) catalogFor(dir string) *catalog.Catalog {
-	s.lintMu.Lock()
-	defer s.lintMu.Unlock()
-	settings, err := lintrun.SettingsFor(s.env, "", dir, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
-	if err != nil {
-		return nil
-	}
-	c, err := s.loader.ForPack(context.Background(), s.env, settings.Catalogs, dir)
-	if err != nil {
-		return nil
-	}
-	if c, err = s.loader.WithHost(c, settings.Host, "configured"); err != nil {
-		return nil
-	}
-	return c
 }
 
 func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {

@@ -66,6 +66,11 @@ type Server struct {
 	lintMu runLock            // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
 	files  *lintrun.FileCache // and the packs' files, while unchanged on disk
+	cache  *packCache         // what requests read instead of the disk or a run
+
+	// holdRun, when set, is called before each lint run with the run lock
+	// held: a test holds a run there to show requests do not wait for it.
+	holdRun func()
 
 	wake chan struct{}
 }
@@ -155,9 +160,26 @@ func newServer(opt Options) *Server {
 	if opt.Debounce <= 0 {
 		opt.Debounce = DefaultDebounce
 	}
-	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
+	// Requests make settings while a run may be warning too: one writer
+	// at a time.
+	env := *opt.Env
+	env.ErrOut = &lockedWriter{w: opt.Env.ErrOut}
+	return &Server{opt: opt, env: &env, log: log.New(env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
-		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), cache: newPackCache(),
+		wake: make(chan struct{}, 1)}
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // guarded is the client's stream read through a frameGuard.
@@ -274,6 +296,16 @@ type runLock chan struct{}
 
 func (l runLock) Lock()   { l <- struct{}{} }
 func (l runLock) Unlock() { <-l }
+
+// TryLock locks l if it is free.
+func (l runLock) TryLock() bool {
+	select {
+	case l <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
 
 // LockCtx locks l, or gives up when ctx ends first.
 func (l runLock) LockCtx(ctx context.Context) error {

@@ -1,0 +1,239 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wop-cli/wop/internal/lsp/lsptest"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// at is a request's position in path's text at the first byte of what.
+func at(t *testing.T, path, text, what string) protocol.TextDocumentPositionParams {
+	t.Helper()
+	i := strings.Index(text, what)
+	if i < 0 {
+		t.Fatalf("%q not in the text", what)
+	}
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Position: positionOf([]byte(text), i)}
+}
+
+// TestRequestsDoNotWaitForARun: while a lint run is held, hover,
+// completion and definition answer from the latest buffer (a member the
+// run has not seen), and the run then publishes as usual.
+func TestRequestsDoNotWaitForARun(t *testing.T) {
+	dir := copyExample(t)
+	var hold atomic.Bool
+	entered, release := make(chan struct{}), make(chan struct{})
+	s := startWith(t, dir, func(srv *Server) {
+		srv.holdRun = func() {
+			if hold.Load() {
+				entered <- struct{}{}
+				<-release
+			}
+		}
+	})
+	manifest := filepath.Join(dir, "pack.json")
+	text := read(t, manifest)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1)); err != nil {
+		t.Fatal(err)
+	}
+	hold.Store(true)
+	edited := strings.Replace(text, `"license": "Apache-2.0",`, `"license": "Apache-2.0",
+  "dependencies": {},`, 1)
+	v, err := s.Change(s.ctx, manifest, lsptest.Edit{Text: edited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-entered:
+	case <-s.ctx.Done():
+		t.Fatal("the run never started")
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+	defer cancel()
+	var hover protocol.Hover
+	if err := s.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: at(t, manifest, edited, `dependencies"`)}, &hover); err != nil {
+		t.Fatalf("hover while a run is held: %v", err)
+	}
+	if !strings.Contains(hover.Contents.Value, "dependencies") {
+		t.Errorf("hover = %q, want the new member's documentation", hover.Contents.Value)
+	}
+	var list protocol.CompletionList
+	pos := at(t, manifest, edited, `Apache-2.0"`)
+	if err := s.Call(ctx, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: pos}, &list); err != nil {
+		t.Fatalf("completion while a run is held: %v", err)
+	}
+	if len(list.Items) == 0 {
+		t.Error("completion in the license value: no items")
+	}
+	var locs []protocol.Location
+	if err := s.Call(ctx, protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: at(t, manifest, edited, `schemas/uppercase.input.json"`)}, &locs); err != nil {
+		t.Fatalf("definition while a run is held: %v", err)
+	}
+	if len(locs) != 1 || locs[0].URI != uri.File(filepath.Join(dir, "schemas", "uppercase.input.json")) {
+		t.Errorf("definition = %+v, want the schema", locs)
+	}
+	hold.Store(false)
+	close(release)
+	if _, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(v)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hasWarning reports whether rule is published as a warning, as an
+// error, or not at all.
+func severityOfRule(p protocol.PublishDiagnosticsParams, rule string) protocol.DiagnosticSeverity {
+	if d, ok := find(p.Diagnostics, rule); ok {
+		return d.Severity
+	}
+	return 0
+}
+
+// ruleAt waits until rule is published on path with severity sev (0: not
+// published).
+func ruleAt(t *testing.T, s *session, path, rule string, sev protocol.DiagnosticSeverity, why string) {
+	t.Helper()
+	if p, err := s.Diagnostics(s.ctx, path, func(p protocol.PublishDiagnosticsParams) bool { return severityOfRule(p, rule) == sev }); err != nil {
+		t.Fatalf("%s: %s = %v, want severity %v: %v", why, rule, severityOfRule(p, rule), sev, err)
+	}
+}
+
+// ignoreTarget is where the "ignore" code action of rule's finding on
+// path writes: the .wop.yaml it creates, or the one it edits.
+func ignoreTarget(t *testing.T, s *session, path, rule string) (created bool, target protocol.DocumentURI) {
+	t.Helper()
+	p, err := s.Diagnostics(s.ctx, path, func(p protocol.PublishDiagnosticsParams) bool { return severityOfRule(p, rule) != 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := find(p.Diagnostics, rule)
+	var actions []codeAction
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)},
+		Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range actions {
+		if !strings.HasPrefix(a.Title, "Ignore ") {
+			continue
+		}
+		if len(a.Edit.DocumentChanges) > 0 {
+			create, _ := a.Edit.DocumentChanges[0].(map[string]any)
+			u, _ := create["uri"].(string)
+			return true, protocol.DocumentURI(u)
+		}
+		for u := range a.Edit.Changes {
+			return false, u
+		}
+	}
+	t.Fatalf("no ignore action among %+v", actions)
+	return false, ""
+}
+
+// TestConfigEditsChangeDiagnostics: a .wop.yaml written on disk, edited as
+// an unsaved buffer, closed and deleted changes the pack's diagnostics each
+// time, and the "ignore" action (which reads the cached settings) follows.
+func TestConfigEditsChangeDiagnostics(t *testing.T) {
+	dir := copyExample(t)
+	s := start(t, dir)
+	manifest := filepath.Join(dir, "pack.json")
+	cfg := filepath.Join(dir, ".wop.yaml")
+	text := strings.Replace(read(t, manifest), `"Apache-2.0"`, `"Apache 2"`, 1)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	const rule = "license-not-spdx"
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityWarning, "no .wop.yaml")
+	if created, target := ignoreTarget(t, s, manifest, rule); !created || target != uri.File(cfg) {
+		t.Errorf("no .wop.yaml: ignore action created=%v %s, want %s created", created, target, cfg)
+	}
+
+	onDisk := func(why string, typ protocol.FileChangeType) {
+		t.Helper()
+		if err := s.Notify(s.ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{
+			{URI: uri.File(cfg), Type: typ}}}); err != nil {
+			t.Fatalf("%s: %v", why, err)
+		}
+	}
+	mustWrite(t, cfg, "rules:\n  "+rule+": error\n")
+	onDisk("written", protocol.FileChangeTypeCreated)
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityError, "written on disk")
+	if created, target := ignoreTarget(t, s, manifest, rule); created || target != uri.File(cfg) {
+		t.Errorf("on disk: ignore action created=%v %s, want %s edited", created, target, cfg)
+	}
+
+	if err := s.Open(s.ctx, cfg, "rules:\n  "+rule+": error\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Change(s.ctx, cfg, lsptest.Edit{Text: "rules:\n  " + rule + ": off\n"}); err != nil {
+		t.Fatal(err)
+	}
+	ruleAt(t, s, manifest, rule, 0, "turned off in the unsaved buffer")
+	if _, err := s.Change(s.ctx, cfg, lsptest.Edit{Text: "rules:\n  " + rule + ": warning\n"}); err != nil {
+		t.Fatal(err)
+	}
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityWarning, "a warning in the unsaved buffer")
+	if err := s.Close(s.ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityError, "the buffer closed unsaved")
+
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	onDisk("deleted", protocol.FileChangeTypeDeleted)
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityWarning, "deleted on disk")
+	if created, target := ignoreTarget(t, s, manifest, rule); !created || target != uri.File(cfg) {
+		t.Errorf("deleted: ignore action created=%v %s, want %s created", created, target, cfg)
+	}
+}
+
+// TestUnsavedNewConfig: a .wop.yaml buffer never saved gets its mistakes
+// (both of them, as the CLI reports them once saved), the pack's other
+// diagnostics give way to them as lint's do, and once it is right it
+// configures the pack.
+func TestUnsavedNewConfig(t *testing.T) {
+	dir := copyExample(t)
+	s := start(t, dir)
+	manifest := filepath.Join(dir, "pack.json")
+	cfg := filepath.Join(dir, ".wop.yaml")
+	const rule = "license-not-spdx"
+	if err := s.Open(s.ctx, manifest, strings.Replace(read(t, manifest), `"Apache-2.0"`, `"Apache 2"`, 1)); err != nil {
+		t.Fatal(err)
+	}
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityWarning, "no .wop.yaml")
+	if err := s.Open(s.ctx, cfg, "rules:\n  license-not-spd: off\n  ref-missing: sometimes\n"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Diagnostics(s.ctx, cfg, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err != nil {
+		t.Fatalf("a new .wop.yaml never saved: %v", err)
+	}
+	got := messages(p.Diagnostics)
+	if len(p.Diagnostics) != 2 || !strings.Contains(got, `did you mean "license-not-spdx"`) || !strings.Contains(got, `unknown severity "sometimes"`) {
+		t.Errorf("diagnostics = %s, want the unknown rule and the unknown severity", got)
+	}
+	if p.Diagnostics[0].Range.Start.Line != 1 || p.Diagnostics[1].Range.Start.Line != 2 {
+		t.Errorf("ranges = %+v, %+v, want lines 1 and 2", p.Diagnostics[0].Range, p.Diagnostics[1].Range)
+	}
+	ruleAt(t, s, manifest, rule, 0, "a broken configuration: lint stops, as the CLI does")
+	if _, err := s.Change(s.ctx, cfg, lsptest.Edit{Text: "rules:\n  " + rule + ": error\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Diagnostics(s.ctx, cfg, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 }); err != nil {
+		t.Fatal(err)
+	}
+	ruleAt(t, s, manifest, rule, protocol.DiagnosticSeverityError, "raised in the unsaved .wop.yaml")
+	if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+		t.Errorf("the .wop.yaml is on disk (%v): the test means a buffer never saved", err)
+	}
+}
