@@ -199,6 +199,7 @@ func TestConfigEditsChangeDiagnostics(t *testing.T) {
 		t.Errorf("deleted: ignore action on %s (offered %v), want %s", target, ok, own)
 	}
 }
+
 // TestUnsavedNewConfig: a .wop.yaml buffer never saved gets its mistakes
 // (both of them, as the CLI reports them once saved), the pack's other
 // diagnostics give way to them as lint's do, and once it is right it
