@@ -240,3 +240,48 @@ func TestUnsavedNewConfig(t *testing.T) {
 		t.Errorf("the .wop.yaml is on disk (%v): the test means a buffer never saved", err)
 	}
 }
+
+// TestQuietChangeLintedAtOnce: a change after a quiet spell longer than
+// the debounce is linted without waiting for it; changes in a burst still
+// cost one run, after the debounce.
+func TestQuietChangeLintedAtOnce(t *testing.T) {
+	const debounce = time.Second
+	dir := copyExample(t)
+	var runs atomic.Int32
+	s := startWith(t, dir, func(srv *Server) {
+		srv.opt.Debounce = debounce
+		srv.holdRun = func() { runs.Add(1) }
+	})
+	manifest := filepath.Join(dir, "pack.json")
+	text := read(t, manifest)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(debounce + 100*time.Millisecond)
+	t0 := time.Now()
+	v, err := s.Change(s.ctx, manifest, lsptest.Edit{Text: text + " "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(v)); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); took >= debounce*9/10 {
+		t.Errorf("a change after a quiet spell: diagnostics after %v, want well under the %v debounce", took, debounce)
+	}
+	before := runs.Load()
+	for i := range 4 {
+		if v, err = s.Change(s.ctx, manifest, lsptest.Edit{Text: text + strings.Repeat(" ", i+2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(v)); err != nil {
+		t.Fatal(err)
+	}
+	if n := runs.Load() - before; n != 1 {
+		t.Errorf("a burst of 4 changes: %d runs, want 1", n)
+	}
+}

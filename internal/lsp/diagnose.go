@@ -36,7 +36,8 @@ type finding struct {
 
 func newLoader() *lintrun.Catalogs { return lintrun.NewCatalogs(false, false) }
 
-// lintLoop lints the dirty units once changes settle, until ctx ends.
+// lintLoop lints the dirty units, at once after a quiet spell, once
+// changes settle in a burst, until ctx ends.
 func (s *Server) lintLoop(ctx context.Context) {
 	for {
 		select {
@@ -44,7 +45,12 @@ func (s *Server) lintLoop(ctx context.Context) {
 			return
 		case <-s.wake:
 		}
-		s.settle(ctx)
+		s.mu.Lock()
+		burst := s.burst
+		s.mu.Unlock()
+		if burst {
+			s.settle(ctx)
+		}
 		s.mu.Lock()
 		units := s.dirty
 		s.dirty = map[unit]bool{}

@@ -24,8 +24,11 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// DefaultDebounce is how long the server waits after the last change
-// before it lints: a burst of keystrokes costs one run.
+// DefaultDebounce is how long the server waits after the last change of a
+// burst (changes less than this apart) before it lints: a burst of
+// keystrokes costs one run. A change after a quiet spell (typing, at a
+// keystroke every 100 ms or so) is linted at once: waiting would only
+// delay its diagnostics.
 const DefaultDebounce = 10 * time.Millisecond
 
 // fileCacheSize bounds the bytes of pack files kept between runs.
@@ -42,7 +45,8 @@ type Options struct {
 	// Env is what lint runs with; its ErrOut is the server's log (editors
 	// show a server's stderr as its output).
 	Env *lintrun.Env
-	// Debounce is the quiet time before a lint run (DefaultDebounce if 0).
+	// Debounce is the quiet time before a lint run of a burst of changes
+	// (DefaultDebounce if 0).
 	Debounce time.Duration
 }
 
@@ -60,8 +64,10 @@ type Server struct {
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
-	initialized  bool // initialize was answered
-	watch        bool // the client takes a didChangeWatchedFiles registration
+	lastChange   time.Time // when the last change came
+	burst        bool      // it came within the debounce of the one before
+	initialized  bool      // initialize was answered
+	watch        bool      // the client takes a didChangeWatchedFiles registration
 
 	lintMu runLock            // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/config"
@@ -105,6 +106,9 @@ func (s *Server) hasOpen(u unit) bool {
 
 // poke wakes the lint loop (s.mu held).
 func (s *Server) poke() {
+	now := time.Now()
+	s.burst = now.Sub(s.lastChange) < s.opt.Debounce
+	s.lastChange = now
 	select {
 	case s.wake <- struct{}{}:
 	default:
