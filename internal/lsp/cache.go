@@ -129,18 +129,26 @@ func (s *Server) recordCatalog(dir string) *catalog.Catalog {
 	return cat
 }
 
-// configChanged drops what a configuration file at path may decide: the
-// settings (and so the catalog) of every pack below its directory, and of
-// any pack it was named for.
-func (c *packCache) configChanged(path string) {
+// fileChanged drops what a change to path's contents (its buffer, or on
+// disk) may decide. A configuration file decides the settings, and so the
+// catalog, of every pack below its directory when it is a .wop.yaml, and
+// of every pack it was applied to whatever its name (WOP_CONFIG may name
+// any file); settings that could not be made are made again (which file
+// failed is not kept).
+func (c *packCache) fileChanged(path string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gen++
-	dir := filepath.Dir(path)
+	applied := func(e settingsEntry) bool { return e.err != nil || e.s.ConfigPath == path }
+	below := func(string) bool { return false }
+	if isConfig(path) {
+		below = func(p string) bool { return under(p, filepath.Dir(path)) }
+		c.gen++ // a pack's settings being made now may have read it
+	}
 	for p, e := range c.settings {
-		if under(p, dir) || e.s != nil && e.s.ConfigPath == path {
+		if below(p) || applied(e) {
 			delete(c.settings, p)
 			delete(c.catalogs, p)
+			c.gen++
 		}
 	}
 }

@@ -2,13 +2,16 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -283,5 +286,40 @@ func TestQuietChangeLintedAtOnce(t *testing.T) {
 	}
 	if n := runs.Load() - before; n != 1 {
 		t.Errorf("a burst of 4 changes: %d runs, want 1", n)
+	}
+}
+
+// TestFileChangedDropsSettings: a change drops the settings of the packs
+// below a .wop.yaml, of those a configuration of another name applied to
+// (WOP_CONFIG), and those that could not be made; no other.
+func TestFileChangedDropsSettings(t *testing.T) {
+	root := t.TempDir()
+	p := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
+	fill := func() *packCache {
+		c := newPackCache()
+		c.settings[p("x", "a")] = settingsEntry{s: &lintrun.Settings{ConfigPath: p("custom.yaml")}}
+		c.settings[p("y", "b")] = settingsEntry{s: &lintrun.Settings{ConfigPath: p("y", ".wop.yaml")}}
+		c.settings[p("y", "c")] = settingsEntry{s: &lintrun.Settings{}}
+		c.settings[p("z", "d")] = settingsEntry{err: errors.New("broken")}
+		return c
+	}
+	for changed, want := range map[string]string{
+		p("custom.yaml"):               "y/b y/c",
+		p("y", ".wop.yaml"):            "x/a",
+		p("y", "c", ".wop.yml"):        "x/a y/b",
+		p("y", "b", "pack.json"):       "x/a y/b y/c",
+		p("y", "b", "prompts", "p.md"): "x/a y/b y/c",
+	} {
+		c := fill()
+		c.fileChanged(changed)
+		var kept []string
+		for dir := range c.settings {
+			rel, _ := filepath.Rel(root, dir)
+			kept = append(kept, filepath.ToSlash(rel))
+		}
+		slices.Sort(kept)
+		if got := strings.Join(kept, " "); got != want {
+			t.Errorf("%s changed: kept %q, want %q", changed, got, want)
+		}
 	}
 }

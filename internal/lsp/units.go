@@ -52,8 +52,8 @@ func (s *Server) changed(path string, knownOnly bool) {
 	if u, ok := s.unitOf(path); ok && (!knownOnly || s.known(u)) {
 		s.dirty[u] = true
 	}
+	s.cache.fileChanged(path)
 	if isConfig(path) {
-		s.cache.configChanged(path)
 		dir := filepath.Dir(path)
 		for open := range s.docs {
 			if u, ok := s.unitOf(open); ok && under(open, dir) {
