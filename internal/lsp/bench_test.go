@@ -92,16 +92,15 @@ func mustWrite(tb testing.TB, path, text string) {
 // benchSession is a server and a client on a pipe to it: in process (with
 // the default debounce), or, when $WOP_LSP_BENCH_BIN names a wop binary,
 // that binary's `wop lsp` (bench/lsp.sh times main's build and this one's
-// with the same client). cpu is the server's CPU time so far (in process:
-// the whole process's, client included).
-func benchSession(tb testing.TB, ctx context.Context, root string) (c *lsptest.Client, cpu func() time.Duration) {
+// with the same client). pid is the external server's process (0 in
+// process).
+func benchSession(tb testing.TB, ctx context.Context, root string) (c *lsptest.Client, pid int) {
 	bin := os.Getenv("WOP_LSP_BENCH_BIN")
 	if bin == "" {
 		a, b := net.Pipe()
-		go Serve(ctx, a, Options{Env: testEnv(root, io.Discard)})
+		go Serve(ctx, a, Options{Env: testEnv(root, io.Discard), TuneGC: true}) // as `wop lsp` runs it
 		tb.Cleanup(func() { b.Close() })
 		c = lsptest.New(ctx, b)
-		cpu = cpuTime
 	} else {
 		cmd := exec.CommandContext(ctx, bin, "lsp", "--stdio")
 		cmd.Dir, cmd.Stderr = root, io.Discard
@@ -119,12 +118,12 @@ func benchSession(tb testing.TB, ctx context.Context, root string) (c *lsptest.C
 		}
 		tb.Cleanup(func() { in.Close(); _ = cmd.Wait() })
 		c = lsptest.New(ctx, pipes{out, in})
-		cpu = func() time.Duration { return procCPU(cmd.Process.Pid) }
+		pid = cmd.Process.Pid
 	}
 	if _, err := c.Initialize(ctx, root); err != nil {
 		tb.Fatal(err)
 	}
-	return c, cpu
+	return c, pid
 }
 
 // pipes is a child's standard output and input as one stream.
@@ -182,8 +181,14 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 	dir := benchPack(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, cpuTime := benchSession(b, ctx, dir)
+	c, pid := benchSession(b, ctx, dir)
 	manifest, text := openManifest(b, ctx, c, dir)
+	// The server's CPU time: in process, the whole process's (the client's
+	// included).
+	cpuTime := cpuTime
+	if pid != 0 {
+		cpuTime = func() time.Duration { return procCPU(pid) }
+	}
 	var times []time.Duration
 	var first runtime.MemStats
 	cpu0 := cpuTime()
@@ -206,11 +211,13 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 	b.StopTimer()
 	cpu := cpuTime() - cpu0
 	msPercentiles(b, "", times)
-	if os.Getenv("WOP_LSP_BENCH_BIN") == "" { // the server's heap is this process's
+	if pid == 0 { // the server's heap is this process's
 		var last runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&last)
 		b.ReportMetric(float64(last.HeapInuse)/float64(first.HeapInuse), "heap-last/first")
+	} else if kb := procPeakRSS(pid); kb > 0 {
+		b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
 	}
 	b.ReportMetric(float64(len(text))/1024, "manifest-KB")
 	// CPU per edit: what the wall-clock figures cost on a machine that is
@@ -331,4 +338,20 @@ func procCPU(pid int) time.Duration {
 	user, _ := strconv.Atoi(f[11])
 	sys, _ := strconv.Atoi(f[12])
 	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// procPeakRSS is a process's peak resident set in KiB, from Linux's /proc
+// (0 elsewhere).
+func procPeakRSS(pid int) int {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return kb
+		}
+	}
+	return 0
 }

@@ -3,8 +3,11 @@ package lsp
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -320,6 +323,44 @@ func TestFileChangedDropsSettings(t *testing.T) {
 		slices.Sort(kept)
 		if got := strings.Join(kept, " "); got != want {
 			t.Errorf("%s changed: kept %q, want %q", changed, got, want)
+		}
+	}
+}
+
+// TestServeTunesGC: with TuneGC the collector runs at gcPercent under a
+// memory limit while Serve runs, and is put back after; GOGC and
+// GOMEMLIMIT set by the user are left alone.
+func TestServeTunesGC(t *testing.T) {
+	current := func() (int, int64) {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p, debug.SetMemoryLimit(-1) // a negative limit only reads it
+	}
+	before, beforeLimit := current()
+	for _, tc := range []struct {
+		env      map[string]string
+		percent  int
+		memLimit int64
+	}{
+		{nil, gcPercent, memoryLimit},
+		{map[string]string{"GOGC": "100", "GOMEMLIMIT": "2GiB"}, before, beforeLimit},
+	} {
+		a, b := net.Pipe()
+		env := testEnv("/", io.Discard)
+		env.Getenv = func(k string) string { return tc.env[k] }
+		served := make(chan error, 1)
+		go func() { served <- Serve(context.Background(), a, Options{Env: env, TuneGC: true}) }()
+		c := lsptest.New(context.Background(), b)
+		if _, err := c.Initialize(context.Background(), t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		if p, limit := current(); p != tc.percent || limit != tc.memLimit {
+			t.Errorf("env %v: serving with GC percent %d, limit %d; want %d, %d", tc.env, p, limit, tc.percent, tc.memLimit)
+		}
+		b.Close()
+		<-served
+		if p, limit := current(); p != before || limit != beforeLimit {
+			t.Errorf("env %v: after Serve GC percent %d, limit %d; want %d, %d back", tc.env, p, limit, before, beforeLimit)
 		}
 	}
 }
