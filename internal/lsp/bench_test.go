@@ -98,7 +98,7 @@ func benchSession(tb testing.TB, ctx context.Context, root string) (c *lsptest.C
 	bin := os.Getenv("WOP_LSP_BENCH_BIN")
 	if bin == "" {
 		a, b := net.Pipe()
-		go Serve(ctx, a, Options{Env: testEnv(root, io.Discard), TuneGC: true}) // as `wop lsp` runs it
+		go Serve(ctx, a, Options{Env: testEnv(root, io.Discard)})
 		tb.Cleanup(func() { b.Close() })
 		c = lsptest.New(ctx, b)
 	} else {

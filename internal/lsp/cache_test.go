@@ -3,11 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -327,40 +324,33 @@ func TestFileChangedDropsSettings(t *testing.T) {
 	}
 }
 
-// TestServeTunesGC: with TuneGC the collector runs at gcPercent under a
-// memory limit while Serve runs, and is put back after; GOGC and
-// GOMEMLIMIT set by the user are left alone.
-func TestServeTunesGC(t *testing.T) {
-	current := func() (int, int64) {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p, debug.SetMemoryLimit(-1) // a negative limit only reads it
+// TestPackAppearsOnDisk: a document outside any pack belongs to the pack
+// whose pack.json is then written above it (didChangeWatchedFiles), and is
+// linted with it: the remembered answer "no pack" is dropped.
+func TestPackAppearsOnDisk(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "community.example.new")
+	schema := filepath.Join(dir, "schemas", "a.json")
+	mustWrite(t, schema, "{}\n")
+	s := start(t, dir)
+	if err := s.Open(s.ctx, schema, "{}\n"); err != nil {
+		t.Fatal(err)
 	}
-	before, beforeLimit := current()
-	for _, tc := range []struct {
-		env      map[string]string
-		percent  int
-		memLimit int64
-	}{
-		{nil, gcPercent, memoryLimit},
-		{map[string]string{"GOGC": "100", "GOMEMLIMIT": "2GiB"}, before, beforeLimit},
-	} {
-		a, b := net.Pipe()
-		env := testEnv("/", io.Discard)
-		env.Getenv = func(k string) string { return tc.env[k] }
-		served := make(chan error, 1)
-		go func() { served <- Serve(context.Background(), a, Options{Env: env, TuneGC: true}) }()
-		c := lsptest.New(context.Background(), b)
-		if _, err := c.Initialize(context.Background(), t.TempDir()); err != nil {
-			t.Fatal(err)
-		}
-		if p, limit := current(); p != tc.percent || limit != tc.memLimit {
-			t.Errorf("env %v: serving with GC percent %d, limit %d; want %d, %d", tc.env, p, limit, tc.percent, tc.memLimit)
-		}
-		b.Close()
-		<-served
-		if p, limit := current(); p != before || limit != beforeLimit {
-			t.Errorf("env %v: after Serve GC percent %d, limit %d; want %d, %d back", tc.env, p, limit, before, beforeLimit)
-		}
+	// A request that asks for the document's pack before there is one.
+	var list protocol.CompletionList
+	if err := s.Call(s.ctx, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: at(t, schema, "{}\n", "}")}, &list); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(dir, "pack.json")
+	mustWrite(t, manifest, `{"name": "community.example.new", "version": "1.0.0"}`+"\n")
+	if err := s.Notify(s.ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{
+		{URI: uri.File(manifest), Type: protocol.FileChangeTypeCreated}}}); err != nil {
+		t.Fatal(err)
+	}
+	// The pack is linted: its findings on pack.json are published (the
+	// manifest lacks what the schema requires).
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := s.Diagnostics(ctx, manifest, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 }); err != nil {
+		t.Fatalf("the pack written above an open document was not linted: %v", err)
 	}
 }

@@ -48,41 +48,6 @@ type Options struct {
 	// Debounce is the quiet time before a lint run of a burst of changes
 	// (DefaultDebounce if 0).
 	Debounce time.Duration
-	// TuneGC sets the process's garbage collector for a server that
-	// lints at every keystroke, while Serve runs (`wop lsp`, whose process
-	// is the server's alone): see tuneGC.
-	TuneGC bool
-}
-
-// The collector's settings under Options.TuneGC. A run allocates several
-// times the server's live heap (every file of the pack parsed again), so
-// at Go's default (a collection each time the heap doubles) collections
-// were a quarter of an edit's CPU and most of its p95; at 400 an edit on the
-// 150-node pack took 15 ms of CPU instead of 22, for a peak resident set of
-// 53 MB instead of 34. The memory limit bounds what the larger factor can
-// cost on a very large live heap (a registry checkout's catalog).
-const (
-	gcPercent   = 400
-	memoryLimit = 1 << 30
-)
-
-// tuneGC applies gcPercent and memoryLimit unless the user set GOGC or
-// GOMEMLIMIT, and returns what puts the previous settings back.
-func tuneGC(getenv func(string) string) (restore func()) {
-	restores := []func(){}
-	if getenv("GOGC") == "" {
-		old := debug.SetGCPercent(gcPercent)
-		restores = append(restores, func() { debug.SetGCPercent(old) })
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(memoryLimit)
-		restores = append(restores, func() { debug.SetMemoryLimit(old) })
-	}
-	return func() {
-		for _, r := range restores {
-			r()
-		}
-	}
 }
 
 // Server is one editor session.
@@ -125,9 +90,6 @@ type document struct {
 // Serve runs a server on rwc until the client exits, the stream ends or
 // ctx is cancelled. It returns nil after a clean shutdown and exit.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
-	if opt.TuneGC {
-		defer tuneGC(opt.Env.Getenv)()
-	}
 	return newServer(opt).serve(ctx, rwc)
 }
 

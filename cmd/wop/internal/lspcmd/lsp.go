@@ -12,7 +12,7 @@ import (
 
 // NewCmd returns `wop lsp`.
 func NewCmd(env *cli.Env) *cobra.Command {
-	opt := lsp.Options{TuneGC: true}
+	opt := lsp.Options{}
 	cmd := &cobra.Command{
 		Use:   "lsp",
 		Short: "Run the language server editors start (LSP over standard input and output)",
