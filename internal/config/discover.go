@@ -24,6 +24,10 @@ type Discovery struct {
 	// SafeDirs are directories whose configuration files are read whoever
 	// owns them; "*" trusts every directory.
 	SafeDirs []string
+	// Unsaved reports an editor buffer held for a path not on disk (a
+	// .wop.yaml never saved): it is found as a file would be, and is the
+	// editor user's own. Nil for none.
+	Unsaved func(path string) bool
 }
 
 // Found is the outcome of a search.
@@ -98,6 +102,9 @@ func (d Discovery) inDir(dir string) (found Found, done bool, err error) {
 		p := filepath.Join(dir, name)
 		info, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
+			if d.Unsaved != nil && d.Unsaved(p) {
+				return Found{Path: p}, true, nil
+			}
 			continue
 		}
 		if err != nil {

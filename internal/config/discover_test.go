@@ -101,3 +101,31 @@ func backward(s []string) []string {
 	slices.Reverse(r)
 	return r
 }
+
+// TestFindUnsaved: an editor's buffer for a .wop.yaml never saved is
+// found where the file would be; a file on disk still ends the search
+// first, and without Unsaved nothing but the disk counts.
+func TestFindUnsaved(t *testing.T) {
+	root := t.TempDir()
+	pack := filepath.Join(root, "repo", "pack")
+	if err := os.MkdirAll(filepath.Join(pack, "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	buffer := filepath.Join(pack, ".wop.yaml")
+	d := Discovery{Home: root, UID: os.Getuid(), Unsaved: func(p string) bool { return p == buffer }}
+	for start, want := range map[string]string{pack: buffer, filepath.Join(pack, "prompts"): buffer, filepath.Join(root, "repo"): ""} {
+		if got, err := Find(start, d); err != nil || got.Path != want {
+			t.Errorf("Find(%s) = %q, %v; want %q", start, got.Path, err, want)
+		}
+	}
+	if got, _ := Find(pack, Discovery{Home: root, UID: os.Getuid()}); got.Path != "" {
+		t.Errorf("without Unsaved: found %q", got.Path)
+	}
+	write(t, filepath.Join(pack, "prompts"), "registry: public\n")
+	if got, _ := Find(filepath.Join(pack, "prompts"), d); got.Path != filepath.Join(pack, "prompts", ".wop.yaml") {
+		t.Errorf("a file on disk below the buffer: found %q", got.Path)
+	}
+}

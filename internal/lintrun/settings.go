@@ -67,7 +67,11 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 	var want *safefile.Identity
 	if path == "" {
 		if memo.finder == nil {
-			memo.finder = config.NewFinder(Discovery(env))
+			d := Discovery(env)
+			if len(overlay) > 0 { // the editor's buffers: a new .wop.yaml applies before it is saved
+				d.Unsaved = func(p string) bool { _, ok := overlay[p]; return ok }
+			}
+			memo.finder = config.NewFinder(d)
 		}
 		found, err := memo.finder.Find(start)
 		if err != nil {

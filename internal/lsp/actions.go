@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/lint"
-	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
@@ -45,7 +44,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 	if !ok {
 		return out, nil
 	}
-	u, ok := unitOf(path)
+	u, ok := s.unitOf(path)
 	if !ok {
 		return out, nil
 	}
@@ -121,11 +120,7 @@ func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeActio
 	if r := lint.Lookup(f.d.Rule); r != nil && r.Enforced {
 		return codeAction{}, false // build and publish refuse it whatever .wop.yaml says
 	}
-	if s.lintMu.LockCtx(ctx) != nil {
-		return codeAction{}, false
-	}
-	settings, err := lintrun.SettingsFor(s.env, "", u.pack, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
-	s.lintMu.Unlock()
+	settings, err := s.settingsFor(u.pack)
 	rel, relErr := filepath.Rel(u.pack, f.path)
 	if err != nil || relErr != nil {
 		return codeAction{}, false

@@ -1,19 +1,24 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // The budgets of issue 27, measured (not asserted): edit -> diagnostics
@@ -84,51 +89,113 @@ func mustWrite(tb testing.TB, path, text string) {
 	}
 }
 
-// benchSession is a server in process (with the default debounce) and a
-// client on a pipe.
-func benchSession(tb testing.TB, ctx context.Context, root string) *lsptest.Client {
-	a, b := net.Pipe()
-	go Serve(ctx, a, Options{Env: testEnv(root, io.Discard)})
-	tb.Cleanup(func() { b.Close() })
-	c := lsptest.New(ctx, b)
+// benchSession is a server and a client on a pipe to it: in process (with
+// the default debounce), or, when $WOP_LSP_BENCH_BIN names a wop binary,
+// that binary's `wop lsp` (bench/lsp.sh times main's build and this one's
+// with the same client). pid is the external server's process (0 in
+// process).
+func benchSession(tb testing.TB, ctx context.Context, root string) (c *lsptest.Client, pid int) {
+	bin := os.Getenv("WOP_LSP_BENCH_BIN")
+	if bin == "" {
+		a, b := net.Pipe()
+		go Serve(ctx, a, Options{Env: testEnv(root, io.Discard)})
+		tb.Cleanup(func() { b.Close() })
+		c = lsptest.New(ctx, b)
+	} else {
+		cmd := exec.CommandContext(ctx, bin, "lsp", "--stdio")
+		cmd.Dir, cmd.Stderr = root, io.Discard
+		cmd.Env = append(os.Environ(), "WOP_CACHE_DIR=off", "HOME="+tb.TempDir())
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+		c = lsptest.New(ctx, pipes{out, in})
+		pid = cmd.Process.Pid
+	}
 	if _, err := c.Initialize(ctx, root); err != nil {
 		tb.Fatal(err)
 	}
-	return c
+	return c, pid
+}
+
+// pipes is a child's standard output and input as one stream.
+type pipes struct {
+	io.Reader
+	io.WriteCloser
+}
+
+// benchPack is the pack the edit benchmarks type in: $WOP_LSP_BENCH_PACK,
+// or a generated 150-node pack.
+func benchPack(b *testing.B) string {
+	if dir := os.Getenv("WOP_LSP_BENCH_PACK"); dir != "" {
+		return dir
+	}
+	dir := filepath.Join(b.TempDir(), "community.example.bench")
+	writePack(b, dir, "community.example.bench", 150)
+	return dir
+}
+
+// openManifest opens the pack's pack.json and waits for its first
+// diagnostics.
+func openManifest(b *testing.B, ctx context.Context, c *lsptest.Client, dir string) (path, text string) {
+	path = filepath.Join(dir, "pack.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Open(ctx, path, string(raw)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Diagnostics(ctx, path, lsptest.AtVersion(1)); err != nil {
+		b.Fatal(err)
+	}
+	return path, string(raw)
+}
+
+// typed is the manifest after the i-th keystroke of the benchmarks: one
+// more word in the pack's description.
+func typed(text string, i int) string {
+	return strings.Replace(text, `"description": "`, fmt.Sprintf(`"description": "edit %d `, i), 1)
+}
+
+// msPercentiles reports the median and p95 of times as name-median-ms and
+// name-p95-ms.
+func msPercentiles(b *testing.B, name string, times []time.Duration) {
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, name+"median-ms")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, name+"p95-ms")
 }
 
 // BenchmarkEditToDiagnostics times an edit of pack.json until the
 // diagnostics of that version are published, and the heap after the edits
 // against after the first.
 func BenchmarkEditToDiagnostics(b *testing.B) {
-	dir := os.Getenv("WOP_LSP_BENCH_PACK")
-	if dir == "" {
-		dir = filepath.Join(b.TempDir(), "community.example.bench")
-		writePack(b, dir, "community.example.bench", 150)
-	}
+	dir := benchPack(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := benchSession(b, ctx, dir)
-	manifest := filepath.Join(dir, "pack.json")
-	raw, err := os.ReadFile(manifest)
-	if err != nil {
-		b.Fatal(err)
-	}
-	text := string(raw)
-	if err := c.Open(ctx, manifest, text); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Diagnostics(ctx, manifest, lsptest.AtVersion(1)); err != nil {
-		b.Fatal(err)
+	c, pid := benchSession(b, ctx, dir)
+	manifest, text := openManifest(b, ctx, c, dir)
+	// The server's CPU time: in process, the whole process's (the client's
+	// included).
+	cpuTime := cpuTime
+	if pid != 0 {
+		cpuTime = func() time.Duration { return procCPU(pid) }
 	}
 	var times []time.Duration
 	var first runtime.MemStats
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := range b.N {
-		edited := strings.Replace(text, `"description": "`, fmt.Sprintf(`"description": "edit %d `, i), 1)
 		t0 := time.Now()
-		v, err := c.Change(ctx, manifest, lsptest.Edit{Text: edited})
+		v, err := c.Change(ctx, manifest, lsptest.Edit{Text: typed(text, i)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -143,17 +210,82 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 	}
 	b.StopTimer()
 	cpu := cpuTime() - cpu0
-	var last runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&last)
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
-	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
-	b.ReportMetric(float64(last.HeapInuse)/float64(first.HeapInuse), "heap-last/first")
-	b.ReportMetric(float64(len(raw))/1024, "manifest-KB")
-	// CPU per edit (server and client, both cores): what the wall-clock
-	// figures cost on a machine that is not shared.
+	msPercentiles(b, "", times)
+	if pid == 0 { // the server's heap is this process's
+		var last runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&last)
+		b.ReportMetric(float64(last.HeapInuse)/float64(first.HeapInuse), "heap-last/first")
+	} else if kb := procPeakRSS(pid); kb > 0 {
+		b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
+	}
+	b.ReportMetric(float64(len(text))/1024, "manifest-KB")
+	// CPU per edit: what the wall-clock figures cost on a machine that is
+	// not shared.
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkRequestsWhileTyping times hover (on a node's typeId) and
+// completion (in the license value) asked while the edit before them is
+// being linted: each iteration edits pack.json, waits past the debounce
+// so its run has started, asks both one after the other, then waits for
+// the edit's diagnostics.
+func BenchmarkRequestsWhileTyping(b *testing.B) {
+	dir := benchPack(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := benchSession(b, ctx, dir)
+	manifest, text := openManifest(b, ctx, c, dir)
+	doc := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
+	// Positions in the text after the edit, all past the description
+	// the edits lengthen, so each is found in the text it is asked of.
+	posOf := func(text, what string, skip int) protocol.Position {
+		i := strings.LastIndex(text, what)
+		if i < 0 {
+			b.Fatalf("%q not in %s", what, manifest)
+		}
+		return positionOf([]byte(text), i+skip)
+	}
+	var hovers, completions []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		edited := typed(text, i)
+		v, err := c.Change(ctx, manifest, lsptest.Edit{Text: edited})
+		if err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(DefaultDebounce + 5*time.Millisecond)
+		var hover protocol.Hover
+		var list protocol.CompletionList
+		ask := []func(){func() {
+			t0 := time.Now()
+			if err := c.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: doc, Position: posOf(edited, `"typeId": "`, len(`"typeId": "`)+3)}}, &hover); err != nil {
+				b.Fatal(err)
+			}
+			hovers = append(hovers, time.Since(t0))
+		}, func() {
+			t0 := time.Now()
+			if err := c.Call(ctx, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: doc, Position: posOf(edited, `"license": "`, len(`"license": "`)+1)}}, &list); err != nil {
+				b.Fatal(err)
+			}
+			completions = append(completions, time.Since(t0))
+		}}
+		// Each goes first every other time: the first one asked meets
+		// the run in progress, the second may find it done.
+		ask[i%2]()
+		ask[1-i%2]()
+		if i == 0 && (hover.Contents.Value == "" || len(list.Items) == 0) {
+			b.Fatalf("hover %q, %d completion items: the positions answer nothing", hover.Contents.Value, len(list.Items))
+		}
+		if _, err := c.Diagnostics(ctx, manifest, lsptest.AtVersion(v)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	msPercentiles(b, "hover-", hovers)
+	msPercentiles(b, "completion-", completions)
 }
 
 // BenchmarkInitializeToFirstDiagnostics times a new session inside a
@@ -176,7 +308,7 @@ func BenchmarkInitializeToFirstDiagnostics(b *testing.B) {
 	for range b.N {
 		ctx, cancel := context.WithCancel(context.Background())
 		t0 := time.Now()
-		c := benchSession(b, ctx, root)
+		c, _ := benchSession(b, ctx, root)
 		if err := c.Open(ctx, manifest, string(raw)); err != nil {
 			b.Fatal(err)
 		}
@@ -188,4 +320,38 @@ func BenchmarkInitializeToFirstDiagnostics(b *testing.B) {
 	}
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+}
+
+// procCPU is a process's user and system CPU time so far, from Linux's
+// /proc (0 elsewhere), in clock ticks of 10 ms.
+func procCPU(pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields from the third on follow the command's closing parenthesis;
+	// utime and stime are the 14th and 15th.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.Atoi(f[11])
+	sys, _ := strconv.Atoi(f[12])
+	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// procPeakRSS is a process's peak resident set in KiB, from Linux's /proc
+// (0 elsewhere).
+func procPeakRSS(pid int) int {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return kb
+		}
+	}
+	return 0
 }

@@ -36,7 +36,8 @@ type finding struct {
 
 func newLoader() *lintrun.Catalogs { return lintrun.NewCatalogs(false, false) }
 
-// lintLoop lints the dirty units once changes settle, until ctx ends.
+// lintLoop lints the dirty units, at once after a quiet spell, once
+// changes settle in a burst, until ctx ends.
 func (s *Server) lintLoop(ctx context.Context) {
 	for {
 		select {
@@ -44,7 +45,12 @@ func (s *Server) lintLoop(ctx context.Context) {
 			return
 		case <-s.wake:
 		}
-		s.settle(ctx)
+		s.mu.Lock()
+		burst := s.burst
+		s.mu.Unlock()
+		if burst {
+			s.settle(ctx)
+		}
 		s.mu.Lock()
 		units := s.dirty
 		s.dirty = map[unit]bool{}
@@ -105,6 +111,9 @@ func (s *Server) lintUnit(ctx context.Context, u unit, overlay map[string][]byte
 func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte) map[string][]finding {
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
+	if s.holdRun != nil {
+		s.holdRun()
+	}
 	out := map[string][]finding{}
 	if u.pack == "" && isConfig(u.loose) {
 		// A configuration above the packs: its own mistakes (the packs it
@@ -121,6 +130,9 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		o.Paths, o.Changed = []string{u.loose}, true
 	}
 	res, err := lintrun.Run(ctx, s.env, o)
+	if u.pack != "" {
+		s.recordCatalog(u.pack) // what hover and completion judge by, now the run has opened it
+	}
 	if err != nil {
 		s.addRunError(out, u, err)
 		placeAll(out, overlay)
@@ -162,7 +174,8 @@ func (s *Server) addRunError(out map[string][]finding, u unit, err error) {
 }
 
 // placeAll gives every finding its range in its file's text: the overlay's
-// or the disk's.
+// or the disk's. Each file is read, parsed and indexed once, however many
+// findings it has.
 func placeAll(out map[string][]finding, overlay map[string][]byte) {
 	for path, fs := range out {
 		text, ok := overlay[path]
@@ -173,8 +186,9 @@ func placeAll(out map[string][]finding, overlay map[string][]byte) {
 		if strings.HasSuffix(path, ".json") {
 			doc, _ = jsonpos.Parse(text)
 		}
+		idx := newLines(text)
 		for i := range fs {
-			fs[i].rng = findingRange(text, doc, fs[i].d)
+			fs[i].rng = findingRange(idx, doc, fs[i].d)
 			fs[i].related = relatedFile(path, doc, fs[i].d)
 		}
 	}
@@ -183,19 +197,19 @@ func placeAll(out map[string][]finding, overlay map[string][]byte) {
 // findingRange is where a finding is: from its start to the end of the
 // JSON value or member name there, else to the end of its line; a finding
 // about the whole file covers its first line.
-func findingRange(text []byte, doc *jsonpos.Doc, d diag.Diagnostic) protocol.Range {
+func findingRange(idx *lines, doc *jsonpos.Doc, d diag.Diagnostic) protocol.Range {
 	if d.Start.Line == 0 {
-		return rangeOf(text, 0, trimmedLineEnd(text, 0))
+		return idx.rangeOf(0, trimmedLineEnd(idx.text, 0))
 	}
-	start := offsetOfLintPos(text, d.Start.Line, max(d.Start.Column, 1))
+	start := idx.lintOffset(d.Start.Line, max(d.Start.Column, 1))
 	end := -1
 	if doc != nil {
 		end = spanEnd(doc.Src, doc.Root, start)
 	}
 	if end < start {
-		end = trimmedLineEnd(text, start)
+		end = trimmedLineEnd(idx.text, start)
 	}
-	return rangeOf(text, start, end)
+	return idx.rangeOf(start, end)
 }
 
 // trimmedLineEnd is the end of off's line without trailing blanks (never
@@ -283,7 +297,7 @@ func (s *Server) publish(ctx context.Context, u unit, byFile map[string][]findin
 	}
 	s.mu.Unlock()
 	for p := range versions { // an open document of the unit hears even "nothing found"
-		if v, ok := unitOf(p); ok && v == u {
+		if v, ok := s.unitOf(p); ok && v == u {
 			paths = append(paths, p)
 		}
 	}

@@ -2,15 +2,12 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/assist"
-	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
@@ -32,30 +29,11 @@ func (s *Server) assistDoc(u protocol.DocumentURI) (assist.Env, assist.Doc, bool
 		return assist.Env{}, assist.Doc{}, false
 	}
 	env := assist.Env{Open: s.text}
-	if dir, ok := pack.Owner(path); ok {
-		env.PackDir = dir
-		env.Catalog = s.catalogFor(dir)
+	if u, ok := s.unitOf(path); ok && u.pack != "" {
+		env.PackDir = u.pack
+		env.Catalog = s.catalogFor(u.pack)
 	}
 	return env, assist.Doc{Path: path, Text: text}, true
-}
-
-// catalogFor is the catalog lint judges the pack in dir against (nil when
-// none, or when it cannot be opened: the diagnostics say why).
-func (s *Server) catalogFor(dir string) *catalog.Catalog {
-	s.lintMu.Lock()
-	defer s.lintMu.Unlock()
-	settings, err := lintrun.SettingsFor(s.env, "", dir, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
-	if err != nil {
-		return nil
-	}
-	c, err := s.loader.ForPack(context.Background(), s.env, settings.Catalogs, dir)
-	if err != nil {
-		return nil
-	}
-	if c, err = s.loader.WithHost(c, settings.Host, "configured"); err != nil {
-		return nil
-	}
-	return c
 }
 
 func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
@@ -114,9 +92,11 @@ func (s *Server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 	if !ok {
 		return list, nil
 	}
-	for _, it := range assist.Complete(env, doc, offsetOf(doc.Text, p.Position)) {
+	items := assist.Complete(env, doc, offsetOf(doc.Text, p.Position))
+	idx := newLines(doc.Text) // hundreds of items (license ids): one pass, not one per item
+	for _, it := range items {
 		item := protocol.CompletionItem{Label: it.Label, Detail: it.Detail, Kind: itemKinds[it.Kind], SortText: it.SortText,
-			TextEdit: &protocol.TextEdit{Range: rangeOf(doc.Text, it.Replace.Start, it.Replace.End), NewText: it.Insert}}
+			TextEdit: &protocol.TextEdit{Range: idx.rangeOf(it.Replace.Start, it.Replace.End), NewText: it.Insert}}
 		if it.Doc != "" {
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
 		}
@@ -156,8 +136,9 @@ func (s *Server) documentLinks(p *protocol.DocumentLinkParams) ([]protocol.Docum
 	if !ok {
 		return out, nil
 	}
+	idx := newLines(doc.Text)
 	for _, l := range assist.Links(env, doc) {
-		out = append(out, protocol.DocumentLink{Range: rangeOf(doc.Text, l.Span.Start, l.Span.End), Target: uriOf(l.Target)})
+		out = append(out, protocol.DocumentLink{Range: idx.rangeOf(l.Span.Start, l.Span.End), Target: uriOf(l.Target)})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
@@ -24,7 +25,7 @@ func TestRangeCountsUTF16(t *testing.T) {
 	line2 := strings.Index(string(text), "  \"description")
 	col := len([]rune(string(text[line2:value]))) + 1 // lint's column: code points, from 1
 	doc := mustParse(t, text)
-	got := findingRange(text, doc, diag.Diagnostic{Start: diag.Position{Line: 2, Column: col}})
+	got := findingRange(newLines(text), doc, diag.Diagnostic{Start: diag.Position{Line: 2, Column: col}})
 	// "  \"description\": \"" is 18 units, 😀 2, " 日本" 3, "\", \"license\": " 14.
 	want := protocol.Range{Start: protocol.Position{Line: 1, Character: 37}, End: protocol.Position{Line: 1, Character: 43}}
 	if got != want {
@@ -313,5 +314,36 @@ func TestCancelledRequest(t *testing.T) {
 	var rpcErr *jsonrpc2.Error
 	if !errors.As(got, &rpcErr) || rpcErr.Code != requestCancelled {
 		t.Errorf("reply error = %v, want RequestCancelled", got)
+	}
+}
+
+// TestLinesIndex: the line index and positionOf place every offset (CRLF
+// lines, multi-byte runes, past the end, an empty text) where a count from
+// the top of the text does, and lint's positions at the same offsets.
+func TestLinesIndex(t *testing.T) {
+	for _, text := range []string{"", "\n", "a", "ab\ncd\n", "{\r\n  \"x\": \"😀 日本\"\r\n}", "\n\n\nx\n\n"} {
+		idx := newLines([]byte(text))
+		for off := -1; off <= len(text)+1; off++ {
+			clamped := min(max(off, 0), len(text))
+			before := text[:clamped]
+			lineStart := strings.LastIndex(before, "\n") + 1
+			want := protocol.Position{Line: uint32(strings.Count(before, "\n")), Character: uint32(len(utf16.Encode([]rune(before[lineStart:]))))}
+			if got := idx.position(off); got != want {
+				t.Errorf("%q: position(%d) = %+v, want %+v", text, off, got, want)
+			}
+			if got := positionOf([]byte(text), off); got != want {
+				t.Errorf("%q: positionOf(%d) = %+v, want %+v", text, off, got, want)
+			}
+		}
+		for line := 1; line <= strings.Count(text, "\n")+2; line++ {
+			for col := 1; col < 8; col++ {
+				off := idx.lintOffset(line, col)
+				if off < len(text) && text[off] != '\n' {
+					if l, c := lintPosOf([]byte(text), idx.position(off)); l != line || c != col {
+						t.Errorf("%q: lintOffset(%d, %d) = %d, at %d:%d", text, line, col, off, l, c)
+					}
+				}
+			}
+		}
 	}
 }

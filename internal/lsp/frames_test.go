@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -32,6 +33,41 @@ func TestHugeContentLength(t *testing.T) {
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("Serve still reading after an oversized header")
+			}
+		})
+	}
+}
+
+// TestSecondHeaderInOneWrite: a normal message and an oversized header
+// arriving in one write (one read of the stream holds both) pass the first
+// on and refuse the second: every header is checked, not the first only.
+func TestSecondHeaderInOneWrite(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+	first := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+	for name, second := range map[string]string{
+		"2 GB":                "Content-Length: 2147483647\r\n\r\n{",
+		"endless header line": "Content-Type: " + strings.Repeat("x", 2*maxHeader),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := io.ReadAll(newFrameGuard(bytes.NewReader([]byte(first + second))))
+			var fe *FrameError
+			if string(got) != first || !errors.As(err, &fe) {
+				t.Errorf("passed on %d bytes (%.100q), %v; want the %d of the first message, then a FrameError", len(got), got, err, len(first))
+			}
+
+			a, b := net.Pipe()
+			defer b.Close()
+			served := make(chan error, 1)
+			go func() { served <- Serve(context.Background(), a, Options{Env: testEnv("/", io.Discard)}) }()
+			go func() { _, _ = b.Write([]byte(first + second)) }()
+			go func() { _, _ = io.Copy(io.Discard, b) }() // the initialize reply
+			select {
+			case err := <-served:
+				if !errors.As(err, &fe) {
+					t.Fatalf("Serve = %v, want a FrameError", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Serve still reading after an oversized second header")
 			}
 		})
 	}

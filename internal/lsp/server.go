@@ -24,8 +24,11 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// DefaultDebounce is how long the server waits after the last change
-// before it lints: a burst of keystrokes costs one run.
+// DefaultDebounce is how long the server waits after the last change of a
+// burst (changes less than this apart) before it lints: a burst of
+// keystrokes costs one run. A change after a quiet spell (typing, at a
+// keystroke every 100 ms or so) is linted at once: waiting would only
+// delay its diagnostics.
 const DefaultDebounce = 10 * time.Millisecond
 
 // fileCacheSize bounds the bytes of pack files kept between runs.
@@ -42,7 +45,8 @@ type Options struct {
 	// Env is what lint runs with; its ErrOut is the server's log (editors
 	// show a server's stderr as its output).
 	Env *lintrun.Env
-	// Debounce is the quiet time before a lint run (DefaultDebounce if 0).
+	// Debounce is the quiet time before a lint run of a burst of changes
+	// (DefaultDebounce if 0).
 	Debounce time.Duration
 }
 
@@ -60,12 +64,19 @@ type Server struct {
 	// shows every unit's findings about it.
 	unitFindings map[unit]map[string][]finding
 	shutdown     bool
-	initialized  bool // initialize was answered
-	watch        bool // the client takes a didChangeWatchedFiles registration
+	lastChange   time.Time // when the last change came
+	burst        bool      // it came within the debounce of the one before
+	initialized  bool      // initialize was answered
+	watch        bool      // the client takes a didChangeWatchedFiles registration
 
 	lintMu runLock            // lintrun runs one at a time
 	loader *lintrun.Catalogs  // catalogs stay open across runs (lintMu)
 	files  *lintrun.FileCache // and the packs' files, while unchanged on disk
+	cache  *packCache         // what requests read instead of the disk or a run
+
+	// holdRun, when set, is called before each lint run with the run lock
+	// held: a test holds a run there to show requests do not wait for it.
+	holdRun func()
 
 	wake chan struct{}
 }
@@ -155,9 +166,26 @@ func newServer(opt Options) *Server {
 	if opt.Debounce <= 0 {
 		opt.Debounce = DefaultDebounce
 	}
-	return &Server{opt: opt, env: opt.Env, log: log.New(opt.Env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
+	// Requests make settings while a run may be warning too: one writer
+	// at a time.
+	env := *opt.Env
+	env.ErrOut = &lockedWriter{w: opt.Env.ErrOut}
+	return &Server{opt: opt, env: &env, log: log.New(env.ErrOut, "wop lsp: ", log.LstdFlags|log.Lmsgprefix),
 		docs: map[string]*document{}, dirty: map[unit]bool{}, unitFindings: map[unit]map[string][]finding{},
-		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), wake: make(chan struct{}, 1)}
+		lintMu: make(runLock, 1), loader: newLoader(), files: lintrun.NewFileCache(fileCacheSize), cache: newPackCache(),
+		wake: make(chan struct{}, 1)}
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // guarded is the client's stream read through a frameGuard.
@@ -274,6 +302,16 @@ type runLock chan struct{}
 
 func (l runLock) Lock()   { l <- struct{}{} }
 func (l runLock) Unlock() { <-l }
+
+// TryLock locks l if it is free.
+func (l runLock) TryLock() bool {
+	select {
+	case l <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
 
 // LockCtx locks l, or gives up when ctx ends first.
 func (l runLock) LockCtx(ctx context.Context) error {

@@ -47,11 +47,22 @@ type session struct {
 
 func start(t *testing.T, root string) *session {
 	t.Helper()
+	return startWith(t, root, nil)
+}
+
+// startWith is start with the server set up by setup first (nil: as
+// Serve makes it).
+func startWith(t *testing.T, root string, setup func(*Server)) *session {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	a, b := net.Pipe()
 	s := &session{ctx: ctx, served: make(chan error, 1), log: &bytes.Buffer{}, pipe: b}
-	go func() { s.served <- Serve(ctx, a, Options{Env: testEnv(root, s.log), Debounce: time.Millisecond}) }()
+	srv := newServer(Options{Env: testEnv(root, s.log), Debounce: time.Millisecond})
+	if setup != nil {
+		setup(srv)
+	}
+	go func() { s.served <- srv.serve(ctx, a) }()
 	s.Client = lsptest.New(ctx, b)
 	if _, err := s.Initialize(ctx, root); err != nil {
 		t.Fatal(err)

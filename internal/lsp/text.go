@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -59,16 +60,62 @@ func offsetOf(text []byte, p protocol.Position) int {
 	return off
 }
 
-// positionOf turns a byte offset into an LSP position.
+// positionOf turns a byte offset into an LSP position (one position: a
+// text that places many makes a lines index).
 func positionOf(text []byte, off int) protocol.Position {
 	off = min(max(off, 0), len(text))
-	line, start := 0, 0
-	for i := 0; i < off; i++ {
-		if text[i] == '\n' {
-			line, start = line+1, i+1
+	start := bytes.LastIndexByte(text[:off], '\n') + 1
+	return protocol.Position{Line: uint32(bytes.Count(text[:start], []byte{'\n'})), Character: uint32(utf16Len(text[start:off]))}
+}
+
+// lines is a text's line index, made in one pass: placing many ranges in
+// one text (a run's findings, a completion's items) costs a binary search
+// each, not a count from the top of the text.
+type lines struct {
+	text   []byte
+	starts []int // the offset where each line starts; starts[0] is 0
+}
+
+func newLines(text []byte) *lines {
+	starts := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
-	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[start:off]))}
+	return &lines{text: text, starts: starts}
+}
+
+// position is positionOf through the index.
+func (l *lines) position(off int) protocol.Position {
+	off = min(max(off, 0), len(l.text))
+	line := sort.SearchInts(l.starts, off+1) - 1 // the last line starting at or before off
+	start := l.starts[line]
+	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(l.text[start:off]))}
+}
+
+// rangeOf is the LSP range of bytes [start, end).
+func (l *lines) rangeOf(start, end int) protocol.Range {
+	return protocol.Range{Start: l.position(start), End: l.position(end)}
+}
+
+// lintOffset turns lint's 1-based line and code-point column into a byte
+// offset (clamped to the line's end, and to the text's end past its last
+// line).
+func (l *lines) lintOffset(line, col int) int {
+	if line < 1 || line > len(l.starts) {
+		return len(l.text)
+	}
+	off := l.starts[line-1]
+	end := lineEnd(l.text, off)
+	for ; col > 1 && off < end; col-- {
+		_, size := utf8.DecodeRune(l.text[off:end])
+		off += size
+	}
+	return off
 }
 
 // utf16Len counts the UTF-16 code units of b.
@@ -86,19 +133,8 @@ func utf16Len(b []byte) int {
 	return n
 }
 
-// offsetOfLintPos turns lint's 1-based line and code-point column into a
-// byte offset.
-func offsetOfLintPos(text []byte, line, col int) int {
-	off := lineStart(text, line-1)
-	end := lineEnd(text, off)
-	for ; col > 1 && off < end; col-- {
-		_, size := utf8.DecodeRune(text[off:end])
-		off += size
-	}
-	return off
-}
-
-// rangeOf is the LSP range of bytes [start, end).
+// rangeOf is the LSP range of bytes [start, end) of text (one range: a
+// text that places many makes a lines index).
 func rangeOf(text []byte, start, end int) protocol.Range {
 	return protocol.Range{Start: positionOf(text, start), End: positionOf(text, end)}
 }

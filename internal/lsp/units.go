@@ -3,6 +3,7 @@ package lsp
 import (
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/wop-cli/wop/internal/agf"
 	"github.com/wop-cli/wop/internal/config"
@@ -48,13 +49,14 @@ func unitOf(path string) (unit, bool) {
 func (s *Server) changed(path string, knownOnly bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if u, ok := unitOf(path); ok && (!knownOnly || s.known(u)) {
+	if u, ok := s.unitOf(path); ok && (!knownOnly || s.known(u)) {
 		s.dirty[u] = true
 	}
+	s.cache.fileChanged(path)
 	if isConfig(path) {
 		dir := filepath.Dir(path)
 		for open := range s.docs {
-			if u, ok := unitOf(open); ok && under(open, dir) {
+			if u, ok := s.unitOf(open); ok && under(open, dir) {
 				s.dirty[u] = true
 			}
 		}
@@ -71,6 +73,7 @@ func (s *Server) changed(path string, knownOnly bool) {
 // a pack.json may change what a catalog (a registry checkout) defines, so
 // catalogs are read again and every unit shown is linted again.
 func (s *Server) changedOnDisk(path string) {
+	s.cache.diskChanged(path)
 	if filepath.Base(path) == pack.ManifestName {
 		s.lintMu.Lock()
 		s.loader = newLoader()
@@ -94,7 +97,7 @@ func (s *Server) known(u unit) bool {
 // hasOpen reports whether a document of u is open (s.mu held).
 func (s *Server) hasOpen(u unit) bool {
 	for open := range s.docs {
-		if v, ok := unitOf(open); ok && v == u {
+		if v, ok := s.unitOf(open); ok && v == u {
 			return true
 		}
 	}
@@ -103,6 +106,9 @@ func (s *Server) hasOpen(u unit) bool {
 
 // poke wakes the lint loop (s.mu held).
 func (s *Server) poke() {
+	now := time.Now()
+	s.burst = now.Sub(s.lastChange) < s.opt.Debounce
+	s.lastChange = now
 	select {
 	case s.wake <- struct{}{}:
 	default:

@@ -27,7 +27,7 @@ func NewCmd(env *cli.Env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().DurationVar(&opt.Debounce, "debounce", lsp.DefaultDebounce, "quiet time after a change before lint runs")
+	cmd.Flags().DurationVar(&opt.Debounce, "debounce", lsp.DefaultDebounce, "quiet time after a burst of changes (changes closer than this) before lint runs; a change after a quiet spell is linted at once")
 	// Editors' generic clients pass --stdio; standard I/O is the only transport.
 	cmd.Flags().Bool("stdio", true, "speak on standard input and output (the only transport; accepted for clients that pass it)")
 	return cmd
