@@ -21,13 +21,17 @@ import (
 type Target struct{ Path, Display string }
 
 // ExpandTargets turns path arguments into the packs they hold: a pack
-// directory, a pack.json, a .tgz, or a folder of packs; a directory inside
-// a pack that holds none (prompts/) stands for the pack around it.
+// directory, a pack.json, a .tgz, or a folder of packs; a registry
+// checkout's root stands for its packs/, and a directory inside a pack that
+// holds none (prompts/) for the pack around it.
 func ExpandTargets(env *Env, args []string) ([]Target, error) {
 	var out []Target
 	for _, arg := range args {
 		abs := env.Abs(arg)
 		found, err := pack.Discover(abs)
+		if errors.Is(err, pack.ErrNoManifest) && catalog.IsCheckout(abs) {
+			found, err = pack.Discover(filepath.Join(abs, "packs")) // what its maintainers lint at its root
+		}
 		if errors.Is(err, pack.ErrNoManifest) {
 			if dir, ok := enclosingPack(abs); ok { // run inside a pack's prompts/, as git finds its repository
 				found, err = []string{dir}, nil
