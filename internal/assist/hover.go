@@ -27,6 +27,9 @@ func hoverManifest(env Env, m *manifest, off int) (string, Span, bool) {
 	} else if f := m.catalogFacts(env, path, c.Token.Str); f != "" && !c.OnName {
 		parts = append(parts, f)
 	}
+	if f := m.chainNodeFacts(env, path); f != "" && !c.OnName {
+		parts = append(parts, f)
+	}
 	subs, what := m.subs(path), path
 	if c.OnName && len(subs) > 0 && !described(subs) && len(path) > 0 {
 		// A name of a map (dependencies): what the map means says more

@@ -80,8 +80,8 @@ type DAG struct {
 	// Findings are the chain rules' findings on this DAG, in a stable
 	// order (by rule, then as the rule walks the DAG).
 	Findings []Finding `json:"findings,omitempty"`
-
-	params *jsonpos.Value
+	// ParamsSchema is the parameters schema's value (nil if none).
+	ParamsSchema *jsonpos.Value `json:"-"`
 }
 
 // Role is what a node does, as far as the catalog and its typeId tell.

@@ -35,7 +35,7 @@ func findDAGs(root *jsonpos.Value, v2 bool) []*DAG {
 				at := ptr + "/" + jsonpos.EscapeToken(m.Name)
 				if m.Name == "dag" && m.Value.Kind == jsonpos.Object && m.Value.Get("nodes") != nil {
 					d := newDAG(m.Value, at, v2)
-					d.params, d.ChainID, d.Title = s.params, s.chainID, s.title
+					d.ParamsSchema, d.ChainID, d.Title = s.params, s.chainID, s.title
 					if s.params != nil {
 						d.ParamsPointer = s.paramsPtr
 					}

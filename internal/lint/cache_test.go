@@ -242,7 +242,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 			"Pack": "Display, Dir, Limits, Contents", "Manifest": "Contents (pack.json)", "Schemas": "Build (embedded)",
 			"Profile": "Profile", "Catalog": "Catalog (its Key)", "Place": "Place", "patterns": "Patterns", "Spec": "Spec and Contents (auto reads engines)",
 			"rule": "Rules", "diags": "the output", "json": "Contents", "files": "Contents", "cached": "Contents (the bytes files holds)", "scratch": "Contents (a file lent past the budget)", "refs": "Contents",
-			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "dags": "Contents", "dagsDone": "Contents",
+			"refsDone": "Contents", "bundle": "Contents", "bundleSet": "Contents", "jsonNames": "Contents", "chains": "Contents, Catalog and Spec (the one chain analysis of the manifest)",
 			"fileRefs": "Contents", "fileRefsDone": "Contents",
 		},
 		"Pack": {

@@ -5,6 +5,7 @@ import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"regexp"
 
+	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
@@ -42,8 +43,7 @@ type Pass struct {
 	bundle       []pack.File
 	bundleSet    bool
 	jsonNames    []string
-	dags         []*dag
-	dagsDone     bool
+	chains       *chain.Analysis // see chains
 }
 
 type fileRead struct {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/wop-cli/wop/internal/agf"
+	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/diag"
 )
 
@@ -79,18 +80,19 @@ func All() Rules {
 		{ID: "secret-provider-missing", Severity: diag.Error, Since: "0.1.0", Check: checkSecretProvider, Summary: "an ai-provider secret names no provider"},
 		{ID: "duplicate-secret-id", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateSecretID, Summary: "a node declares one secret id twice"},
 		// chains and other DAGs
-		{ID: "chain-typeid-unresolved", Severity: diag.Error, Since: "0.1.0", Check: checkChainTypeIDUnresolved, Summary: "a DAG node's typeId is defined by no pack in the catalog"},
-		{ID: "chain-param-undeclared", Severity: diag.Error, Since: "0.1.0", Check: checkChainParamUndeclared, Summary: "a {{params.x}} template names a parameter the chain does not declare"},
+		{ID: "chain-typeid-unresolved", Severity: diag.Error, Since: "0.1.0", Check: chainRule(chain.RuleTypeIDUnresolved), Summary: "a DAG node's typeId is defined by no pack in the catalog"},
+		{ID: "chain-param-undeclared", Severity: diag.Error, Since: "0.1.0", Check: chainRule(chain.RuleParamUndeclared), Summary: "a {{params.x}} template names a parameter the chain does not declare"},
 		{ID: "chain-config-invalid", Severity: diag.Error, Since: "0.1.0", Check: checkChainConfigInvalid, Summary: "a DAG node's config does not fit its node type's config schema"},
 		{ID: "chain-key-undeclared", Severity: diag.Warning, Since: "0.1.0", Check: checkChainKeyUndeclared, Summary: "a DAG node sets an inputs or config key its node type does not declare"},
-		{ID: "chain-input-unbound", Severity: diag.Warning, Since: "0.1.0", Check: checkChainInputUnbound, Summary: "a required input is neither set nor fed by an edge"},
-		{ID: "chain-edge-dangling", Severity: diag.Error, Since: "0.1.0", Check: checkChainEdgeDangling, Summary: "an edge names a node or port that does not exist"},
-		{ID: "chain-cycle", Severity: diag.Error, Since: "0.1.0", Check: checkChainCycle, Summary: "the edges of a DAG form a cycle"},
-		{ID: "chain-node-title-foreign", Severity: diag.Warning, Since: "0.1.0", Check: checkChainNodeTitleForeign, Summary: "a chain node's title is another chain's label, not its own chain's"},
-		{ID: "chain-node-unreachable", Severity: diag.Warning, Since: "0.1.0", Check: checkChainNodeUnreachable, Summary: "a DAG node has no edge to or from the rest of the graph"},
+		{ID: "chain-input-unbound", Severity: diag.Warning, Since: "0.1.0", Check: chainRule(chain.RuleInputUnbound), Summary: "a required input is neither set nor fed by an edge"},
+		{ID: "chain-edge-dangling", Severity: diag.Error, Since: "0.1.0", Check: chainRule(chain.RuleEdgeDangling), Summary: "an edge names a node or port that does not exist"},
+		{ID: "chain-edge-type-conflict", Severity: diag.Warning, Since: "0.1.0", Check: chainRule(chain.RuleEdgeTypeConflict), Summary: "an edge hands an input a value its schema cannot accept (types, enum or required members that cannot meet)"},
+		{ID: "chain-cycle", Severity: diag.Error, Since: "0.1.0", Check: chainRule(chain.RuleCycle), Summary: "the edges of a DAG form a cycle"},
+		{ID: "chain-node-title-foreign", Severity: diag.Warning, Since: "0.1.0", Check: chainRule(chain.RuleNodeTitleForeign), Summary: "a chain node's title is another chain's label, not its own chain's"},
+		{ID: "chain-node-unreachable", Severity: diag.Warning, Since: "0.1.0", Check: chainRule(chain.RuleNodeUnreachable), Summary: "a DAG node has no edge to or from the rest of the graph"},
 		// policy (opt-in: off unless .wop.yaml gives a severity)
 		{ID: "text-internal-reference", Severity: diag.Warning, Since: "0.1.0", OptIn: true, Check: checkTextInternalReference, Summary: "opt-in: user-facing text cites internal references (ADR/RFC numbers, ctx.* paths; configurable)"},
-		{ID: "chain-side-effect-ungated", Severity: diag.Warning, Since: "0.1.0", OptIn: true, Check: checkChainSideEffectUngated, Summary: "opt-in: a side-effectful chain node has no approval gate before it"},
+		{ID: "chain-side-effect-ungated", Severity: diag.Warning, Since: "0.1.0", OptIn: true, Check: chainRule(chain.RuleSideEffectUngated), Summary: "opt-in: a side-effectful chain node has no approval gate before it"},
 		// agents[]
 		{ID: "duplicate-agentid", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateAgentID, Summary: "two agents share an agentId"},
 		{ID: "agent-id-not-under-pack-name", Severity: diag.Error, Since: "0.1.0", Check: checkAgentIDUnderPack, Summary: "agentId is not <pack name>.<segment>"},

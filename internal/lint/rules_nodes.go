@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
 )
@@ -280,7 +281,7 @@ func checkNodeInputRequiredFilled(p *Pass) {
 			}
 			var how string
 			if prop := props.Get(r.Str); prop != nil {
-				how = fillsItself(prop.Interface())
+				how = chain.FillsItself(prop.Interface())
 			}
 			if how == "" {
 				if x == nil {

@@ -3,11 +3,9 @@ package lint
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
-	"github.com/wop-cli/wop/internal/regex"
 )
 
 // Policy rules are off unless a registry switches them on in .wop.yaml:
@@ -90,58 +88,4 @@ func checkTextInternalReference(p *Pass) {
 // whose texts the people running them read, are judged in full.
 func isHostAPIPath(match string) bool {
 	return strings.HasPrefix(match, "ctx.")
-}
-
-// gateTypeID matches node types that ask a person before the run goes on.
-var gateTypeID = regex.Lazy(`(?i)(approval|gate\b|gate$|interrupt|human|review)`)
-
-func checkChainSideEffectUngated(p *Pass) {
-	for _, d := range dags(p) {
-		parents := map[string][]string{}
-		for _, e := range d.edges {
-			parents[e.toNode] = append(parents[e.toNode], e.fromNode)
-		}
-		for _, n := range d.nodes {
-			// A gate that also has effects (it posts the approval request)
-			// is the approval: it needs no gate before itself.
-			if !sideEffectful(p, n) || isGate(p, &n) || gatedBefore(p, d, parents, n.id) {
-				continue
-			}
-			p.Reportf(n.ptr, "node %q (%s) has effects outside the run and no approval gate before it: add an approval gate upstream", n.id, n.typeID)
-		}
-	}
-}
-
-func sideEffectful(p *Pass, n dagNode) bool {
-	t := nodeType(p, n)
-	if t == nil {
-		return false
-	}
-	return t.Role == "side-effect" || slices.Contains(t.Capabilities, "side-effectful")
-}
-
-func isGate(p *Pass, n *dagNode) bool {
-	if t := nodeType(p, *n); t != nil && (t.Role == "gate" || t.Role == "human-input") {
-		return true
-	}
-	return gateTypeID().MatchString(n.typeID)
-}
-
-// gatedBefore reports whether some ancestor of id is a gate.
-func gatedBefore(p *Pass, d *dag, parents map[string][]string, id string) bool {
-	seen := map[string]bool{}
-	stack := append([]string(nil), parents[id]...)
-	for len(stack) > 0 {
-		cur := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[cur] {
-			continue
-		}
-		seen[cur] = true
-		if n := d.node(cur); n != nil && isGate(p, n) {
-			return true
-		}
-		stack = append(stack, parents[cur]...)
-	}
-	return false
 }

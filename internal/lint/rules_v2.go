@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/schema"
@@ -202,15 +203,15 @@ func checkV2ChainPin(p *Pass) {
 	if p.Spec != spec.V2 {
 		return
 	}
-	for _, d := range dags(p) {
-		if !strings.HasPrefix(d.ptr, "/chains/") {
+	for _, d := range chains(p).DAGs {
+		if !strings.HasPrefix(d.Pointer, "/chains/") {
 			continue
 		}
-		for _, n := range d.nodes {
-			if n.typeID == "" || n.pinned && spec.ExactVersion(n.pin) {
+		for _, n := range d.Nodes {
+			if n.TypeID == "" || n.Pinned && spec.ExactVersion(n.Pin) {
 				continue
 			}
-			p.Reportf(n.ptr+"/typeId", "node %q: %s; a v2 host refuses a chain reference without an exact version (chain_reference_unpinned): %s", n.id, pinProblem(n), pinFix(p, n.typeID))
+			p.Reportf(n.Pointer+"/typeId", "node %q: %s; a v2 host refuses a chain reference without an exact version (chain_reference_unpinned): %s", n.ID, pinProblem(n), pinFix(p, n.TypeID))
 		}
 	}
 	eachObject(p.Root().Get("chains"), "/chains", func(ptr string, c *jsonpos.Value) {
@@ -232,11 +233,11 @@ func checkV2ChainPin(p *Pass) {
 	})
 }
 
-func pinProblem(n dagNode) string {
-	if !n.pinned {
-		return fmt.Sprintf("typeId %q pins no version", n.typeID)
+func pinProblem(n chain.Node) string {
+	if !n.Pinned {
+		return fmt.Sprintf("typeId %q pins no version", n.TypeID)
 	}
-	return fmt.Sprintf("typeId %q pins %q, not an exact X.Y.Z", n.typeID, n.pin)
+	return fmt.Sprintf("typeId %q pins %q, not an exact X.Y.Z", n.TypeID, n.Pin)
 }
 
 // pinFix names the pin to write: the catalog's version of the node type
