@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 
 	gv "github.com/goccy/go-graphviz"
 	"github.com/wop-cli/wop/internal/graphviz"
@@ -70,4 +72,23 @@ func Render(ctx context.Context, layout graphviz.Layout, dot []byte) ([]byte, er
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// Main is the helper's main: --version, or serve one request and exit 1
+// when it failed.
+func Main(version string) {
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		fmt.Println(graphviz.Name, version)
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	resp := Serve(ctx, os.Stdin)
+	stop()
+	if err := json.NewEncoder(os.Stdout).Encode(resp); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if resp.Error != "" {
+		os.Exit(1)
+	}
 }
