@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/graphrun"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/report"
@@ -117,6 +118,12 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete}
 	if err := writeLintReport(o, in); err != nil {
 		return err
+	}
+	if path := o.env.Getenv("GITHUB_STEP_SUMMARY"); path != "" && o.format == "github" {
+		r := graphrun.SummaryRequest{Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env), Path: path}
+		if err := graphrun.AppendSummary(ctx, o.env.Lint(), r); err != nil {
+			fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
+		}
 	}
 	counts := diag.Count(res.Diags)
 	if o.format == "text" {
