@@ -35,9 +35,16 @@ type Options struct {
 	Color bool
 	// Width is the text drawing's width in columns (0: 100).
 	Width int
-	// Layout lays out a DOT graph as SVG (internal/graphviz's helper);
-	// only the svg format calls it.
-	Layout func(ctx context.Context, pinned bool, dot []byte) ([]byte, error)
+	// Layout lays out DOT graphs as SVG (internal/graphviz's helper), all
+	// of a run's at once; only the svg format calls it.
+	Layout func(ctx context.Context, graphs []Graph) ([][]byte, error)
+}
+
+// Graph is one DOT graph for Options.Layout; Pinned asks for the nodes
+// to stay at their pos attributes (Graphviz neato -n).
+type Graph struct {
+	Pinned bool
+	DOT    []byte
 }
 
 // Write prints charts in format to w.

@@ -20,15 +20,18 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 	if o.Layout == nil {
 		return errors.New("svg: no layout engine")
 	}
-	var docs [][]byte
-	for _, c := range charts {
+	graphs := make([]Graph, len(charts))
+	for i, c := range charts {
 		v := newView(c)
 		pinned := allPositioned(v)
-		svg, err := o.Layout(ctx, pinned, dotGraph(v, c, pinned))
-		if err != nil {
-			return fmt.Errorf("laying out %s: %w", v.title, err)
-		}
-		docs = append(docs, selfContained(svg))
+		graphs[i] = Graph{Pinned: pinned, DOT: dotGraph(v, c, pinned)}
+	}
+	docs, err := o.Layout(ctx, graphs)
+	if err != nil {
+		return fmt.Errorf("laying out the chains: %w", err)
+	}
+	for i := range docs {
+		docs[i] = selfContained(docs[i])
 	}
 	if len(docs) == 1 {
 		_, err := w.Write(docs[0])

@@ -45,12 +45,20 @@ func fixtures(t testing.TB) map[string]Chart {
 }
 
 // layout runs Graphviz in the test process, as the helper does.
-func layout(ctx context.Context, pinned bool, dot []byte) ([]byte, error) {
-	l := graphviz.Dot
-	if pinned {
-		l = graphviz.Pinned
+func layout(ctx context.Context, graphs []Graph) ([][]byte, error) {
+	var out [][]byte
+	for _, g := range graphs {
+		l := graphviz.Dot
+		if g.Pinned {
+			l = graphviz.Pinned
+		}
+		svg, err := engine.Render(ctx, l, g.DOT)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, svg)
 	}
-	return engine.Render(ctx, l, dot)
+	return out, nil
 }
 
 func TestDOTParsesWithGraphviz(t *testing.T) {
@@ -192,12 +200,14 @@ func checkSVG(t *testing.T, svg []byte) {
 // looks like the author's canvas.
 func TestSVGKeepsAuthorPositions(t *testing.T) {
 	var pinned []bool
-	record := func(ctx context.Context, p bool, dot []byte) ([]byte, error) {
-		pinned = append(pinned, p)
-		if p && !bytes.Contains(dot, []byte(`!"`)) {
-			t.Errorf("pinned layout without pinned positions:\n%s", dot)
+	record := func(ctx context.Context, graphs []Graph) ([][]byte, error) {
+		for _, g := range graphs {
+			pinned = append(pinned, g.Pinned)
+			if g.Pinned && !bytes.Contains(g.DOT, []byte(`!"`)) {
+				t.Errorf("pinned layout without pinned positions:\n%s", g.DOT)
+			}
 		}
-		return layout(ctx, p, dot)
+		return layout(ctx, graphs)
 	}
 	fx := fixtures(t)
 	for _, name := range []string{"positioned/app-builder.design", "kicktodo/openwop-app.kicktodo.challenge-factory"} {

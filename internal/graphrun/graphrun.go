@@ -56,6 +56,13 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Render(ctx, env, charts, o)
+}
+
+// Render draws charts in o.Format (o.Color and o.Width for text); the svg
+// format runs the wop-graphviz helper, its compiled code cached under
+// env.CacheDir.
+func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o Options) ([]byte, error) {
 	draw := chaindraw.Options{Color: o.Color, Width: o.Width}
 	if o.Format == "svg" {
 		helper, err := graphviz.Locate(env.Getenv, os.Executable)
@@ -66,11 +73,15 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 		if env.CacheDir != "" {
 			r.CacheDir = filepath.Join(env.CacheDir, "graphviz")
 		}
-		draw.Layout = func(ctx context.Context, pinned bool, dot []byte) ([]byte, error) {
-			if pinned {
-				return r.Render(ctx, graphviz.Pinned, dot)
+		draw.Layout = func(ctx context.Context, graphs []chaindraw.Graph) ([][]byte, error) {
+			req := make([]graphviz.Graph, len(graphs))
+			for i, g := range graphs {
+				req[i] = graphviz.Graph{Layout: graphviz.Dot, DOT: string(g.DOT)}
+				if g.Pinned {
+					req[i].Layout = graphviz.Pinned
+				}
 			}
-			return r.Render(ctx, graphviz.Dot, dot)
+			return r.Render(ctx, req)
 		}
 	}
 	var buf bytes.Buffer
@@ -144,9 +155,15 @@ func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
 	if err != nil {
 		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), lintrun.WithoutPath(err))}
 	}
+	return AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+}
+
+// AnalyzeManifest is Analyze over a manifest's bytes (an editor's unsaved
+// buffer); file names it in errors.
+func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis, string, error) {
 	doc, err := jsonpos.Parse(raw)
 	if err != nil {
-		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %v (wop pack lint says more)", pk.Path(pack.ManifestName), err)}
+		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %v (wop pack lint says more)", file, err)}
 	}
 	root := doc.Root
 	an := chain.Analyze(root, lint.ChainOptions(root, opt.Catalog, opt.Spec.Resolve(root)))

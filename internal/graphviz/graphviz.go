@@ -24,7 +24,7 @@ const Name = "wop-graphviz"
 
 // Protocol is the version of Request and Response; wop refuses a helper
 // answering with another, so a stale helper is never used silently.
-const Protocol = 1
+const Protocol = 2
 
 const installHint = "go install github.com/wop-cli/wop/cmd/wop-graphviz@latest (or reinstall wop, which ships it)"
 
@@ -39,18 +39,25 @@ const (
 	Pinned Layout = "nop"
 )
 
-// Request is one layout for the helper.
-type Request struct {
-	Protocol int    `json:"protocol"` // set by Render
-	Layout   Layout `json:"layout"`
-	DOT      string `json:"dot"`
+// Graph is one DOT graph to lay out.
+type Graph struct {
+	Layout Layout `json:"layout"`
+	DOT    string `json:"dot"`
 }
 
-// Response is the helper's answer: the SVG, or an error.
+// Request is the helper's work: several graphs, so that a run drawing many
+// chains starts one helper and pays its start-up once.
+type Request struct {
+	Protocol int     `json:"protocol"` // set by Render
+	Graphs   []Graph `json:"graphs"`
+}
+
+// Response is the helper's answer: one SVG per graph, in order, or an
+// error.
 type Response struct {
-	Protocol int    `json:"protocol"`
-	SVG      string `json:"svg,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Protocol int      `json:"protocol"`
+	SVGs     []string `json:"svgs,omitempty"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // Locate finds the helper: $WOP_GRAPHVIZ_HELPER, else the one installed
@@ -84,9 +91,9 @@ type Renderer struct {
 	CacheDir string
 }
 
-// Render lays out dot with layout and returns the SVG.
-func (r Renderer) Render(ctx context.Context, layout Layout, dot []byte) ([]byte, error) {
-	in, err := json.Marshal(Request{Protocol: Protocol, Layout: layout, DOT: string(dot)})
+// Render lays out graphs and returns their SVGs, in order.
+func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) {
+	in, err := json.Marshal(Request{Protocol: Protocol, Graphs: graphs})
 	if err != nil {
 		return nil, err
 	}
@@ -112,5 +119,12 @@ func (r Renderer) Render(ctx context.Context, layout Layout, dot []byte) ([]byte
 	if resp.Error != "" {
 		return nil, fmt.Errorf("%s: %s", Name, resp.Error)
 	}
-	return []byte(resp.SVG), nil
+	if len(resp.SVGs) != len(graphs) {
+		return nil, fmt.Errorf("%s: %d drawings for %d graphs", Name, len(resp.SVGs), len(graphs))
+	}
+	out := make([][]byte, len(resp.SVGs))
+	for i, s := range resp.SVGs {
+		out[i] = []byte(s)
+	}
+	return out, nil
 }

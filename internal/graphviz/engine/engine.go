@@ -35,10 +35,13 @@ func Serve(ctx context.Context, r io.Reader) graphviz.Response {
 	if err == nil && req.Protocol != graphviz.Protocol {
 		err = fmt.Errorf("request speaks protocol %d, this helper %d: install the helper that came with this wop", req.Protocol, graphviz.Protocol)
 	}
-	if err == nil {
+	for _, g := range req.Graphs {
+		if err != nil {
+			break
+		}
 		var svg []byte
-		svg, err = Render(ctx, req.Layout, []byte(req.DOT))
-		resp.SVG = string(svg)
+		svg, err = Render(ctx, g.Layout, []byte(g.DOT))
+		resp.SVGs = append(resp.SVGs, string(svg))
 	}
 	if err != nil {
 		resp.Error = err.Error()
