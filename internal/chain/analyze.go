@@ -14,14 +14,21 @@ import (
 
 // analyzer holds one DAG's analysis while it is made.
 type analyzer struct {
-	d *DAG
-	o Options
+	d  *DAG
+	o  Options
+	in map[string][]int // node id -> the indexes of the edges to it, in order
+	// declared are the parameters' names: a set, as a chain may declare
+	// thousands and every template and node input asks.
+	declared map[string]bool
 }
 
 // analyzeDAG fills a DAG's roles, bindings, parameters and findings. The
 // findings come rule by rule, each rule walking the DAG in order.
 func analyzeDAG(d *DAG, o Options) {
-	a := &analyzer{d: d, o: o}
+	a := &analyzer{d: d, o: o, in: map[string][]int{}}
+	for i, e := range d.Edges {
+		a.in[e.To] = append(a.in[e.To], i)
+	}
 	for i := range d.Nodes {
 		a.describe(&d.Nodes[i])
 	}
@@ -29,6 +36,10 @@ func analyzeDAG(d *DAG, o Options) {
 		d.Edges[i].Carries = a.carried(d.Edges[i])
 	}
 	d.Params = a.params()
+	a.declared = make(map[string]bool, len(d.Params))
+	for _, p := range d.Params {
+		a.declared[p.Name] = true
+	}
 	a.typeIDUnresolved()
 	a.paramUndeclared()
 	for i := range d.Nodes {
@@ -115,11 +126,10 @@ var paramTemplate = regex.Lazy(`\{\{\s*params\.([A-Za-z_$][A-Za-z0-9_$-]*)\s*\}\
 func ParamTemplate() *regexp.Regexp { return paramTemplate() }
 
 func (a *analyzer) paramUndeclared() {
-	declared := a.d.ParamsSchema.Get("properties")
 	for _, n := range a.d.Nodes {
 		walkStrings(n.Value, n.Pointer, func(ptr, s string) {
 			for _, m := range paramTemplate().FindAllStringSubmatch(s, -1) {
-				if declared.Get(m[1]) == nil {
+				if !a.declared[m[1]] {
 					a.report(Finding{Rule: RuleParamUndeclared, Pointer: ptr, Node: n.ID,
 						Message: fmt.Sprintf("node %q uses {{params.%s}} but the chain declares no parameter %q; hosts substitute nothing: declare it under parameters.properties or fix the name", n.ID, m[1], m[1])})
 				}
@@ -170,27 +180,31 @@ func (a *analyzer) params() []Param {
 }
 
 // feeds fills each parameter's Feeds: the nodes that template it and those
-// whose input it binds.
+// whose input it binds. One walk of each node, whatever the number of
+// parameters.
 func (a *analyzer) feeds() {
-	for i := range a.d.Params {
-		p := &a.d.Params[i]
-		for _, n := range a.d.Nodes {
-			if templates(n.Value, p.Name) || slices.ContainsFunc(n.Inputs, func(b Binding) bool { return b.Source == SourceParameter && b.Param == p.Name }) {
-				p.Feeds = append(p.Feeds, n.ID)
+	byName := make(map[string]int, len(a.d.Params))
+	for i, p := range a.d.Params {
+		byName[p.Name] = i
+	}
+	for _, n := range a.d.Nodes {
+		names := map[string]bool{}
+		walkStrings(n.Value, "", func(_, s string) {
+			for _, m := range paramTemplate().FindAllStringSubmatch(s, -1) {
+				names[m[1]] = true
+			}
+		})
+		for _, b := range n.Inputs {
+			if b.Source == SourceParameter && b.Param != "" {
+				names[b.Param] = true
+			}
+		}
+		for name := range names {
+			if i, ok := byName[name]; ok {
+				a.d.Params[i].Feeds = append(a.d.Params[i].Feeds, n.ID)
 			}
 		}
 	}
-}
-
-// templates reports whether a {{params.name}} placeholder sits below v.
-func templates(v *jsonpos.Value, name string) bool {
-	found := false
-	walkStrings(v, "", func(_, s string) {
-		for _, m := range paramTemplate().FindAllStringSubmatch(s, -1) {
-			found = found || m[1] == name
-		}
-	})
-	return found
 }
 
 // schemaOf is a node type's schema as the catalog describes it: its

@@ -19,10 +19,10 @@ import (
 // nothing can carry it; where a schema is missing or open, it stays quiet.
 func (a *analyzer) bind(n *Node) {
 	in := a.inputSchema(n)
-	names := inputNames(n, in, a.d.fedPorts(n.ID))
-	for _, name := range names {
+	fed := a.fedPorts(n.ID)
+	for _, name := range inputNames(n, in, fed) {
 		required := slices.Contains(in.required, name)
-		b := a.binding(n, in, name, required)
+		b := a.binding(n, in, fed, name, required)
 		b.Input, b.Required = name, required
 		n.Inputs = append(n.Inputs, b)
 		if b.Source == SourceUnbound && required && in.ok {
@@ -34,7 +34,7 @@ func (a *analyzer) bind(n *Node) {
 
 // inputNames lists the inputs to bind: the schema's required ones, then
 // every other input the schema declares, the node sets or an edge feeds.
-func inputNames(n *Node, in schemaOf, fed map[string]string) []string {
+func inputNames(n *Node, in schemaOf, fed map[string]int) []string {
 	var rest []string
 	add := func(name string) {
 		if !slices.Contains(in.required, name) && !slices.Contains(rest, name) {
@@ -61,10 +61,10 @@ func inputNames(n *Node, in schemaOf, fed map[string]string) []string {
 
 // binding finds the source of one input. Detail of an unbound one says why
 // (for the finding's message), starting with "; " or empty.
-func (a *analyzer) binding(n *Node, in schemaOf, name string, required bool) Binding {
-	if ptr, ok := a.d.fedPorts(n.ID)[name]; ok {
-		e := a.d.edgeAt(ptr)
-		return Binding{Source: SourceEdge, From: e.From, Port: e.FromPort, Pointer: ptr}
+func (a *analyzer) binding(n *Node, in schemaOf, fed map[string]int, name string, required bool) Binding {
+	if i, ok := fed[name]; ok {
+		e := a.d.Edges[i]
+		return Binding{Source: SourceEdge, From: e.From, Port: e.FromPort, Pointer: e.Pointer}
 	}
 	if n.Value.Get("inputs").Get(name) != nil {
 		return Binding{Source: SourceInputs, Pointer: n.Pointer + "/inputs/" + jsonpos.EscapeToken(name)}
@@ -82,27 +82,18 @@ func (a *analyzer) binding(n *Node, in schemaOf, name string, required bool) Bin
 }
 
 // fedPorts maps the input ports edges feed on node id (the first segment
-// of "node.port.sub") to the pointer of the first edge feeding each.
-func (d *DAG) fedPorts(id string) map[string]string {
-	fed := map[string]string{}
-	for _, e := range d.Edges {
-		if e.To == id && e.ToPort != "" {
+// of "node.port.sub") to the index of the first edge feeding each.
+func (a *analyzer) fedPorts(id string) map[string]int {
+	fed := map[string]int{}
+	for _, i := range a.in[id] {
+		if e := a.d.Edges[i]; e.ToPort != "" {
 			port, _, _ := strings.Cut(e.ToPort, ".")
 			if _, seen := fed[port]; !seen {
-				fed[port] = e.Pointer
+				fed[port] = i
 			}
 		}
 	}
 	return fed
-}
-
-func (d *DAG) edgeAt(ptr string) *Edge {
-	for i := range d.Edges {
-		if d.Edges[i].Pointer == ptr {
-			return &d.Edges[i]
-		}
-	}
-	return nil
 }
 
 // wholeFeed binds input name of node n from what feeds the node as a
@@ -110,17 +101,12 @@ func (d *DAG) edgeAt(ptr string) *Edge {
 // each upstream node an edge without a port comes from.
 func (a *analyzer) wholeFeed(n *Node, name string) Binding {
 	var whole []Edge
-	incoming := false
-	for _, e := range a.d.Edges {
-		if e.To != n.ID {
-			continue
-		}
-		incoming = true
-		if e.ToPort == "" {
+	for _, i := range a.in[n.ID] {
+		if e := a.d.Edges[i]; e.ToPort == "" {
 			whole = append(whole, e)
 		}
 	}
-	if !incoming {
+	if len(a.in[n.ID]) == 0 {
 		return a.paramsFeed(n, name)
 	}
 	var closedUpstreams []string
@@ -158,7 +144,7 @@ func (a *analyzer) wholeFeed(n *Node, name string) Binding {
 // ones, any input may come in.
 func (a *analyzer) paramsFeed(n *Node, name string) Binding {
 	params := a.d.ParamsSchema
-	if params.Get("properties").Get(name) != nil {
+	if a.declared[name] {
 		return Binding{Source: SourceParameter, Param: name, Pointer: a.d.ParamsPointer + "/properties/" + jsonpos.EscapeToken(name)}
 	}
 	if ap := params.Get("additionalProperties"); ap == nil || ap.Kind != jsonpos.Bool || ap.Bool {

@@ -78,10 +78,13 @@ type DAG struct {
 	// ParamsPointer is the pointer of the parameters schema ("" if none).
 	ParamsPointer string `json:"parametersPointer,omitempty"`
 	// Findings are the chain rules' findings on this DAG, in a stable
-	// order (by rule, then as the rule walks the DAG).
+	// order: grouped by rule (in a fixed order of the rules), each rule's
+	// in the order it walks the DAG.
 	Findings []Finding `json:"findings,omitempty"`
 	// ParamsSchema is the parameters schema's value (nil if none).
 	ParamsSchema *jsonpos.Value `json:"-"`
+
+	index map[string]int // node id -> its first node's index (nil: search)
 }
 
 // Role is what a node does, as far as the catalog and its typeId tell.
@@ -223,8 +226,14 @@ func (a *Analysis) Findings() []Finding {
 	return out
 }
 
-// Node returns the node with id, or nil.
+// Node returns the (first) node with id, or nil.
 func (d *DAG) Node(id string) *Node {
+	if d.index != nil {
+		if i, ok := d.index[id]; ok {
+			return &d.Nodes[i]
+		}
+		return nil
+	}
 	for i := range d.Nodes {
 		if d.Nodes[i].ID == id {
 			return &d.Nodes[i]

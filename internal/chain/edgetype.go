@@ -102,6 +102,9 @@ func (a *analyzer) edgeTypeConflicts() {
 			if rest != "" {
 				target = descend(target, rest)
 			}
+			if e.FromPort == "" && a.wholeMapMeets(e, target) {
+				continue
+			}
 			a.conflict(e, down, upDesc, e.ToPort, up, target)
 			continue
 		}
@@ -118,6 +121,24 @@ func (a *analyzer) edgeTypeConflicts() {
 			a.conflict(e, down, fmt.Sprintf("member %q of %s", b.Input, upDesc), b.Input, member, target)
 		}
 	}
+}
+
+// wholeMapMeets: an edge from a node without a port into an input port
+// hands over either the upstream's output member "output" (where the
+// reference host hands that over instead of the map) or its whole output
+// map; which one the host passes is not certain, so a conflict is
+// definite only when neither can fit. It reports whether the whole map
+// may fit target.
+func (a *analyzer) wholeMapMeets(e Edge, target map[string]any) bool {
+	s := a.outputSchema(a.d.Node(e.From))
+	if _, hasOutput := s.props["output"]; !hasOutput {
+		return false // the whole map is the only candidate, judged by the caller
+	}
+	whole := map[string]any{"type": "object", "properties": s.props}
+	if s.closed {
+		whole["additionalProperties"] = false
+	}
+	return schemaConflict(whole, target, "", 0) == ""
 }
 
 func (a *analyzer) conflict(e Edge, down *Node, upDesc, input string, up, target map[string]any) {

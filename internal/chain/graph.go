@@ -60,13 +60,10 @@ func (a *analyzer) unreachable() {
 // gate among its ancestors. A gate that also has effects (it posts the
 // approval request) is the approval: it needs no gate before itself.
 func (a *analyzer) sideEffectUngated() {
-	parents := map[string][]string{}
-	for _, e := range a.d.Edges {
-		parents[e.To] = append(parents[e.To], e.From)
-	}
+	gated := a.gated()
 	for i := range a.d.Nodes {
 		n := &a.d.Nodes[i]
-		if !sideEffectful(n) || isGate(n) || a.gatedBefore(parents, n.ID) {
+		if !sideEffectful(n) || isGate(n) || gated[n.ID] {
 			continue
 		}
 		a.report(Finding{Rule: RuleSideEffectUngated, Pointer: n.Pointer, Node: n.ID,
@@ -74,23 +71,29 @@ func (a *analyzer) sideEffectUngated() {
 	}
 }
 
-// gatedBefore reports whether some ancestor of id is a gate.
-func (a *analyzer) gatedBefore(parents map[string][]string, id string) bool {
-	seen := map[string]bool{}
-	stack := append([]string(nil), parents[id]...)
-	for len(stack) > 0 {
-		cur := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[cur] {
-			continue
-		}
-		seen[cur] = true
-		if n := a.d.Node(cur); n != nil && isGate(n) {
-			return true
-		}
-		stack = append(stack, parents[cur]...)
+// gated returns the ids some gate is an ancestor of: what the edges reach
+// from a gate, walked once from all gates together.
+func (a *analyzer) gated() map[string]bool {
+	next := map[string][]string{}
+	for _, e := range a.d.Edges {
+		next[e.From] = append(next[e.From], e.To)
 	}
-	return false
+	var queue []string
+	for id := range next {
+		if n := a.d.Node(id); n != nil && isGate(n) {
+			queue = append(queue, next[id]...)
+		}
+	}
+	seen := map[string]bool{}
+	for len(queue) > 0 {
+		id := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if !seen[id] {
+			seen[id] = true
+			queue = append(queue, next[id]...)
+		}
+	}
+	return seen
 }
 
 // titleFindings reports a node title that is another chain's label and not

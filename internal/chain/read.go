@@ -69,6 +69,12 @@ func newDAG(v *jsonpos.Value, ptr string, v2 bool) *DAG {
 		node.Position = position(n.Get("position"))
 		d.Nodes = append(d.Nodes, node)
 	})
+	d.index = make(map[string]int, len(d.Nodes))
+	for i, n := range d.Nodes {
+		if _, dup := d.index[n.ID]; !dup {
+			d.index[n.ID] = i
+		}
+	}
 	eachObject(v.Get("edges"), ptr+"/edges", func(ep string, e *jsonpos.Value) {
 		edge := Edge{Pointer: ep}
 		edge.From, edge.FromPort = d.splitEnd(e.Get("from").String())
