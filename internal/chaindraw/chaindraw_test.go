@@ -44,7 +44,8 @@ func sample(t testing.TB) *chain.DAG {
 			chain.Binding{Input: "timeout", Required: true, Source: chain.SourceDefault, Pointer: "/chains/0/dag/nodes/2"}),
 		node(t, 3, `{"id":"post","typeId":"core.slack.post","name":"Post to Slack"}`, chain.RoleSideEffect,
 			chain.Binding{Input: "channel", Required: true, Source: chain.SourceUnbound, Pointer: "/chains/0/dag/nodes/3"},
-			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "approve", Pointer: "/chains/0/dag/edges/2", Unsure: true}),
+			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "approve", Pointer: "/chains/0/dag/edges/2", Unsure: true},
+			chain.Binding{Input: "thread", Source: chain.SourceUnbound, Pointer: "/chains/0/dag/nodes/3"}),
 		node(t, 4, `{"id":"`+strings.ReplaceAll(weird, `"`, `\"`)+`","typeId":"core.log"}`, ""),
 	}
 	d.Edges = []chain.Edge{
@@ -203,5 +204,19 @@ func TestSummary(t *testing.T) {
 	}
 	if s := Summary([]Chart{{Pack: "big@1.0.0", DAG: big}}); bytes.Contains(s, []byte("```mermaid")) {
 		t.Error("a flowchart over Mermaid's limit is drawn")
+	}
+}
+
+// TestOptionalUnboundNotDrawn: an optional input nothing binds is no
+// defect; only required inputs (and changed ones) are listed.
+func TestOptionalUnboundNotDrawn(t *testing.T) {
+	for _, format := range []string{"text", "mermaid", "dot"} {
+		var buf bytes.Buffer
+		if err := Write(t.Context(), &buf, format, []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(buf.String(), "thread") {
+			t.Errorf("%s draws the optional unbound input:\n%s", format, buf.String())
+		}
 	}
 }

@@ -120,15 +120,21 @@ func withoutPosition(n *chain.Node) any {
 }
 
 // diffInputs marks each input whose binding appeared, went or now comes
-// from elsewhere.
+// from elsewhere. An optional input nothing binds counts as absent: a
+// schema that declares one more optional input binds nothing new.
 func diffInputs(old, cur []chain.Binding) map[string]Mark {
 	m := map[string]Mark{}
 	was := map[string]chain.Binding{}
 	for _, b := range old {
-		was[b.Input] = b
+		if !idle(b) {
+			was[b.Input] = b
+		}
 	}
 	for _, b := range cur {
 		o, ok := was[b.Input]
+		if !ok && idle(b) {
+			continue
+		}
 		switch {
 		case !ok:
 			m[b.Input] = Added
@@ -142,3 +148,6 @@ func diffInputs(old, cur []chain.Binding) map[string]Mark {
 	}
 	return m
 }
+
+// idle is an optional input nothing binds.
+func idle(b chain.Binding) bool { return !b.Required && b.Source == chain.SourceUnbound }

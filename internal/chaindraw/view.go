@@ -140,11 +140,12 @@ func source(b chain.Binding) string {
 }
 
 // shown are the inputs a drawing lists for a node: the required ones (where
-// each comes from, or that nothing binds it) and any whose source changed.
+// each comes from, or that nothing binds it) and any whose source changed;
+// an optional input nothing binds is no defect and not drawn.
 func (v *view) shown(n vnode) []chain.Binding {
 	var out []chain.Binding
 	for _, b := range n.Inputs {
-		if b.Required || b.Source == chain.SourceUnbound || v.changes.input(n.ID, b.Input) != "" {
+		if b.Required || v.changes.input(n.ID, b.Input) != "" {
 			out = append(out, b)
 		}
 	}
@@ -235,7 +236,7 @@ func (v *view) label(n vnode) []line {
 	out = append(out, line{text: t, kind: lineType})
 	for _, b := range v.shown(n) {
 		l := line{text: markSign(v.changes.input(n.ID, b.Input)) + b.Input + " ← " + source(b), kind: lineInput}
-		if b.Source == chain.SourceUnbound {
+		if b.Source == chain.SourceUnbound && b.Required {
 			l.kind = lineUnbound
 		}
 		out = append(out, l)
