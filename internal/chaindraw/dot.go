@@ -21,7 +21,7 @@ func DOT(c Chart) []byte {
 func dotGraph(v *view, c Chart, pinned bool) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\ndigraph %s {\n", comment(c.Pack+" "+v.title), dotID(v.title))
-	b.WriteString("  graph [rankdir=TB, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, labelloc=t, label=" + dotID(v.title) + "];\n")
+	b.WriteString("  graph [rankdir=TB, nodesep=0.5, ranksep=0.5, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, labelloc=t, label=" + dotID(v.title) + "];\n")
 	b.WriteString("  node [shape=box, margin=\"0.2,0.06\", style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9];\n")
 	scale := 1.0

@@ -17,6 +17,8 @@ import (
 // drawing of each chain lint reported on (and, with --against, of each
 // that changed).
 type SummaryRequest struct {
+	// Format is lint's --format: only "github" writes a summary.
+	Format string
 	// Lint are the run's options (its packs, configuration, catalogs).
 	Lint lintrun.Options
 	// Diags are the findings the run reported, after its filters: a chain
@@ -24,13 +26,17 @@ type SummaryRequest struct {
 	Diags    []diag.Diagnostic
 	Against  string
 	Previous breaking.PreviousFunc
-	// Path is the summary file, appended to.
-	Path string
 }
 
-// AppendSummary appends the Markdown (chaindraw.Summary, bounded) for the
-// chains lint reported on or that changed; nothing when there are none.
+// AppendSummary appends to $GITHUB_STEP_SUMMARY the Markdown
+// (chaindraw.Summary, bounded) for the chains lint reported on or that
+// changed; nothing when there are none, the variable is unset or the
+// format is not github.
 func AppendSummary(ctx context.Context, env *lintrun.Env, r SummaryRequest) error {
+	path := env.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" || r.Format != "github" {
+		return nil
+	}
 	reported := map[string]bool{} // file + pointer of each chain finding
 	for _, d := range r.Diags {
 		if strings.HasPrefix(d.Rule, "chain-") {
@@ -54,7 +60,7 @@ func AppendSummary(ctx context.Context, env *lintrun.Env, r SummaryRequest) erro
 	if len(drawn) == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(r.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 	}

@@ -119,11 +119,9 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if err := writeLintReport(o, in); err != nil {
 		return err
 	}
-	if path := o.env.Getenv("GITHUB_STEP_SUMMARY"); path != "" && o.format == "github" {
-		r := graphrun.SummaryRequest{Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env), Path: path}
-		if err := graphrun.AppendSummary(ctx, o.env.Lint(), r); err != nil {
-			fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
-		}
+	summary := graphrun.SummaryRequest{Format: o.format, Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env)}
+	if err := graphrun.AppendSummary(ctx, o.env.Lint(), summary); err != nil {
+		fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
 	}
 	counts := diag.Count(res.Diags)
 	if o.format == "text" {
