@@ -89,10 +89,10 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 		}
 	}
 	head := fmt.Sprintf("%s  %s", safe(c.Pack), safe(v.title))
-	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(head), st.dim.Render(fmt.Sprintf("%d nodes, %d edges, %d findings%s", len(v.nodes), edges, v.findings, changeSummary(v.changes))))
+	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(wrap(head, width, "  ")), st.dim.Render(fmt.Sprintf("%d nodes, %d edges, %d findings%s", len(v.nodes), edges, v.findings, changeSummary(v.changes))))
 	for _, p := range v.params {
 		if len(p.Feeds) > 0 {
-			fmt.Fprintf(b, "  params.%s ┄▶ %s\n", safe(p.Name), safe(strings.Join(p.Feeds, ", ")))
+			b.WriteString(wrap(fmt.Sprintf("  params.%s ┄▶ %s", safe(p.Name), safe(strings.Join(p.Feeds, ", "))), width, "      ") + "\n")
 		}
 	}
 	for li, layer := range layers(v) {
@@ -112,19 +112,51 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 			}
 		}
 	}
+	finding := func(f chain.Finding) {
+		text := wrap("⚠ "+f.Rule+" "+safe(f.Message), width, "  ")
+		rule := "⚠ " + f.Rule
+		b.WriteString(st.bad.Render(rule) + strings.TrimPrefix(text, rule) + "\n")
+	}
 	for _, f := range v.loose {
-		fmt.Fprintf(b, "%s %s\n", st.bad.Render("⚠ "+f.Rule), safe(f.Message))
+		finding(f)
 	}
 	for _, n := range v.nodes {
 		for _, f := range n.findings {
-			fmt.Fprintf(b, "%s %s\n", st.bad.Render("⚠ "+f.Rule), safe(f.Message))
+			finding(f)
 		}
 	}
 	for _, e := range v.edges {
 		for _, f := range e.findings {
-			fmt.Fprintf(b, "%s %s\n", st.bad.Render("⚠ "+f.Rule), safe(f.Message))
+			finding(f)
 		}
 	}
+}
+
+// wrap breaks text into lines of at most width columns at spaces, the
+// lines after the first indented; a word longer than a line stays whole.
+func wrap(text string, width int, indent string) string {
+	var b strings.Builder
+	col := 0
+	for i, word := range strings.Fields(text) {
+		w := runewidth.StringWidth(word)
+		switch {
+		case i == 0:
+			if strings.HasPrefix(text, " ") {
+				lead := len(text) - len(strings.TrimLeft(text, " "))
+				b.WriteString(text[:lead])
+				col = lead
+			}
+		case col+1+w > width:
+			b.WriteString("\n" + indent)
+			col = runewidth.StringWidth(indent)
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += w
+	}
+	return b.String()
 }
 
 func changeSummary(c *Changes) string {
