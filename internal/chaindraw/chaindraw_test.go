@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/testutil/golden"
@@ -172,7 +173,7 @@ func TestTextWidth(t *testing.T) {
 			if strings.Contains(l, "nodes,") {
 				continue // the counts line wraps as the terminal does
 			}
-			if w := textWidth(l); w > width && width >= minDrawing {
+			if w := lipgloss.Width(l); w > width && width >= minDrawing {
 				t.Errorf("width %d: line of %d columns: %q", width, w, l)
 			}
 		}

@@ -335,6 +335,3 @@ func layers(v *view) [][]vnode {
 	}
 	return out
 }
-
-// textWidth is the columns a line takes on a terminal.
-func textWidth(s string) int { return lipgloss.Width(s) }

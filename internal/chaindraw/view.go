@@ -173,24 +173,6 @@ func ruleShort(f chain.Finding) string {
 	return strings.TrimPrefix(f.Rule, "chain-")
 }
 
-// roots are the nodes with no incoming edge, which the chain's parameters
-// feed.
-func (v *view) roots() map[string]bool {
-	in := map[string]bool{}
-	for _, e := range v.edges {
-		if e.mark != Removed {
-			in[e.To] = true
-		}
-	}
-	out := map[string]bool{}
-	for _, n := range v.nodes {
-		if !in[n.ID] && n.mark != Removed {
-			out[n.ID] = true
-		}
-	}
-	return out
-}
-
 func (v *view) has(id string) bool {
 	for _, n := range v.nodes {
 		if n.ID == id {
