@@ -3,8 +3,11 @@ package chaindraw
 import (
 	"bytes"
 	"context"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/wop-cli/wop/internal/chain"
@@ -221,5 +224,37 @@ func TestOptionalUnboundNotDrawn(t *testing.T) {
 		if strings.Contains(buf.String(), "thread") {
 			t.Errorf("%s draws the optional unbound input:\n%s", format, buf.String())
 		}
+	}
+}
+
+// TestLargeChainsStayLinear: a 10,000-node chain (a line, every edge
+// dangling into a missing node too) draws in every format but svg
+// quickly, and svg refuses it with a word on what to use.
+func TestLargeChainsStayLinear(t *testing.T) {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "big"}
+	v := &jsonpos.Value{Kind: jsonpos.Object}
+	for i := range 10000 {
+		id := "n" + strconv.Itoa(i)
+		d.Nodes = append(d.Nodes, chain.Node{ID: id, TypeID: "core.log", Value: v})
+		if i > 0 {
+			d.Edges = append(d.Edges, chain.Edge{From: "n" + strconv.Itoa(i-1), To: id})
+		}
+		d.Edges = append(d.Edges, chain.Edge{From: id, To: "missing" + strconv.Itoa(i), Dangling: true})
+	}
+	start := time.Now()
+	for _, format := range []string{"text", "mermaid", "dot", "json"} {
+		if err := Write(t.Context(), io.Discard, format, []Chart{{Pack: "big@1.0.0", DAG: d}}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("drawing 10,000 nodes took %v", el)
+	}
+	err := Write(t.Context(), io.Discard, "svg", []Chart{{Pack: "big@1.0.0", DAG: d}}, Options{Layout: func(context.Context, []Graph) ([][]byte, error) {
+		t.Fatal("laid out")
+		return nil, nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "--format dot") {
+		t.Errorf("svg of 20,000 nodes: %v", err)
 	}
 }

@@ -70,9 +70,15 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // dotID quotes s as a DOT string: a backslash and a quote are escaped, and
 // a line break becomes \n.
 func dotID(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
-	return `"` + r.Replace(s) + `"`
+	return `"` + dotEscaper.Replace(s) + `"`
 }
+
+// dotEscaper and htmlEscaper are read-only tables: a replacer builds its
+// lookup on first use.
+var (
+	dotEscaper  = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
+	htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", " ")
+)
 
 // dotHTMLLabel is a node's label as a Graphviz HTML-like label: one line
 // per row, the id bold, the type small, findings red.
@@ -98,9 +104,7 @@ func dotHTMLLabel(lines []line) string {
 	return b.String()
 }
 
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", " ").Replace(s)
-}
+func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 
 func dotNodeStyle(n vnode) []string {
 	fill := map[chain.Role]string{chain.RoleTrigger: "#e8f0fe", chain.RoleGate: "#fef7e0", chain.RoleSideEffect: "#fce8e6", chain.RolePure: "#e6f4ea"}[n.Role]

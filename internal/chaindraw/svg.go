@@ -23,6 +23,9 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 	graphs := make([]Graph, len(charts))
 	for i, c := range charts {
 		v := newView(c)
+		if len(v.nodes) > MaxSVGNodes {
+			return fmt.Errorf("%s has %d nodes, more than an SVG layout takes (%d; Graphviz's time grows faster than the graph): draw it with --format dot, mermaid, text or json", v.title, len(v.nodes), MaxSVGNodes)
+		}
 		pinned := allPositioned(v)
 		graphs[i] = Graph{Pinned: pinned, DOT: dotGraph(v, c, pinned)}
 	}
@@ -39,6 +42,12 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 	}
 	return stack(w, docs)
 }
+
+// MaxSVGNodes bounds the nodes of a chain the svg format lays out:
+// Graphviz's layout time grows faster than the graph, and the pinned
+// layout's spread compares every pair of nodes. The registry's largest
+// chain has 30.
+const MaxSVGNodes = 1000
 
 // allPositioned reports whether every node carries an author position.
 func allPositioned(v *view) bool {

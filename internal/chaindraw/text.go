@@ -95,6 +95,10 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 			b.WriteString(wrap(fmt.Sprintf("  params.%s ┄▶ %s", safe(p.Name), safe(strings.Join(p.Feeds, ", "))), width, "      ") + "\n")
 		}
 	}
+	from := map[string][]vedge{} // the edges leaving each node, in order
+	for _, e := range v.edges {
+		from[e.From] = append(from[e.From], e)
+	}
 	for li, layer := range layers(v) {
 		fmt.Fprintln(b, st.dim.Render(fmt.Sprintf("── layer %d %s", li+1, strings.Repeat("─", max(0, width-12-digits(li+1))))))
 		if width >= minDrawing {
@@ -105,10 +109,8 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 			}
 		}
 		for _, n := range layer {
-			for _, e := range v.edges {
-				if e.From == n.ID {
-					drawEdge(b, e, st)
-				}
+			for _, e := range from[n.ID] {
+				drawEdge(b, e, st)
 			}
 		}
 	}

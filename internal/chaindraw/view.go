@@ -58,9 +58,14 @@ func newView(c Chart) *view {
 			}
 		}
 	}
+	drawn := map[string]bool{}
+	for _, n := range v.nodes {
+		drawn[n.ID] = true
+	}
 	for _, e := range v.edges {
 		for _, id := range []string{e.From, e.To} {
-			if _, ok := nodeAt[id]; !ok && d.Node(id) == nil && !v.has(id) {
+			if !drawn[id] {
+				drawn[id] = true
 				v.nodes = append(v.nodes, vnode{Node: chain.Node{ID: id}, missing: true})
 			}
 		}
@@ -171,15 +176,6 @@ func (v *view) removedInputs(id string) []string {
 // ruleShort is a finding's rule id without the family prefix, for labels.
 func ruleShort(f chain.Finding) string {
 	return strings.TrimPrefix(f.Rule, "chain-")
-}
-
-func (v *view) has(id string) bool {
-	for _, n := range v.nodes {
-		if n.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // line is one line of a node's label.
