@@ -8,6 +8,7 @@ package graphrun
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,6 +112,9 @@ func Charts(ctx context.Context, env *lintrun.Env, o Options) ([]chaindraw.Chart
 			return nil, err
 		}
 		var prev *chain.Analysis
+		if o.Against != "" && o.Previous == nil {
+			return nil, errors.New("--against: no loader for the previous release")
+		}
 		if o.Against != "" {
 			if prev, err = previous(ctx, o, t.Path, jobs[i].Opt, limits[i]); err != nil {
 				return nil, err

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,8 +109,13 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 	runErr := cmd.Run()
 	var resp Response
 	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
-		if runErr != nil {
+		switch {
+		case errors.Is(runErr, fs.ErrNotExist) || errors.Is(runErr, exec.ErrNotFound):
+			return nil, fmt.Errorf("the layout helper %s cannot be run (%v): %s", r.Helper, runErr, installHint)
+		case runErr != nil && stderr.Len() > 0:
 			return nil, fmt.Errorf("%s: %v: %s", Name, runErr, strings.TrimSpace(stderr.String()))
+		case runErr != nil:
+			return nil, fmt.Errorf("%s: %v", Name, runErr)
 		}
 		return nil, fmt.Errorf("%s: unreadable answer: %w", Name, err)
 	}

@@ -45,3 +45,10 @@ func TestRenderRefusesAnotherProtocol(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestRenderNamesAMissingHelper(t *testing.T) {
+	_, err := Renderer{Helper: filepath.Join(t.TempDir(), "absent")}.Render(t.Context(), []Graph{{Layout: Dot, DOT: "digraph {}"}})
+	if err == nil || !strings.Contains(err.Error(), "cannot be run") || !strings.Contains(err.Error(), "go install") {
+		t.Errorf("err = %v", err)
+	}
+}
