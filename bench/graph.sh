@@ -51,6 +51,9 @@ for f in text mermaid dot json svg; do
 done
 printf '%-8s %s\n' "all five" "$(mean bash -c 'for f in text mermaid dot json svg; do "$0" pack graph "$1" --format $f >/dev/null; done' "$wop" "$checkout")"
 
+echo "== every chain in every format in one process (the analysis once, then each printer): go test -bench"
+WOP_BENCH_CHECKOUT=$checkout go test ./internal/graphrun -run '^$' -bench DrawCheckout -benchtime "${reps}x" | grep Benchmark
+
 echo "== the largest chain's SVG ($(basename "$pack")), a fresh process each"
 printf '%-34s %s\n' "compiled Graphviz cached" "$(mean "$wop" pack graph "$pack" --format svg)"
 cold() { rm -rf "$cache/graphviz"; "$wop" pack graph "$pack" --format svg; }

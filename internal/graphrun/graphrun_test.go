@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testEnv(t *testing.T, vars map[string]string) *lintrun.Env {
+func testEnv(t testing.TB, vars map[string]string) *lintrun.Env {
 	return &lintrun.Env{WorkDir: t.TempDir(), Getenv: func(k string) string { return vars[k] }, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{},
 		Version: "test", Now: time.Now}
 }
