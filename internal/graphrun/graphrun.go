@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/breaking"
@@ -65,6 +66,9 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 // env.CacheDir.
 func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o Options) ([]byte, error) {
 	draw := chaindraw.Options{Color: o.Color, Width: o.Width}
+	if n, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && n > 0 && o.Width == 0 {
+		draw.Width = n // the terminal's, where the shell exports it
+	}
 	if o.Format == "svg" {
 		helper, err := graphviz.Locate(env.Getenv, os.Executable)
 		if err != nil {
