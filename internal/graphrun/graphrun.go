@@ -33,8 +33,13 @@ import (
 // Options are `wop pack graph`'s flags.
 type Options struct {
 	// Paths are packs (directories, pack.json files, archives) or folders
-	// of packs, as lint takes them.
+	// of packs, as lint takes them; none is ".".
 	Paths []string
+	// Output is -o: the file the drawing is written to, atomically and only
+	// once it is whole ("": Run returns it).
+	Output string
+	// Tree is --spec as typed (auto, v1, v2); Spec is used when it is "".
+	Tree string
 	// Chain is the chainId to draw; "" draws every chain.
 	Chain  string
 	Format string
@@ -52,13 +57,35 @@ type Options struct {
 	Width    int
 }
 
-// Run draws what o names and returns the drawing.
+// Run draws what o names: it returns the drawing, or writes it to
+// o.Output (uncoloured) and returns nothing.
 func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
+	if len(o.Paths) == 0 {
+		o.Paths = []string{"."}
+	}
+	if err := suggest.FlagValue("--format", o.Format, chaindraw.Formats...); err != nil {
+		return nil, err
+	}
+	if o.Tree != "" {
+		tree, err := spec.ParseTree(o.Tree)
+		if err != nil {
+			return nil, &lintrun.InputError{Err: err}
+		}
+		o.Spec = tree
+	}
+	if err := lintrun.CheckOutput(env, "--output", o.Output, "chain.svg"); err != nil {
+		return nil, err
+	}
+	o.Color = o.Color && o.Output == ""
 	charts, err := Charts(ctx, env, o)
 	if err != nil {
 		return nil, err
 	}
-	return Render(ctx, env, charts, o)
+	out, err := Render(ctx, env, charts, o)
+	if err != nil || o.Output == "" {
+		return out, err
+	}
+	return nil, lintrun.WriteOutput(env.Abs(o.Output), "--output", out)
 }
 
 // Render draws charts in o.Format (o.Color and o.Width for text); the svg
