@@ -372,11 +372,11 @@ func TestREADMEInstall(t *testing.T) {
 
 // TestRootBuildsOnlyTheCommands: pre-commit's golang language installs a
 // hook repository with `go install ./...` at its root (no way to name a
-// package), so ./... must hold no command but wop and wop-sigstore: the
+// package), so ./... must hold no command but wop and its helpers: the
 // benchmark helpers stay behind the wopbench build tag.
 func TestRootBuildsOnlyTheCommands(t *testing.T) {
 	got := goList(t, `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "../../...")
-	want := []string{"github.com/wop-cli/wop/cmd/wop", "github.com/wop-cli/wop/cmd/wop-sigstore"}
+	want := []string{"github.com/wop-cli/wop/cmd/wop", "github.com/wop-cli/wop/cmd/wop-graphviz", "github.com/wop-cli/wop/cmd/wop-sigstore"}
 	if !slices.Equal(got, want) {
 		t.Errorf("go install ./... at the root builds %q, want only %q", got, want)
 	}

@@ -24,11 +24,13 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindIncremental,
 				Save: &protocol.SaveOptions{IncludeText: false}},
-			HoverProvider:        true,
-			CompletionProvider:   &protocol.CompletionOptions{TriggerCharacters: []string{`"`, "/", ".", ":", " "}},
-			DefinitionProvider:   true,
-			DocumentLinkProvider: &protocol.DocumentLinkOptions{},
-			CodeActionProvider:   &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			HoverProvider:          true,
+			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{`"`, "/", ".", ":", " "}},
+			DefinitionProvider:     true,
+			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
+			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			CodeLensProvider:       &protocol.CodeLensOptions{}, // codelens.go
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{showChainCommand}},
 			Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
 				Supported: true, ChangeNotifications: true}},
 		},

@@ -284,6 +284,10 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		result, err = call(req, s.documentLinks)
 	case protocol.MethodTextDocumentCodeAction:
 		result, err = callCtx(ctx, req, s.codeActions)
+	case protocol.MethodTextDocumentCodeLens: // codelens.go
+		result, err = call(req, s.codeLenses)
+	case protocol.MethodWorkspaceExecuteCommand:
+		result, err = callCtx(ctx, req, s.executeCommand)
 	default:
 		if _, isCall := req.(*jsonrpc2.Call); isCall {
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not supported: %s", req.Method()))

@@ -24,6 +24,7 @@ type Client struct {
 	diags    map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 	messages []protocol.ShowMessageParams
 	calls    []string // the methods of the server's requests, in order
+	shown    []string // the URIs window/showDocument asked to show
 	versions map[protocol.DocumentURI]int32
 }
 
@@ -47,6 +48,11 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 	case protocol.MethodClientRegisterCapability:
 		c.calls = append(c.calls, req.Method())
+	case "window/showDocument":
+		var p protocol.ShowDocumentParams
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			c.shown = append(c.shown, string(p.URI))
+		}
 	case protocol.MethodWindowShowMessage:
 		var p protocol.ShowMessageParams
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
@@ -164,6 +170,14 @@ func (c *Client) Messages() []protocol.ShowMessageParams {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]protocol.ShowMessageParams(nil), c.messages...)
+}
+
+// Shown returns the URIs the server asked the client to show
+// (window/showDocument), in order.
+func (c *Client) Shown() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.shown...)
 }
 
 // Shutdown asks the server to shut down and exit.

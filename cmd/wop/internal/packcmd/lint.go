@@ -10,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/cmd/wop/internal/cli"
 	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/graphrun"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/releasecheck"
@@ -120,6 +121,10 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete, Ignored: res.Ignored}
 	if err := writeLintReport(o, in); err != nil {
 		return err
+	}
+	summary := graphrun.SummaryRequest{Format: o.format, Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env)}
+	if err := graphrun.AppendSummary(ctx, o.env.Lint(), summary); err != nil {
+		fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
 	}
 	counts := diag.Count(res.Diags)
 	if o.format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them

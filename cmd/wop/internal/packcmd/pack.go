@@ -18,6 +18,6 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE:  cli.GroupRunE,
 	}
-	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env, nil), newSignCmd(env, nil), newVerifyCmd(env, nil), newInitCmd(env), newPublishCmd(env, nil), newBreakingCmd(env, nil), newBumpCmd(env, nil), newCatalogCmd(env), newMigrateCmd(env))
+	cmd.AddCommand(newLintCmd(env, nil), newRulesCmd(env), newBuildCmd(env, nil), newSignCmd(env, nil), newVerifyCmd(env, nil), newInitCmd(env), newPublishCmd(env, nil), newBreakingCmd(env, nil), newBumpCmd(env, nil), newCatalogCmd(env), newMigrateCmd(env), newGraphCmd(env))
 	return cmd
 }

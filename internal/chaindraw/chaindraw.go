@@ -1,0 +1,78 @@
+// Package chaindraw draws chain analyses (internal/chain) for people and
+// tools: a terminal drawing, a Mermaid flowchart, Graphviz DOT, an SVG
+// laid out by Graphviz, and the analysed graph as JSON. It draws what the
+// analysis found and never decides anything itself: roles, bindings and
+// findings come from chain.Analyze, the one analysis lint reports from.
+package chaindraw
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/wop-cli/wop/internal/chain"
+)
+
+// Formats are the output formats, as --format names them.
+var Formats = []string{"text", "mermaid", "dot", "svg", "json"}
+
+// Chart is one chain to draw.
+type Chart struct {
+	// Pack names the pack holding the chain ("name@version").
+	Pack string
+	// File is the manifest's path as the user gave it, for headings.
+	File string
+	DAG  *chain.DAG
+	// Changes marks what changed against a previous release (nil: no
+	// comparison was asked for).
+	Changes *Changes
+}
+
+// Options are the printers' settings.
+type Options struct {
+	// Color colours the text drawing (lipgloss); the caller decides it
+	// (a terminal, NO_COLOR unset).
+	Color bool
+	// Width is the text drawing's width in columns (0: 100).
+	Width int
+	// Layout lays out DOT graphs as SVG (internal/graphviz's helper), all
+	// of a run's at once; only the svg format calls it.
+	Layout func(ctx context.Context, graphs []Graph) ([][]byte, error)
+}
+
+// Graph is one DOT graph for Options.Layout; Pinned asks for the nodes
+// to stay at their pos attributes (Graphviz neato -n).
+type Graph struct {
+	Pinned bool
+	DOT    []byte
+}
+
+// Write prints charts in format to w.
+func Write(ctx context.Context, w io.Writer, format string, charts []Chart, o Options) error {
+	switch format {
+	case "text":
+		return writeText(w, charts, o)
+	case "mermaid":
+		for i, c := range charts {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if _, err := io.WriteString(w, Mermaid(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "dot":
+		for _, c := range charts {
+			if _, err := w.Write(DOT(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "svg":
+		return writeSVG(ctx, w, charts, o)
+	case "json":
+		return writeJSON(w, charts)
+	}
+	return fmt.Errorf("unknown format %q (want text, mermaid, dot, svg or json)", format)
+}

@@ -1,0 +1,260 @@
+package chaindraw
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/testutil/golden"
+)
+
+// node makes a DAG node from its pack.json object.
+func node(t testing.TB, i int, src string, role chain.Role, inputs ...chain.Binding) chain.Node {
+	t.Helper()
+	doc, err := jsonpos.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := doc.Root
+	n := chain.Node{ID: v.Get("id").String(), TypeID: v.Get("typeId").String(), Role: role, Value: v,
+		Pointer: "/chains/0/dag/nodes/" + string(rune('0'+i)), Inputs: inputs}
+	if p := v.Get("position"); p != nil {
+		n.Position = &chain.Position{X: float64(len(p.Get("x").Num) * 100), Y: float64(i * 90)}
+	}
+	return n
+}
+
+// sample is a chain with every kind of thing a drawing shows: the four
+// roles, a required input from each kind of source and one unbound, a
+// port, a finding on a node and one on an edge, a dangling edge, a
+// parameter, and an id that needs escaping in every format.
+func sample(t testing.TB) *chain.DAG {
+	weird := `we"ird <id>|#x` + "`"
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "demo.publish", Title: "Publish a post",
+		Params: []chain.Param{{Name: "url", Type: "string", Required: true, Pointer: "/chains/0/parameters/properties/url", Feeds: []string{"start", "fetch"}}}}
+	d.Nodes = []chain.Node{
+		node(t, 0, `{"id":"start","typeId":"core.trigger.manual"}`, chain.RoleTrigger),
+		node(t, 1, `{"id":"fetch","typeId":"core.web.fetch","inputs":{"url":"{{params.url}}"}}`, chain.RolePure,
+			chain.Binding{Input: "url", Required: true, Source: chain.SourceInputs, Pointer: "/chains/0/dag/nodes/1/inputs/url"}),
+		node(t, 2, `{"id":"approve","typeId":"core.chat.approvalGate"}`, chain.RoleGate,
+			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "fetch", Port: "body", Pointer: "/chains/0/dag/edges/1"},
+			chain.Binding{Input: "timeout", Required: true, Source: chain.SourceDefault, Pointer: "/chains/0/dag/nodes/2"}),
+		node(t, 3, `{"id":"post","typeId":"core.slack.post","name":"Post to Slack"}`, chain.RoleSideEffect,
+			chain.Binding{Input: "channel", Required: true, Source: chain.SourceUnbound, Pointer: "/chains/0/dag/nodes/3"},
+			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "approve", Pointer: "/chains/0/dag/edges/2", Unsure: true},
+			chain.Binding{Input: "thread", Source: chain.SourceUnbound, Pointer: "/chains/0/dag/nodes/3"}),
+		node(t, 4, `{"id":"`+strings.ReplaceAll(weird, `"`, `\"`)+`","typeId":"core.log"}`, ""),
+	}
+	d.Edges = []chain.Edge{
+		{From: "start", To: "fetch", Pointer: "/chains/0/dag/edges/0"},
+		{From: "fetch", FromPort: "body", To: "approve", ToPort: "text", Pointer: "/chains/0/dag/edges/1"},
+		{From: "approve", To: "post", Pointer: "/chains/0/dag/edges/2"},
+		{From: "post", To: weird, Pointer: "/chains/0/dag/edges/3"},
+		{From: weird, To: "ghost", Pointer: "/chains/0/dag/edges/4", Dangling: true},
+	}
+	d.Findings = []chain.Finding{
+		{Rule: chain.RuleEdgeDangling, Pointer: "/chains/0/dag/edges/4/to", Edge: "/chains/0/dag/edges/4", Message: `edge to "ghost": no such node`},
+		{Rule: chain.RuleEdgeTypeConflict, Pointer: "/chains/0/dag/edges/1", Node: "approve", Edge: "/chains/0/dag/edges/1", Message: "fetch.body is a number, approve.text wants a string"},
+		{Rule: chain.RuleInputUnbound, Pointer: "/chains/0/dag/nodes/3", Node: "post", Message: `node "post": requires input "channel"`},
+		{Rule: chain.RuleCycle, Pointer: "/chains/0/dag", Message: "a finding about the chain as a whole"},
+	}
+	return d
+}
+
+// previous is sample as an earlier release had it: a node "draft" since
+// removed, and post's channel bound then.
+func previous(t testing.TB) *chain.DAG {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "demo.publish"}
+	d.Nodes = []chain.Node{
+		node(t, 0, `{"id":"start","typeId":"core.trigger.manual"}`, chain.RoleTrigger),
+		node(t, 1, `{"id":"fetch","typeId":"core.web.fetch","inputs":{"url":"{{params.url}}"}}`, chain.RolePure,
+			chain.Binding{Input: "url", Required: true, Source: chain.SourceInputs}),
+		node(t, 2, `{"id":"approve","typeId":"core.chat.approvalGate"}`, chain.RoleGate,
+			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "fetch", Port: "body"},
+			chain.Binding{Input: "timeout", Required: true, Source: chain.SourceDefault}),
+		node(t, 3, `{"id":"draft","typeId":"core.ai.write"}`, chain.RolePure),
+		node(t, 4, `{"id":"post","typeId":"core.slack.post","inputs":{"channel":"#general"}}`, chain.RoleSideEffect,
+			chain.Binding{Input: "channel", Required: true, Source: chain.SourceInputs},
+			chain.Binding{Input: "text", Required: true, Source: chain.SourceEdge, From: "draft", Unsure: true}),
+	}
+	d.Edges = []chain.Edge{
+		{From: "start", To: "fetch"},
+		{From: "fetch", FromPort: "body", To: "approve", ToPort: "text"},
+		{From: "approve", To: "draft"},
+		{From: "draft", To: "post"},
+	}
+	return d
+}
+
+func sampleCharts(t testing.TB) map[string]Chart {
+	return map[string]Chart{
+		"sample":  {Pack: "demo@1.1.0", File: "pack.json", DAG: sample(t)},
+		"against": {Pack: "demo@1.1.0", File: "pack.json", DAG: sample(t), Changes: Diff(previous(t), sample(t))},
+	}
+}
+
+// TestGolden holds every format's drawing of the sample, plain and with
+// the changes against its previous release.
+func TestGolden(t *testing.T) {
+	for name, c := range sampleCharts(t) {
+		for _, format := range []string{"text", "mermaid", "dot", "json"} {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := Write(t.Context(), &buf, format, []Chart{c}, Options{}); err != nil {
+					t.Fatal(err)
+				}
+				golden.Assert(t, name+"."+format, buf.Bytes())
+			})
+		}
+	}
+}
+
+func TestDiff(t *testing.T) {
+	c := Diff(previous(t), sample(t))
+	want := map[string]Mark{"draft": Removed, "post": Changed, `we"ird <id>|#x` + "`": Added}
+	for id, m := range want {
+		if c.Nodes[id] != m {
+			t.Errorf("node %q: %q, want %q", id, c.Nodes[id], m)
+		}
+	}
+	if len(c.Nodes) != len(want) {
+		t.Errorf("nodes marked: %v, want %v", c.Nodes, want)
+	}
+	if c.Edges["approve -> draft"] != Removed || c.Edges["approve -> post"] != Added || c.Edges["start -> fetch"] != "" {
+		t.Errorf("edges marked: %v", c.Edges)
+	}
+	if c.Inputs["post"]["channel"] != Changed || c.Inputs["post"]["text"] != Changed || c.Inputs["fetch"] != nil {
+		t.Errorf("inputs marked: %v", c.Inputs)
+	}
+	if Diff(sample(t), sample(t)).Any() {
+		t.Error("a chain against itself has changes")
+	}
+	moved := sample(t)
+	moved.Nodes[0] = node(t, 0, `{"id":"start","typeId":"core.trigger.manual","position":{"x":1,"y":2}}`, chain.RoleTrigger)
+	if Diff(sample(t), moved).Any() {
+		t.Error("moving a node on the canvas counts as a change")
+	}
+}
+
+// TestTextColour: colour only when asked (the caller honours NO_COLOR and
+// the terminal), and then the unbound input is drawn in red.
+func TestTextColour(t *testing.T) {
+	c := []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}}
+	var plain, coloured bytes.Buffer
+	if err := Write(t.Context(), &plain, "text", c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(t.Context(), &coloured, "text", c, Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain.Bytes(), []byte("\x1b[")) {
+		t.Error("plain text has escape sequences")
+	}
+	if !bytes.Contains(coloured.Bytes(), []byte("\x1b[1;31mchannel ← UNBOUND")) && !bytes.Contains(coloured.Bytes(), []byte("\x1b[31;1mchannel ← UNBOUND")) {
+		t.Errorf("the unbound input is not red:\n%q", coloured.String())
+	}
+}
+
+// TestTextWidth: every line of the text drawing fits the width asked for,
+// and below minDrawing the boxes give way to a list (whose lines wrap).
+func TestTextWidth(t *testing.T) {
+	d := sample(t)
+	d.Findings[3].Message = strings.Repeat("a finding's long message ", 20) // wraps
+	for _, width := range []int{100, 80, 60, 30} {
+		var buf bytes.Buffer
+		if err := Write(t.Context(), &buf, "text", []Chart{{Pack: "demo@1.1.0", DAG: d}}, Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, "nodes,") {
+				continue // the counts line wraps as the terminal does
+			}
+			if w := lipgloss.Width(l); w > width && width >= minDrawing {
+				t.Errorf("width %d: line of %d columns: %q", width, w, l)
+			}
+		}
+		if boxes := strings.Contains(buf.String(), "╭"); boxes != (width >= minDrawing) {
+			t.Errorf("width %d: boxes drawn = %v", width, boxes)
+		}
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	err := Write(context.Background(), &bytes.Buffer{}, "png", nil, Options{})
+	if err == nil || !strings.Contains(err.Error(), "want text, mermaid, dot, svg or json") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	golden.Assert(t, "summary.md", Summary([]Chart{sampleCharts(t)["against"]}))
+	// A summary of many charts stays within its bound and says what it left out.
+	var many []Chart
+	for range 400 {
+		many = append(many, sampleCharts(t)["against"])
+	}
+	s := Summary(many)
+	if len(s) > SummaryMax+200 || !bytes.Contains(s, []byte("more chains not shown")) {
+		t.Errorf("summary of %d charts: %d bytes", len(many), len(s))
+	}
+	big := sample(t)
+	for i := range 1500 {
+		big.Nodes = append(big.Nodes, node(t, 4, `{"id":"n`+strings.Repeat("x", i%50)+`","typeId":"core.log"}`, ""))
+	}
+	if s := Summary([]Chart{{Pack: "big@1.0.0", DAG: big}}); bytes.Contains(s, []byte("```mermaid")) {
+		t.Error("a flowchart over Mermaid's limit is drawn")
+	}
+}
+
+// TestOptionalUnboundNotDrawn: an optional input nothing binds is no
+// defect; only required inputs (and changed ones) are listed.
+func TestOptionalUnboundNotDrawn(t *testing.T) {
+	for _, format := range []string{"text", "mermaid", "dot"} {
+		var buf bytes.Buffer
+		if err := Write(t.Context(), &buf, format, []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(buf.String(), "thread") {
+			t.Errorf("%s draws the optional unbound input:\n%s", format, buf.String())
+		}
+	}
+}
+
+// TestLargeChainsStayLinear: a 10,000-node chain (a line, every edge
+// dangling into a missing node too) draws in every format but svg
+// quickly, and svg refuses it with a word on what to use.
+func TestLargeChainsStayLinear(t *testing.T) {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "big"}
+	v := &jsonpos.Value{Kind: jsonpos.Object}
+	for i := range 10000 {
+		id := "n" + strconv.Itoa(i)
+		d.Nodes = append(d.Nodes, chain.Node{ID: id, TypeID: "core.log", Value: v})
+		if i > 0 {
+			d.Edges = append(d.Edges, chain.Edge{From: "n" + strconv.Itoa(i-1), To: id})
+		}
+		d.Edges = append(d.Edges, chain.Edge{From: id, To: "missing" + strconv.Itoa(i), Dangling: true})
+	}
+	start := time.Now()
+	for _, format := range []string{"text", "mermaid", "dot", "json"} {
+		if err := Write(t.Context(), io.Discard, format, []Chart{{Pack: "big@1.0.0", DAG: d}}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("drawing 10,000 nodes took %v", el)
+	}
+	err := Write(t.Context(), io.Discard, "svg", []Chart{{Pack: "big@1.0.0", DAG: d}}, Options{Layout: func(context.Context, []Graph) ([][]byte, error) {
+		t.Fatal("laid out")
+		return nil, nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "--format dot") {
+		t.Errorf("svg of 20,000 nodes: %v", err)
+	}
+}

@@ -1,0 +1,187 @@
+package chaindraw
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/chain"
+)
+
+// DOT draws a chart as a Graphviz digraph (dot -Tsvg lays it out).
+func DOT(c Chart) []byte {
+	return dotGraph(newView(c), c, false)
+}
+
+// dotGraph writes the digraph; pinned places each node at its author
+// position, in points, for Graphviz's neato -n (the svg printer's choice
+// when every node has a position).
+func dotGraph(v *view, c Chart, pinned bool) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %s\ndigraph %s {\n", comment(c.Pack+" "+v.title), dotID(v.title))
+	b.WriteString("  graph [rankdir=TB, nodesep=0.5, ranksep=0.5, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, labelloc=t, label=" + dotID(v.title) + "];\n")
+	b.WriteString("  node [shape=box, margin=\"0.2,0.06\", style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n")
+	b.WriteString("  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9];\n")
+	scale := 1.0
+	if pinned {
+		scale = spread(v)
+	}
+	for _, n := range v.nodes {
+		attrs := []string{"label=" + dotHTMLLabel(v.label(n))}
+		attrs = append(attrs, dotNodeStyle(n)...)
+		if pinned && n.Position != nil {
+			attrs = append(attrs, fmt.Sprintf("pos=\"%s,%s!\"", ftoa(n.Position.X*scale), ftoa(-n.Position.Y*scale)))
+		}
+		fmt.Fprintf(&b, "  %s [%s];\n", dotID(n.ID), strings.Join(attrs, ", "))
+	}
+	for _, p := range v.params {
+		if len(p.Feeds) == 0 || pinned {
+			continue // a pinned drawing has no place for them
+		}
+		pid := dotID("params." + p.Name)
+		fmt.Fprintf(&b, "  %s [shape=note, fillcolor=\"#f1f3f4\", label=%s];\n", pid, dotID("params."+p.Name))
+		for _, to := range p.Feeds {
+			fmt.Fprintf(&b, "  %s -> %s [style=dotted, color=\"#5f6368\"];\n", pid, dotID(to))
+		}
+	}
+	for _, e := range v.edges {
+		var attrs []string
+		if l := edgeLabel(e); l != "" {
+			attrs = append(attrs, "label="+dotID(l))
+		}
+		attrs = append(attrs, dotEdgeStyle(e)...)
+		fmt.Fprintf(&b, "  %s -> %s", dotID(e.From), dotID(e.To))
+		if len(attrs) > 0 {
+			fmt.Fprintf(&b, " [%s]", strings.Join(attrs, ", "))
+		}
+		b.WriteString(";\n")
+	}
+	for i, f := range v.loose {
+		fmt.Fprintf(&b, "  %s [shape=note, color=\"#d93025\", label=%s];\n", dotID(fmt.Sprintf("finding %d", i)), dotID("⚠ "+f.Rule+" at "+f.Pointer))
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// dotID quotes s as a DOT string: a backslash and a quote are escaped, and
+// a line break becomes \n.
+func dotID(s string) string {
+	return `"` + dotEscaper.Replace(s) + `"`
+}
+
+// dotEscaper and htmlEscaper are read-only tables: a replacer builds its
+// lookup on first use.
+var (
+	dotEscaper  = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
+	htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", " ")
+)
+
+// dotHTMLLabel is a node's label as a Graphviz HTML-like label: one line
+// per row, the id bold, the type small, findings red.
+func dotHTMLLabel(lines []line) string {
+	var b strings.Builder
+	b.WriteString("<")
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("<BR ALIGN=\"LEFT\"/>")
+		}
+		t := htmlEscape(l.text)
+		switch l.kind {
+		case lineID:
+			t = "<B>" + t + "</B>"
+		case lineType:
+			t = "<FONT POINT-SIZE=\"8\" COLOR=\"#5f6368\">" + t + "</FONT>"
+		case lineUnbound, lineFinding:
+			t = "<FONT COLOR=\"#d93025\">" + t + "</FONT>"
+		}
+		b.WriteString(t)
+	}
+	b.WriteString("<BR ALIGN=\"LEFT\"/>>")
+	return b.String()
+}
+
+func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+
+func dotNodeStyle(n vnode) []string {
+	fill := map[chain.Role]string{chain.RoleTrigger: "#e8f0fe", chain.RoleGate: "#fef7e0", chain.RoleSideEffect: "#fce8e6", chain.RolePure: "#e6f4ea"}[n.Role]
+	var out []string
+	if fill != "" {
+		out = append(out, `fillcolor="`+fill+`"`)
+	}
+	switch n.Role {
+	case chain.RoleTrigger:
+		out = append(out, `shape=box`, `style="rounded,filled,bold"`)
+	case chain.RoleGate:
+		out = append(out, `shape=hexagon`, `style="filled"`)
+	}
+	switch {
+	case n.mark == Removed:
+		out = append(out, `color="#9aa0a6"`, `fontcolor="#80868b"`, `style="rounded,dashed"`)
+	case len(n.findings) > 0 || n.missing:
+		out = append(out, `color="#d93025"`, `penwidth=2.5`)
+	case n.mark == Added:
+		out = append(out, `color="#188038"`, `penwidth=2.5`)
+	case n.mark == Changed:
+		out = append(out, `color="#f29900"`, `penwidth=2.5`)
+	}
+	return out
+}
+
+func dotEdgeStyle(e vedge) []string {
+	switch {
+	case e.mark == Removed:
+		return []string{`color="#9aa0a6"`, `style=dashed`}
+	case len(e.findings) > 0:
+		return []string{`color="#d93025"`, `fontcolor="#d93025"`, `penwidth=2`}
+	case e.mark == Added:
+		return []string{`color="#188038"`, `penwidth=2`}
+	}
+	return nil
+}
+
+// spread is the factor that scales the author's canvas positions apart
+// until no two node boxes overlap: a canvas draws small cards, wop's
+// boxes carry the type and the inputs. The arrangement stays the author's;
+// only its scale changes. Box sizes are estimated from the label (Graphviz
+// measures them only as it lays out).
+func spread(v *view) float64 {
+	const gap = 60 // room for an edge label between two boxes
+	type box struct{ x, y, w, h float64 }
+	boxes := make([]box, 0, len(v.nodes))
+	for _, n := range v.nodes {
+		w, lines := 0, v.label(n)
+		for _, l := range lines {
+			w = max(w, len([]rune(l.text)))
+		}
+		boxes = append(boxes, box{n.Position.X, n.Position.Y, float64(w)*7 + 40, float64(len(lines))*14 + 40})
+	}
+	s := 1.0
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			a, b := boxes[i], boxes[j]
+			dx, dy := abs(a.x-b.x), abs(a.y-b.y)
+			needX, needY := (a.w+b.w)/2+gap, (a.h+b.h)/2+gap
+			if dx*s >= needX || dy*s >= needY {
+				continue
+			}
+			// the cheaper axis to separate them along
+			fit := math.Inf(1)
+			if dx > 0 {
+				fit = needX / dx
+			}
+			if dy > 0 {
+				fit = min(fit, needY/dy)
+			}
+			if !math.IsInf(fit, 1) {
+				s = max(s, fit)
+			}
+		}
+	}
+	return min(s, 20)
+}
+
+func abs(f float64) float64 { return math.Abs(f) }

@@ -1,0 +1,176 @@
+package chaindraw
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/chain"
+)
+
+// Mermaid draws a chart as a Mermaid flowchart, as GitHub renders one in
+// Markdown. Node ids are the printer's own (n0, n1, ...), so any chain id
+// is safe; labels are quoted with Mermaid's entity codes for the
+// characters that would end or reinterpret them.
+func Mermaid(c Chart) string {
+	v := newView(c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%%%% %s\nflowchart TD\n", comment(c.Pack+" "+v.title))
+	ids := map[string]string{}
+	for i, n := range v.nodes {
+		ids[n.ID] = fmt.Sprintf("n%d", i)
+		var lines []string
+		for _, l := range v.label(n) {
+			t := mermaidText(l.text)
+			switch l.kind {
+			case lineID:
+				t = "<b>" + t + "</b>"
+			case lineType:
+				t = "<i>" + t + "</i>"
+			}
+			lines = append(lines, t)
+		}
+		open, closing := mermaidShape(n)
+		fmt.Fprintf(&b, "  %s%s\"%s\"%s\n", ids[n.ID], open, strings.Join(lines, "<br/>"), closing)
+	}
+	links := 0
+	var styles []string
+	for i, p := range v.params {
+		if len(p.Feeds) == 0 {
+			continue
+		}
+		pid := fmt.Sprintf("p%d", i)
+		fmt.Fprintf(&b, "  %s>\"%s\"]\n", pid, mermaidText("params."+p.Name))
+		for _, to := range p.Feeds {
+			if id, ok := ids[to]; ok {
+				fmt.Fprintf(&b, "  %s -.-> %s\n", pid, id)
+				links++
+			}
+		}
+		styles = append(styles, "  class "+pid+" param")
+	}
+	for _, e := range v.edges {
+		arrow := "-->"
+		if e.mark == Removed {
+			arrow = "-.->"
+		}
+		if l := edgeLabel(e); l != "" {
+			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", ids[e.From], arrow, mermaidText(l), ids[e.To])
+		} else {
+			fmt.Fprintf(&b, "  %s %s %s\n", ids[e.From], arrow, ids[e.To])
+		}
+		if s := mermaidLinkStyle(e); s != "" {
+			styles = append(styles, fmt.Sprintf("  linkStyle %d %s", links, s))
+		}
+		links++
+	}
+	for i, f := range v.loose {
+		fmt.Fprintf(&b, "  f%d[\"%s\"]\n", i, mermaidText("⚠ "+f.Rule+" at "+f.Pointer))
+		styles = append(styles, fmt.Sprintf("  class f%d finding", i))
+	}
+	b.WriteString(mermaidClassDefs)
+	for _, n := range v.nodes {
+		for _, class := range nodeClasses(n) {
+			styles = append(styles, "  class "+ids[n.ID]+" "+class)
+		}
+	}
+	for _, s := range styles {
+		b.WriteString(s + "\n")
+	}
+	return b.String()
+}
+
+const mermaidClassDefs = `  classDef trigger fill:#e8f0fe,stroke:#3367d6
+  classDef gate fill:#fef7e0,stroke:#e37400
+  classDef sideeffect fill:#fce8e6,stroke:#c5221f
+  classDef pure fill:#e6f4ea,stroke:#137333
+  classDef param fill:#f1f3f4,stroke:#5f6368
+  classDef finding stroke:#d93025,stroke-width:3px
+  classDef added stroke:#188038,stroke-width:3px
+  classDef changed stroke:#f29900,stroke-width:3px
+  classDef removed fill:#f1f3f4,stroke:#9aa0a6,stroke-dasharray:5 5,color:#80868b
+`
+
+// nodeClasses are the classDefs a node takes: its role, then a finding or
+// a change (the later class's stroke wins).
+func nodeClasses(n vnode) []string {
+	var out []string
+	switch n.Role {
+	case chain.RoleTrigger:
+		out = append(out, "trigger")
+	case chain.RoleGate:
+		out = append(out, "gate")
+	case chain.RoleSideEffect:
+		out = append(out, "sideeffect")
+	case chain.RolePure:
+		out = append(out, "pure")
+	}
+	if n.mark != "" {
+		out = append(out, string(n.mark))
+	}
+	if len(n.findings) > 0 || n.missing {
+		out = append(out, "finding")
+	}
+	return out
+}
+
+func mermaidShape(n vnode) (string, string) {
+	switch n.Role {
+	case chain.RoleTrigger:
+		return "([", "])"
+	case chain.RoleGate:
+		return "{{", "}}"
+	case chain.RoleSideEffect:
+		return "[/", "/]"
+	}
+	return "[", "]"
+}
+
+func mermaidLinkStyle(e vedge) string {
+	switch {
+	case len(e.findings) > 0:
+		return "stroke:#d93025,stroke-width:3px"
+	case e.mark == Added:
+		return "stroke:#188038,stroke-width:3px"
+	case e.mark == Removed:
+		return "stroke:#9aa0a6,stroke-dasharray:5 5"
+	case e.Dangling:
+		return "stroke:#d93025,stroke-dasharray:5 5"
+	}
+	return ""
+}
+
+// mermaidText escapes text for a quoted Mermaid label: entity codes for
+// the quote, '#' (which starts a code), angle brackets (HTML), the
+// backtick (a Markdown string) and the pipe and brackets edge labels end
+// at; line breaks become spaces.
+func mermaidText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '#':
+			b.WriteString("#35;")
+		case '"':
+			b.WriteString("#quot;")
+		case '<':
+			b.WriteString("#lt;")
+		case '>':
+			b.WriteString("#gt;")
+		case '`':
+			b.WriteString("#96;")
+		case '|':
+			b.WriteString("#124;")
+		case '&':
+			b.WriteString("#amp;")
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// comment makes text safe for one comment line.
+func comment(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

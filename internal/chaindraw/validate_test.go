@@ -1,0 +1,221 @@
+package chaindraw
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/graphviz"
+	"github.com/wop-cli/wop/internal/graphviz/engine"
+	"github.com/wop-cli/wop/internal/jsonpos"
+)
+
+// This file is the validation harness: every drawing the printers make of
+// the fixtures is read by the tool it is meant for. DOT by Graphviz's own
+// dot, Mermaid by Mermaid's own parser (in Node), SVG by encoding/xml. The
+// external tools are optional: each test skips, saying why, without them.
+
+// fixtures are the charts every format is validated on: the hand-made
+// sample (plain and against a previous release) and real registry chains
+// (the 30-node one, and one whose nodes all carry author positions).
+func fixtures(t testing.TB) map[string]Chart {
+	out := sampleCharts(t)
+	for _, name := range []string{"kicktodo", "positioned"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", name+".pack.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonpos.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range chain.Analyze(doc.Root, chain.Options{}).DAGs {
+			out[name+"/"+d.ChainID] = Chart{Pack: name + "@1.0.0", File: "pack.json", DAG: d}
+		}
+	}
+	return out
+}
+
+// layout runs Graphviz in the test process, as the helper does.
+func layout(ctx context.Context, graphs []Graph) ([][]byte, error) {
+	var out [][]byte
+	for _, g := range graphs {
+		l := graphviz.Dot
+		if g.Pinned {
+			l = graphviz.Pinned
+		}
+		svg, err := engine.Render(ctx, l, g.DOT)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, svg)
+	}
+	return out, nil
+}
+
+func TestDOTParsesWithGraphviz(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz's dot is not installed (apt-get install graphviz): DOT output not validated")
+	}
+	for name, c := range fixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.CommandContext(t.Context(), dot, "-Tsvg")
+			cmd.Stdin = bytes.NewReader(DOT(c))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil || stderr.Len() > 0 {
+				t.Fatalf("dot: %v\n%s\n%s", err, stderr.String(), DOT(c))
+			}
+			if err := xml.Unmarshal(out, new(struct{})); err != nil {
+				t.Errorf("dot's SVG is not XML: %v", err)
+			}
+		})
+	}
+}
+
+// mermaidDir holds the mermaid and jsdom npm packages
+// (bench/mermaid-setup.sh), or "" when there are none.
+func mermaidDir() string {
+	dir := os.Getenv("WOP_MERMAID_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".cache", "wop-mermaid")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); err != nil {
+		return ""
+	}
+	return dir
+}
+
+func TestMermaidParses(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: Mermaid output not validated")
+	}
+	dir := mermaidDir()
+	if dir == "" {
+		t.Skip("Mermaid's parser is not installed (bench/mermaid-setup.sh, or set WOP_MERMAID_DIR): Mermaid output not validated")
+	}
+	fx := fixtures(t)
+	var names []string
+	var in bytes.Buffer
+	for name, c := range fx {
+		names = append(names, name)
+		in.WriteString(Mermaid(c))
+		in.WriteByte(0)
+	}
+	cmd := exec.CommandContext(t.Context(), node, filepath.Join("testdata", "mermaid-parse.mjs"), dir)
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(names) {
+		t.Fatalf("parser answered %d lines for %d documents: %v\n%s%s", len(lines), len(names), err, out, stderr.String())
+	}
+	for i, l := range lines {
+		if l != "ok" {
+			t.Errorf("%s: %s\n%s", names[i], l, Mermaid(fx[names[i]]))
+		}
+	}
+}
+
+func TestSVGIsSelfContainedXML(t *testing.T) {
+	fx := fixtures(t)
+	var all []Chart
+	for name, c := range fx {
+		all = append(all, c)
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(t.Context(), &buf, "svg", []Chart{c}, Options{Layout: layout}); err != nil {
+				t.Fatal(err)
+			}
+			checkSVG(t, buf.Bytes())
+		})
+	}
+	t.Run("all in one document", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := Write(t.Context(), &buf, "svg", all, Options{Layout: layout}); err != nil {
+			t.Fatal(err)
+		}
+		checkSVG(t, buf.Bytes())
+		if n := strings.Count(buf.String(), "<svg"); n != len(all)+1 {
+			t.Errorf("%d <svg> elements, want one per chart and the document's", n)
+		}
+	})
+}
+
+// checkSVG parses svg as XML and refuses anything that reaches outside
+// the file: a DOCTYPE (its DTD), scripts, links, external fonts or images.
+func checkSVG(t *testing.T, svg []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v\n%s", err, svg)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if root == "" {
+				root = tok.Name.Local
+			}
+			switch tok.Name.Local {
+			case "script", "image", "foreignObject", "style":
+				t.Errorf("<%s> in the SVG", tok.Name.Local)
+			}
+			for _, a := range tok.Attr {
+				if a.Name.Local == "href" || strings.Contains(a.Value, "url(http") {
+					t.Errorf("<%s %s=%q> reaches outside the file", tok.Name.Local, a.Name.Local, a.Value)
+				}
+			}
+		case xml.Directive:
+			t.Errorf("directive <!%s> in the SVG", tok)
+		}
+	}
+	if root != "svg" {
+		t.Errorf("root element %q, want svg", root)
+	}
+}
+
+// TestSVGKeepsAuthorPositions: a chain whose every node has a position is
+// drawn with its nodes there (Graphviz only routes edges), so the drawing
+// looks like the author's canvas.
+func TestSVGKeepsAuthorPositions(t *testing.T) {
+	var pinned []bool
+	record := func(ctx context.Context, graphs []Graph) ([][]byte, error) {
+		for _, g := range graphs {
+			pinned = append(pinned, g.Pinned)
+			if g.Pinned && !bytes.Contains(g.DOT, []byte(`!"`)) {
+				t.Errorf("pinned layout without pinned positions:\n%s", g.DOT)
+			}
+		}
+		return layout(ctx, graphs)
+	}
+	fx := fixtures(t)
+	for _, name := range []string{"positioned/app-builder.design", "kicktodo/openwop-app.kicktodo.challenge-factory"} {
+		if err := Write(t.Context(), io.Discard, "svg", []Chart{fx[name]}, Options{Layout: record}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(pinned) != 2 || !pinned[0] || pinned[1] {
+		t.Errorf("pinned = %v, want [true false] (all positioned; some not)", pinned)
+	}
+}

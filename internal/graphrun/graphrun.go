@@ -1,0 +1,249 @@
+// Package graphrun is `wop pack graph`'s run: the packs it names, each
+// chain analysed with the options lint judges the pack by (its
+// configuration, catalog and spec tree, through lintrun and
+// lint.ChainOptions), the previous release's analysis for --against, and
+// the drawing in the format asked for (internal/chaindraw).
+package graphrun
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wop-cli/wop/internal/breaking"
+	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/chaindraw"
+	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/graphviz"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lint"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/suggest"
+	"github.com/wop-cli/wop/internal/tarball"
+)
+
+// Options are `wop pack graph`'s flags.
+type Options struct {
+	// Paths are packs (directories, pack.json files, archives) or folders
+	// of packs, as lint takes them; none is ".".
+	Paths []string
+	// Output is -o: the file the drawing is written to, atomically and only
+	// once it is whole ("": Run returns it).
+	Output string
+	// Tree is --spec as typed (auto, v1, v2); Spec is used when it is "".
+	Tree string
+	// Chain is the chainId to draw; "" draws every chain.
+	Chain  string
+	Format string
+	// Config, Catalogs, Host, Offline and Spec are lint's flags of the
+	// same names: the analysis drawn is the one lint reports from.
+	Config   string
+	Catalogs []string
+	Host     string
+	Offline  bool
+	Spec     spec.Tree
+	// Against is the previous release (--against); Previous loads it.
+	Against  string
+	Previous breaking.PreviousFunc
+	Color    bool
+	Width    int
+}
+
+// Run draws what o names: it returns the drawing, or writes it to
+// o.Output (uncoloured) and returns nothing.
+func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
+	if len(o.Paths) == 0 {
+		o.Paths = []string{"."}
+	}
+	if err := suggest.FlagValue("--format", o.Format, chaindraw.Formats...); err != nil {
+		return nil, err
+	}
+	if o.Tree != "" {
+		tree, err := spec.ParseTree(o.Tree)
+		if err != nil {
+			return nil, &lintrun.InputError{Err: err}
+		}
+		o.Spec = tree
+	}
+	if err := lintrun.CheckOutput(env, "--output", o.Output, "chain.svg"); err != nil {
+		return nil, err
+	}
+	o.Color = o.Color && o.Output == ""
+	charts, err := Charts(ctx, env, o)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Render(ctx, env, charts, o)
+	if err != nil || o.Output == "" {
+		return out, err
+	}
+	return nil, lintrun.WriteOutput(env.Abs(o.Output), "--output", out)
+}
+
+// Render draws charts in o.Format (o.Color and o.Width for text); the svg
+// format runs the wop-graphviz helper, its compiled code cached under
+// env.CacheDir.
+func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o Options) ([]byte, error) {
+	draw := chaindraw.Options{Color: o.Color, Width: o.Width}
+	if n, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && n > 0 && o.Width == 0 {
+		draw.Width = n // the terminal's, where the shell exports it
+	}
+	if o.Format == "svg" {
+		helper, err := graphviz.Locate(env.Getenv, os.Executable)
+		if err != nil {
+			return nil, err
+		}
+		r := graphviz.Renderer{Helper: helper}
+		if env.CacheDir != "" {
+			r.CacheDir = filepath.Join(env.CacheDir, "graphviz")
+		}
+		draw.Layout = func(ctx context.Context, graphs []chaindraw.Graph) ([][]byte, error) {
+			req := make([]graphviz.Graph, len(graphs))
+			for i, g := range graphs {
+				req[i] = graphviz.Graph{Layout: graphviz.Dot, DOT: string(g.DOT)}
+				if g.Pinned {
+					req[i].Layout = graphviz.Pinned
+				}
+			}
+			return r.Render(ctx, req)
+		}
+	}
+	var buf bytes.Buffer
+	if err := chaindraw.Write(ctx, &buf, o.Format, charts, draw); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Charts analyses the chains o names, each with its changes when o asks
+// for a comparison.
+func Charts(ctx context.Context, env *lintrun.Env, o Options) ([]chaindraw.Chart, error) {
+	targets, jobs, limits, err := lintrun.Jobs(ctx, env, lintrun.Options{Paths: o.Paths, Config: o.Config, Catalogs: o.Catalogs, Host: o.Host, Offline: o.Offline, Spec: o.Spec, NoCache: true})
+	if err != nil {
+		return nil, err
+	}
+	var charts []chaindraw.Chart
+	var ids []string
+	for i, t := range targets {
+		pk, err := pack.Load(t.Path, limits[i])
+		if err != nil {
+			return nil, &lintrun.InputError{Err: fmt.Errorf("%s: %w", t.Display, lintrun.WithoutPath(err))}
+		}
+		pk.Display = pack.DisplayName(t.Display)
+		an, name, err := Analyze(pk, jobs[i].Opt)
+		if err != nil {
+			return nil, err
+		}
+		var prev *chain.Analysis
+		if o.Against != "" && o.Previous == nil {
+			return nil, errors.New("--against: no loader for the previous release")
+		}
+		if o.Against != "" {
+			if prev, err = previous(ctx, o, t.Path, jobs[i].Opt, limits[i]); err != nil {
+				return nil, err
+			}
+		}
+		for _, d := range an.DAGs {
+			ids = append(ids, d.ChainID)
+			if o.Chain != "" && d.ChainID != o.Chain {
+				continue
+			}
+			c := chaindraw.Chart{Pack: name, File: pk.Path(pack.ManifestName), DAG: d}
+			if o.Against != "" {
+				c.Changes = chaindraw.Diff(Match(prev, d), d)
+			}
+			charts = append(charts, c)
+		}
+	}
+	if len(charts) == 0 {
+		return nil, noChart(o, ids)
+	}
+	return charts, nil
+}
+
+func noChart(o Options, ids []string) error {
+	if o.Chain == "" {
+		return &lintrun.InputError{Err: fmt.Errorf("%s: no workflow chains to draw (a chain is a chains[] entry with a dag)", strings.Join(o.Paths, ", "))}
+	}
+	msg := fmt.Sprintf("--chain %s: no such chain", o.Chain)
+	if near, ok := suggest.Nearest(o.Chain, ids, 3); ok {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	} else if len(ids) > 0 {
+		ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+		msg += "; the chains are " + strings.Join(ids, ", ")
+	}
+	return &lintrun.InputError{Err: fmt.Errorf("%s", msg)}
+}
+
+// Analyze is the chain analysis of a pack with the options lint judges it
+// by, and the pack's "name@version".
+func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
+	raw, err := pk.ReadFile(pack.ManifestName)
+	if err != nil {
+		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), lintrun.WithoutPath(err))}
+	}
+	return AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+}
+
+// AnalyzeManifest is Analyze over a manifest's bytes (an editor's unsaved
+// buffer); file names it in errors.
+func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis, string, error) {
+	doc, err := jsonpos.Parse(raw)
+	if err != nil {
+		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %v (wop pack lint says more)", file, err)}
+	}
+	root := doc.Root
+	an := chain.Analyze(root, lint.ChainOptions(root, opt.Catalog, opt.Spec.Resolve(root)))
+	for _, d := range an.DAGs {
+		d.Findings = slices.DeleteFunc(d.Findings, func(f chain.Finding) bool { return !enabled(f.Rule, opt) })
+	}
+	return an, root.Get("name").String() + "@" + root.Get("version").String(), nil
+}
+
+// previous analyses the release o.Against names for the pack at path.
+func previous(ctx context.Context, o Options, path string, opt lint.Options, lim tarball.Limits) (*chain.Analysis, error) {
+	pk, cleanup, err := o.Previous(ctx, o.Against, path, lim)
+	if err != nil {
+		return nil, err
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	an, _, err := Analyze(pk, opt)
+	return an, err
+}
+
+// Match is the DAG of prev that d is a later version of: the one with its
+// chainId, or at its pointer when it has none (nil: d is new).
+func Match(prev *chain.Analysis, d *chain.DAG) *chain.DAG {
+	if prev == nil {
+		return nil
+	}
+	for _, p := range prev.DAGs {
+		if d.ChainID != "" && p.ChainID == d.ChainID || d.ChainID == "" && p.ChainID == "" && p.Pointer == d.Pointer {
+			return p
+		}
+	}
+	return nil
+}
+
+// enabled reports whether lint runs rule id for a pack with opt, as
+// lint's run decides: a rule the configuration or profile turns off, or
+// an opt-in rule it does not turn on, reports nothing, so the drawing
+// shows none of its findings either.
+func enabled(id string, opt lint.Options) bool {
+	sev, set := opt.Severities[id]
+	if set && sev == diag.Off {
+		return false
+	}
+	r := lint.Lookup(id)
+	return r == nil || !r.OptIn || set
+}

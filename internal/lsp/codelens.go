@@ -1,0 +1,151 @@
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
+	"github.com/wop-cli/wop/internal/chaindraw"
+	"github.com/wop-cli/wop/internal/graphrun"
+	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/pack"
+	"go.lsp.dev/protocol"
+)
+
+// This file answers code lenses on pack.json's chains and runs their
+// command: the chain's drawing (internal/graphrun, the analysis lint
+// reports from, on the unsaved buffer) written as an SVG file and opened
+// with window/showDocument.
+
+// showChainCommand is the command a chain's lens runs; its arguments are
+// the manifest's URI and the chain's pointer ("/chains/0").
+const showChainCommand = "wop.showChainGraph"
+
+// methodShowDocument is LSP 3.16's window/showDocument.
+const methodShowDocument = "window/showDocument"
+
+// codeLenses puts "Show chain graph" on each chain of an open pack.json
+// that parses (a half-typed buffer has none until it parses again).
+func (s *Server) codeLenses(p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	out := []protocol.CodeLens{}
+	path, ok := pathOf(p.TextDocument.URI)
+	if !ok || filepath.Base(path) != pack.ManifestName {
+		return out, nil
+	}
+	text, open := s.text(path)
+	if !open || len(text) > maxAssistText {
+		return out, nil
+	}
+	doc, err := jsonpos.Parse(text)
+	if err != nil {
+		return out, nil
+	}
+	chains := doc.Root.Get("chains")
+	if chains == nil || chains.Kind != jsonpos.Array {
+		return out, nil
+	}
+	for i, c := range chains.Items {
+		if c.Get("dag") == nil {
+			continue
+		}
+		ptr := fmt.Sprintf("/chains/%d", i)
+		out = append(out, protocol.CodeLens{Range: rangeOf(text, c.Start, c.Start+1),
+			Command: &protocol.Command{Title: "Show chain graph", Command: showChainCommand, Arguments: []any{string(p.TextDocument.URI), ptr}}})
+	}
+	return out, nil
+}
+
+// executeCommand runs showChainCommand: it draws the chain, writes the SVG
+// under wop's cache and asks the editor to open it. The answer is the
+// file's URI.
+func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	if p.Command != showChainCommand {
+		return nil, fmt.Errorf("unknown command %q (the server runs %s)", p.Command, showChainCommand)
+	}
+	var docURI, ptr string
+	if len(p.Arguments) == 2 {
+		docURI, _ = p.Arguments[0].(string)
+		ptr, _ = p.Arguments[1].(string)
+	}
+	path, ok := pathOf(protocol.DocumentURI(docURI))
+	if !ok || ptr == "" {
+		return nil, fmt.Errorf("%s takes a pack.json URI and a chain's pointer, got %v", showChainCommand, p.Arguments)
+	}
+	svg, err := s.drawChain(ctx, path, ptr)
+	if err != nil {
+		s.showMessage(protocol.MessageTypeError, "wop: "+err.Error())
+		return nil, err
+	}
+	file, err := s.writeDrawing(path, ptr, svg)
+	if err != nil {
+		return nil, err
+	}
+	target := uriOf(file)
+	go func() { // a reply may never come: never block the handler on it
+		var res protocol.ShowDocumentResult
+		if _, err := s.conn.Call(context.Background(), methodShowDocument, &protocol.ShowDocumentParams{URI: protocol.URI(target), External: true}, &res); err != nil {
+			s.log.Printf("showDocument: %v", err)
+		}
+	}()
+	return string(target), nil
+}
+
+// drawChain is the SVG of the chain at ptr in the manifest at path, from
+// its open buffer or the disk, analysed with the options lint uses for it.
+func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, error) {
+	text, ok := s.text(path)
+	if !ok {
+		var err error
+		if text, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+	}
+	dir, ok := pack.Owner(path)
+	if !ok {
+		dir = filepath.Dir(path)
+	}
+	if err := s.lintMu.LockCtx(ctx); err != nil {
+		return nil, err
+	}
+	_, jobs, _, err := lintrun.Jobs(ctx, s.env, lintrun.Options{Paths: []string{dir}, Overlay: s.overlay(), Loader: s.loader})
+	s.lintMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if len(jobs) != 1 {
+		return nil, fmt.Errorf("%s: not one pack", dir)
+	}
+	an, name, err := graphrun.AnalyzeManifest(text, path, jobs[0].Opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range an.DAGs {
+		if d.Pointer == ptr+"/dag" {
+			return graphrun.Render(ctx, s.env, []chaindraw.Chart{{Pack: name, File: path, DAG: d}}, graphrun.Options{Format: "svg"})
+		}
+	}
+	return nil, errors.New(ptr + " is no longer a chain with a dag: the file changed")
+}
+
+// writeDrawing writes svg where the editor can open it: under wop's cache
+// (the system's temporary directory without one), one file per chain, so
+// showing it again replaces the last drawing.
+func (s *Server) writeDrawing(path, ptr string, svg []byte) (string, error) {
+	root := s.env.CacheDir
+	if root == "" {
+		root = os.TempDir()
+	}
+	dir := filepath.Join(root, "graphs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(path + "#" + ptr))
+	file := filepath.Join(dir, "chain-"+hex.EncodeToString(sum[:8])+".svg")
+	return file, atomicfile.Write(file, svg, 0o644)
+}
