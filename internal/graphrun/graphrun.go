@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/chaindraw"
 	"github.com/wop-cli/wop/internal/diag"
@@ -25,6 +24,7 @@ import (
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/releasecheck"
 	"github.com/wop-cli/wop/internal/spec"
 	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/tarball"
@@ -52,7 +52,7 @@ type Options struct {
 	Spec     spec.Tree
 	// Against is the previous release (--against); Previous loads it.
 	Against  string
-	Previous breaking.PreviousFunc
+	Previous releasecheck.PreviousFunc
 	Color    bool
 	Width    int
 }

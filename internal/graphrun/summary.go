@@ -6,10 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/wop-cli/wop/internal/breaking"
 	"github.com/wop-cli/wop/internal/chaindraw"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/releasecheck"
 )
 
 // SummaryRequest is a lint run's GitHub step summary: `wop pack lint
@@ -25,7 +25,7 @@ type SummaryRequest struct {
 	// is drawn when one of them is a chain finding on it.
 	Diags    []diag.Diagnostic
 	Against  string
-	Previous breaking.PreviousFunc
+	Previous releasecheck.PreviousFunc
 }
 
 // AppendSummary appends to $GITHUB_STEP_SUMMARY the Markdown
