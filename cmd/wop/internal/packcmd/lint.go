@@ -1,9 +1,7 @@
 package packcmd
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -111,32 +109,16 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if err != nil || res == nil { // res is nil after --diff
 		return err
 	}
-	if o.writeBaseline != "" {
-		return writeBaseline(o, res.Diags)
-	}
-	if len(res.LoadErrs) > 0 && o.output != "" {
-		return &cli.UsageError{Err: errors.Join(res.LoadErrs...)} // no partial report file
-	}
-	in := report.Input{Tool: "wop", Version: o.env.Version, Rules: o.ruleInfos(), Diags: res.Diags, Color: o.env.Color && o.output == "", BaseDir: o.env.WorkDir,
-		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete, Ignored: res.Ignored}
-	if err := writeLintReport(o, in); err != nil {
+	failed, err := lintrun.Report(o.env.Lint(), res, lintrun.ReportOptions{Format: o.format, Output: o.output, WriteBaseline: o.writeBaseline,
+		Rules: o.ruleInfos(), Color: o.env.Color, Strict: o.strict})
+	if err != nil || o.writeBaseline != "" {
 		return err
 	}
 	summary := graphrun.SummaryRequest{Format: o.format, Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env)}
 	if err := graphrun.AppendSummary(ctx, o.env.Lint(), summary); err != nil {
 		fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
 	}
-	counts := diag.Count(res.Diags)
-	if o.format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them
-		fmt.Fprintln(o.env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored}, res.Linted, "pack"))
-		if in.Incomplete != nil {
-			fmt.Fprintln(o.env.ErrOut, in.Incomplete.Message)
-		}
-	}
-	if len(res.LoadErrs) > 0 {
-		return &cli.UsageError{Err: errors.Join(res.LoadErrs...)}
-	}
-	if counts.Errors > 0 || o.strict && counts.Warnings > 0 {
+	if failed {
 		return cli.ErrFindings
 	}
 	return nil
@@ -174,30 +156,4 @@ func (o *lintOptions) ruleInfos() []diag.RuleInfo {
 		rules = append(rules, breaking.ReleaseRules()...)
 	}
 	return rules
-}
-
-// writeLintReport writes the report to --output or Out. A file is written
-// atomically and only here, after lint ran: a usage error or unreadable
-// input leaves no empty or half-written report for CI to upload.
-func writeLintReport(o *lintOptions, in report.Input) error {
-	if o.output == "" {
-		return report.Print(o.env.Out, o.format, in)
-	}
-	var buf bytes.Buffer
-	if err := report.Print(&buf, o.format, in); err != nil {
-		return err
-	}
-	return lintrun.WriteOutput(o.env.Abs(o.output), "--output", buf.Bytes())
-}
-
-func writeBaseline(o *lintOptions, diags []diag.Diagnostic) error {
-	out, err := lint.NewBaseline(diags).MarshalIndent()
-	if err != nil {
-		return err
-	}
-	if err := lintrun.WriteOutput(o.env.Abs(o.writeBaseline), "--write-baseline", out); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.env.ErrOut, "wrote %d findings to %s; lint with --baseline %s to report only new ones\n", len(diags), o.writeBaseline, o.writeBaseline)
-	return nil
 }
