@@ -26,6 +26,31 @@ function isExecutable(file: string): boolean {
   }
 }
 
+// hiddenWorkspacePath finds a wop.path in the workspace's settings files
+// while the workspace is untrusted: VS Code then hides it from the API (it is
+// a restricted setting), but the user is owed the reason it is not used. The
+// value is only ever shown, never run.
+function hiddenWorkspacePath(): string {
+  const files = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === "file")
+    .map((f) => vscode.Uri.joinPath(f.uri, ".vscode", "settings.json").fsPath);
+  const wsFile = vscode.workspace.workspaceFile;
+  if (wsFile?.scheme === "file") {
+    files.push(wsFile.fsPath);
+  }
+  for (const file of files) {
+    try {
+      const m = /"wop\.path"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(fs.readFileSync(file, "utf8"));
+      if (m) {
+        return m[1];
+      }
+    } catch {
+      // no settings file
+    }
+  }
+  return "";
+}
+
 // current reads wop.path as vscode-go reads its tool paths: the user's
 // value and the workspace's apart, so an untrusted workspace's own can be
 // left out (package.json lists wop.path under restrictedConfigurations too).
@@ -36,7 +61,7 @@ function current(context: vscode.ExtensionContext): Resolved {
     arch: process.arch,
     trusted: vscode.workspace.isTrusted,
     userPath: seen?.globalValue ?? "",
-    workspacePath: seen?.workspaceFolderValue || seen?.workspaceValue || "",
+    workspacePath: seen?.workspaceFolderValue || seen?.workspaceValue || (vscode.workspace.isTrusted ? "" : hiddenWorkspacePath()),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
     envPath: process.env.PATH ?? "",
     home: os.homedir(),
@@ -92,7 +117,7 @@ class Wop {
     const version = client.initializeResult?.serverInfo?.version ?? "";
     this.show(`$(check) wop ${version}`.trimEnd(), this.describe(), this.resolved.notes.length > 0);
     if (this.resolved.notes.length > 0) {
-      void this.tell(vscode.window.showWarningMessage, `wop: ${this.resolved.notes[0]}`);
+      void this.tell(vscode.window.showWarningMessage, `wop: ${this.resolved.notes.join(" ")}`);
     }
   }
 

@@ -106,26 +106,25 @@ export function resolveWop(input: ResolveInput): Resolved {
   }
 
   const pkg = platformPackage(input.platform, input.arch);
-  if (input.trusted) {
-    for (const folder of input.workspaceFolders) {
-      const candidates = [];
-      if (pkg) {
-        candidates.push(path.join(folder, "node_modules", ...pkg.split("/"), "bin", name));
-      }
-      if (input.platform !== "win32") {
-        // npm's .bin on Windows is a .cmd script that needs a shell.
-        candidates.push(path.join(folder, "node_modules", ".bin", "wop"));
-      }
-      for (const file of candidates) {
-        if (input.isExecutable(file)) {
-          return { binary: file, source: "workspace node_modules", notes };
-        }
-      }
+  for (const folder of input.workspaceFolders) {
+    const candidates = [];
+    if (pkg) {
+      candidates.push(path.join(folder, "node_modules", ...pkg.split("/"), "bin", name));
     }
-  } else if (input.workspaceFolders.length > 0) {
-    notes.push(
-      "the workspace's node_modules is not searched for wop: the workspace is not trusted. Trust it to run the wop it installs."
-    );
+    if (input.platform !== "win32") {
+      // npm's .bin on Windows is a .cmd script that needs a shell.
+      candidates.push(path.join(folder, "node_modules", ".bin", "wop"));
+    }
+    const found = candidates.find((file) => input.isExecutable(file));
+    if (found && input.trusted) {
+      return { binary: found, source: "workspace node_modules", notes };
+    }
+    if (found) {
+      notes.push(
+        `${found} is not run: the workspace is not trusted, and a folder someone else wrote must not choose the program VS Code runs. Trust the workspace to run the wop it installs.`
+      );
+      break;
+    }
   }
 
   for (const dir of input.envPath.split(path.delimiter)) {

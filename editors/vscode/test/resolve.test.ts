@@ -58,7 +58,10 @@ test("untrusted: the workspace's wop.path and node_modules are not run, and the 
   assert.equal(got.source, "PATH");
   assert.equal(got.notes.length, 2);
   assert.match(got.notes[0], /wop\.path in this workspace's settings \(\/home\/me\/pack\/tools\/wop\) is ignored: the workspace is not trusted/);
-  assert.match(got.notes[1], /node_modules is not searched .* not trusted/);
+  assert.match(got.notes[1], /^\/home\/me\/pack\/node_modules\/@wop-cli\/wop-linux-x64\/bin\/wop is not run: the workspace is not trusted/);
+
+  const nothingSkipped = resolveWop(input([files.onPath], { trusted: false }));
+  assert.deepEqual(nothingSkipped.notes, [], "nothing to say when trust changed nothing");
 
   const user = resolveWop(input(all, { trusted: false, workspacePath: files.workspaceSetting, userPath: files.user }));
   assert.equal(user.binary, files.user, "the user's own setting still counts");
