@@ -86,7 +86,15 @@ func TestCodeServer(t *testing.T) {
 
 	shots := os.Getenv("WOP_VSCODE_SHOTS")
 	if shots == "" {
-		shots = filepath.Join(dir, "shots")
+		// kept when the test fails: the screenshots show where it stopped
+		if shots, err = os.MkdirTemp("", "wop-vscode-shots-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if !t.Failed() {
+				os.RemoveAll(shots)
+			}
+		})
 	}
 	env := []string{"VSIX=" + vsix, "SHOTS=" + shots, "WOP_TEST_CACHE=" + cache, "CHROMIUM=" + chromium}
 	t.Log(run(t, 10*time.Minute, env, node, "test/e2e.mjs"))
