@@ -294,14 +294,24 @@ async function main() {
       // the row with wop.path's description, once the search has filtered
       const input = page.locator(".settings-editor .setting-item-contents", { hasText: /runs\s*wop lsp/ }).locator("input").first();
       await input.waitFor({ timeout: 30_000 });
-      // keys, as a user types them: fill("") alone does not reach VS Code
-      await input.click();
-      await page.keyboard.press("Control+A");
-      await page.keyboard.press("Backspace");
-      if (value) {
-        await page.keyboard.type(value);
+      // keys, as a user types them (fill("") alone does not reach VS Code);
+      // again while the tree, still rendering, loses them
+      for (let attempt = 1; ; attempt++) {
+        await input.focus();
+        await page.keyboard.press("Control+A");
+        await page.keyboard.press("Backspace");
+        if (value) {
+          await page.keyboard.type(value);
+        }
+        await page.keyboard.press("Tab");
+        await page.waitForTimeout(500);
+        if ((await input.inputValue()) === value) {
+          break;
+        }
+        if (attempt === 4) {
+          fail(`the Settings editor did not take wop.path=${value}`);
+        }
       }
-      await input.press("Tab");
     };
     await setWopPath("/nonexistent/wop");
     const broken = await waitFor("the status bar to report the missing wop", 60_000, async () => {
@@ -335,7 +345,12 @@ async function main() {
     step("untrusted: VS Code shows Restricted Mode");
     await openFile(page, "community.acme.tools/pack.json");
     await command(page, "View: Focus Problems");
-    const finding = await problem(page, "wop's finding in the untrusted workspace", (r) => /ref-not-canonical/.test(r));
+    const finding = await waitFor("wop's finding in the untrusted workspace", 120_000, async () => {
+      if (fs.existsSync(marker)) {
+        fail("the workspace's wop.path program (./evil.sh) ran in an untrusted workspace");
+      }
+      return (await problems(page)).find((r) => /ref-not-canonical/.test(r));
+    });
     step(`untrusted: Problems shows "${finding}" (from a wop the workspace did not choose)`);
     const status = await statusItem(page);
     step(`untrusted: status bar "${status.text}" (${status.label})`);
