@@ -84,7 +84,16 @@ class Wop {
     context.subscriptions.push(this.output, this.status);
   }
 
-  async start(): Promise<void> {
+  private queue: Promise<void> = Promise.resolve();
+
+  // restart runs one start after another: a setting change while the
+  // server is still starting must not leave two servers or a stale status.
+  restart(): Promise<void> {
+    this.queue = this.queue.then(() => this.start()).catch((err) => this.output.appendLine(`wop: ${err}`));
+    return this.queue;
+  }
+
+  private async start(): Promise<void> {
     await this.stop();
     this.resolved = current(this.context);
     for (const note of this.resolved.notes) {
@@ -159,18 +168,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const w = new Wop(context);
   wop = w;
   context.subscriptions.push(
-    vscode.commands.registerCommand("wop.restartServer", () => w.start()),
+    vscode.commands.registerCommand("wop.restartServer", () => w.restart()),
     vscode.commands.registerCommand("wop.showStatus", () => w.tell(vscode.window.showInformationMessage, w.describe())),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("wop.path")) {
-        void w.start();
+        void w.restart();
       }
     }),
     // Trusting the workspace lets its wop.path and node_modules count.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => w.start()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => w.start())
+    vscode.workspace.onDidGrantWorkspaceTrust(() => w.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => w.restart())
   );
-  await w.start();
+  await w.restart();
 }
 
 export async function deactivate(): Promise<void> {
