@@ -127,16 +127,26 @@ func tarballName(pkg, version string) string {
 	return strings.NewReplacer("@", "", "/", "-").Replace(pkg) + "-" + version + ".tgz"
 }
 
-// TestPackages: from a build for this machine, npm/build.js writes the main
-// package (the shim, optionalDependencies on every platform package at the
-// same version) and one package per platform (os/cpu, both binaries,
-// executable), none with an install script, every version the one given;
-// a second run writes the same bytes.
+// TestPackages builds wop for this machine once and packs it as a release
+// does, then checks the tarballs (checkTarballs), that a second run writes
+// the same bytes, and, where verdaccio is installed, installs them from a
+// registry on loopback (registryInstall).
 func TestPackages(t *testing.T) {
 	h := needNode(t)
-	needNpm(t)
+	npm := needNpm(t)
 	const version = "0.0.0-test.1"
 	b := buildPackages(t, h, version, t.TempDir())
+	t.Run("tarballs", func(t *testing.T) { checkTarballs(t, h, b) })
+	t.Run("reproducible", func(t *testing.T) { checkReproducible(t, h, b) })
+	t.Run("registry install", func(t *testing.T) { registryInstall(t, h, b, npm, verdaccioBin(t)) })
+}
+
+// checkTarballs: npm/build.js wrote the main package (the shim,
+// optionalDependencies on every platform package at the same version) and
+// one package per platform (os/cpu, both binaries, executable), none with
+// an install script, every version the one given.
+func checkTarballs(t *testing.T, h host, b built) {
+	version := b.version
 
 	main := readTarball(t, filepath.Join(b.tarballs, tarballName("@wop-cli/wop", version)))
 	if got, want := slices.Sorted(maps.Keys(main)), []string{"package/LICENSE", "package/README.md", "package/bin/wop", "package/package.json"}; !slices.Equal(got, want) {
@@ -189,11 +199,15 @@ func TestPackages(t *testing.T) {
 		}
 	}
 
-	// The same inputs again: the same bytes.
+}
+
+// checkReproducible: the same inputs again, the same bytes.
+func checkReproducible(t *testing.T, h host, b built) {
+	version := b.version
 	again := t.TempDir()
 	bins := filepath.Dir(filepath.Dir(b.wop))
 	runBuild(t, "--version", version, "--binaries", bins, "--out", again)
-	for _, p := range append([]string{"@wop-cli/wop"}, slices.Sorted(maps.Keys(want))...) {
+	for _, p := range append([]string{"@wop-cli/wop"}, platformPackages(h)...) {
 		first, err := os.ReadFile(filepath.Join(b.tarballs, tarballName(p, version)))
 		must(t, err)
 		second, err := os.ReadFile(filepath.Join(again, tarballName(p, version)))
@@ -202,6 +216,16 @@ func TestPackages(t *testing.T) {
 			t.Errorf("%s: two runs wrote different tarballs", p)
 		}
 	}
+}
+
+// platformPackages are the platform packages' names, sorted.
+func platformPackages(h host) []string {
+	var pkgs []string
+	for _, p := range h.Platforms {
+		pkgs = append(pkgs, p.Pkg)
+	}
+	slices.Sort(pkgs)
+	return pkgs
 }
 
 func checkCommon(t *testing.T, pj packageJSON, name, version string) {

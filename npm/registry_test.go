@@ -58,6 +58,7 @@ func startVerdaccio(t *testing.T, bin, dir string) (url, npmrc string) {
 	addr := ln.Addr().String()
 	ln.Close()
 	url = "http://" + addr + "/"
+	must(t, os.MkdirAll(dir, 0o755))
 	cfg := filepath.Join(dir, "config.yaml")
 	must(t, os.WriteFile(cfg, fmt.Appendf(nil, verdaccioConfig, dir), 0o644))
 	var log bytes.Buffer
@@ -114,19 +115,24 @@ func startVerdaccio(t *testing.T, bin, dir string) (url, npmrc string) {
 // its time, in a fresh npm cache.
 type session struct {
 	t   *testing.T
+	ctx context.Context // ends a little before the test's deadline
 	env []string
 }
 
 // run runs name args in dir and returns stdout, stderr and the exit code.
 func (s session) run(dir, name string, args ...string) (stdout, stderr string, code int) {
 	s.t.Helper()
-	cmd := exec.Command(name, args...)
+	cmd := exec.CommandContext(s.ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = s.env
+	cmd.WaitDelay = 5 * time.Second
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
 	err := cmd.Run()
+	if s.ctx.Err() != nil {
+		s.t.Fatalf("%s %s: stopped after %.0f s, near go test's -timeout: the machine is too busy for this test", name, strings.Join(args, " "), time.Since(start).Seconds())
+	}
 	code = exitCode(s.t, err)
 	s.t.Logf("$ %s %s  # exit %d, %.2f s", filepath.Base(name), strings.Join(args, " "), code, time.Since(start).Seconds())
 	return out.String(), errOut.String(), code
@@ -141,35 +147,31 @@ func (s session) ok(dir, name string, args ...string) string {
 	return out
 }
 
-// TestRegistryInstall publishes the packages built for this machine to a
-// verdaccio on loopback and uses them as a pack author would: npm install
-// -D, npx wop (the same output and exit code as the binary, on a clean and
-// a broken pack), only this platform's package installed, npm ci
-// --omit=optional failing with the message that says what to do, and npx
-// of the package without installing it.
-func TestRegistryInstall(t *testing.T) {
-	h := needNode(t)
-	npm := needNpm(t)
-	verdaccio := verdaccioBin(t)
+// registryInstall publishes the packages to a verdaccio on loopback and
+// uses them as a pack author would: npm install -D, npx wop (the same
+// output and exit code as the binary, on a clean and a broken pack), only
+// this platform's package installed, npm ci --omit=optional failing with the
+// message that says what to do, and npx of the package without installing it.
+func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	npx, err := exec.LookPath("npx")
 	if err != nil {
 		t.Skip("npx is not on PATH")
 	}
 	tmp := t.TempDir()
-	const version = "0.0.0-test.1"
-	b := buildPackages(t, h, version, filepath.Join(tmp, "tarballs"))
+	version := b.version
 	url, npmrc := startVerdaccio(t, verdaccio, filepath.Join(tmp, "registry"))
-	s := session{t, append(os.Environ(),
+	ctx := t.Context()
+	if deadline, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-30*time.Second))
+		t.Cleanup(cancel)
+	}
+	s := session{t, ctx, append(os.Environ(),
 		"npm_config_registry="+url, "npm_config_userconfig="+npmrc, "npm_config_cache="+filepath.Join(tmp, "npm-cache"),
 		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false",
 		"WOP_CACHE_DIR="+filepath.Join(tmp, "wop-cache"), "NO_COLOR=1")}
 
-	pkgs := []string{}
-	for _, p := range h.Platforms {
-		pkgs = append(pkgs, p.Pkg)
-	}
-	slices.Sort(pkgs)
-	for _, p := range append(pkgs, "@wop-cli/wop") { // the main package last, as a release does
+	for _, p := range append(platformPackages(h), "@wop-cli/wop") { // the main package last, as a release does
 		s.ok(tmp, npm, "publish", "--tag", "test", filepath.Join(b.tarballs, tarballName(p, version)))
 	}
 
