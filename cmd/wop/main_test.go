@@ -349,9 +349,12 @@ func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	for _, h := range hooks {
-		if h["language"] == "script" {
+		// hooks/wop-pack-lint builds wop and hooks/wop-pack-lint-npm finds
+		// the npm package's, then each runs what the golang hook runs.
+		if h["language"] == "script" || h["language"] == "node" {
 			h["entry"] = entry
 		}
+		delete(h, "additional_dependencies") // the npm package: here, the wop under test
 		h["language"] = "system"
 	}
 	out, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": hooks}}})

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -75,7 +75,7 @@ func TestREADMEWorkflow(t *testing.T) {
 		t.Error("upload-sarif needs permissions: actions: read on private repositories")
 	}
 	steps := wf.Jobs["lint"].Steps
-	if err := installsFromSource(steps); err != nil {
+	if err := installsFromNpm(steps, npmPin(t)); err != nil {
 		t.Error(err)
 	}
 	tests := []struct {
@@ -110,28 +110,53 @@ func TestREADMEWorkflow(t *testing.T) {
 	}
 }
 
-// installsFromSource checks how the workflow gets wop: wop has no release
-// tag yet, so `go install github.com/wop-cli/wop/...@VERSION` cannot
-// resolve; the job must check out wop's source and install from it before
-// the first wop step.
-func installsFromSource(steps []workflowStep) error {
-	checkedOut := false
+// installsFromNpm checks how the workflow gets wop: `npm install -g` of
+// the npm package at an exact version (pin, NAME@X.Y.Z), before the first
+// wop step, and no second checkout of wop's source, no Go build of it.
+func installsFromNpm(steps []workflowStep, pin string) error {
 	for _, s := range steps {
 		switch {
-		case strings.Contains(s.Run, "github.com/wop-cli/wop/cmd/") && strings.Contains(s.Run, "@"):
-			return fmt.Errorf("step %q installs a released wop (%s), and there is no release tag yet: build from a checkout of wop-cli/wop", s.Name, s.Run)
-		case strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["repository"] == "wop-cli/wop" && s.With["path"] != "":
-			checkedOut = true
-		case strings.Contains(s.Run, "go install ./cmd/wop"):
-			if !checkedOut {
-				return fmt.Errorf("step %q installs wop before any step checks out wop-cli/wop", s.Name)
+		case s.With["repository"] == "wop-cli/wop" || strings.Contains(s.Run, "go install") || strings.Contains(s.Run, "go build"):
+			return fmt.Errorf("step %q builds wop from its source: install the npm package %s instead", s.Name, pin)
+		case strings.HasPrefix(s.Run, "npm install -g "):
+			if f := strings.Fields(s.Run); len(f) < 4 || f[3] != pin {
+				return fmt.Errorf("step %q runs %q, want npm install -g %s (the pinned release)", s.Name, s.Run, pin)
 			}
 			return nil
 		case strings.HasPrefix(s.Run, "wop "):
 			return fmt.Errorf("step %q runs wop before any step installs it", s.Name)
 		}
 	}
-	return errors.New("no step installs wop")
+	return fmt.Errorf("no step runs npm install -g %s", pin)
+}
+
+// npmPin is the npm package and version the README installs
+// (@wop-cli/wop@0.1.0): the name npm/wop/package.json gives the package, at
+// the version the wop-pack-lint-npm hook pins in .pre-commit-hooks.yaml.
+func npmPin(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../npm/wop/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ Name string }
+	if err := json.Unmarshal(raw, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range precommitHooks(t) {
+		for _, dep := range h.AdditionalDependencies {
+			name, version, _ := strings.Cut(strings.TrimPrefix(dep, "@"), "@")
+			if "@"+name != pkg.Name {
+				continue
+			}
+			if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(version) {
+				t.Fatalf("hook %s pins %q: pin an exact release version", h.ID, dep)
+			}
+			return dep
+		}
+	}
+	t.Fatalf(".pre-commit-hooks.yaml has no hook that pins %s", pkg.Name)
+	return ""
 }
 
 // runWorkflow plays the steps as a GitHub runner does: a step runs when its
@@ -213,8 +238,9 @@ const brokenPack = `{"name": "community.acme.bad", "version": "1.0.0", "license"
 
 // TestREADMEPreCommit: the README's pre-commit snippet names this
 // repository, a release tag (v + SemVer, the scheme CONTRIBUTING.md
-// documents) and a hook that .pre-commit-hooks.yaml defines, with no args
-// overriding the hook's file mapping.
+// documents) and the npm hook .pre-commit-hooks.yaml defines first, with no
+// args overriding the hook's file mapping; the tag is the version the hook
+// pins and the README's npm install names.
 func TestREADMEPreCommit(t *testing.T) {
 	var cfg struct {
 		Repos []struct {
@@ -229,20 +255,7 @@ func TestREADMEPreCommit(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(readmeBlock(t, "pre-commit")), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hooks []struct {
-		ID            string `yaml:"id"`
-		Entry         string `yaml:"entry"`
-		Language      string `yaml:"language"`
-		Files         string `yaml:"files"`
-		PassFilenames bool   `yaml:"pass_filenames"`
-	}
-	if err := yaml.Unmarshal(raw, &hooks); err != nil {
-		t.Fatal(err)
-	}
+	hooks := precommitHooks(t)
 	r := cfg.Repos[0]
 	if r.Repo != "https://github.com/wop-cli/wop" {
 		t.Errorf("repo %q", r.Repo)
@@ -250,13 +263,16 @@ func TestREADMEPreCommit(t *testing.T) {
 	if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(r.Rev) {
 		t.Errorf("rev %q is not a release tag vMAJOR.MINOR.PATCH", r.Rev)
 	}
-	if r.Hooks[0].ID != hooks[0].ID || len(r.Hooks[0].Args) != 0 {
-		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q first", r.Hooks[0], hooks[0].ID)
+	if r.Hooks[0].ID != hooks[0].ID || hooks[0].Language != "node" || len(r.Hooks[0].Args) != 0 {
+		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q first, which must be the npm hook", r.Hooks[0], hooks[0].ID)
+	}
+	if pin := npmPin(t); !strings.HasSuffix(pin, "@"+strings.TrimPrefix(r.Rev, "v")) || !strings.Contains(readmeBlock(t, "install-npm"), "npm install -D "+pin+" ") {
+		t.Errorf("README's pre-commit rev %s, its npm install block and the npm hook's pin %s name different versions", r.Rev, pin)
 	}
 	for _, h := range hooks {
-		command := h.Entry // what runs lint: the entry, or for a script hook the script's last line
-		if h.Language == "script" {
-			script, err := os.ReadFile(filepath.Join("../..", h.Entry))
+		command := h.Entry // what runs lint: the entry, or for a script the script's last line
+		if script := hookScript(t, h.Language, h.Entry); script != "" {
+			script, err := os.ReadFile(filepath.Join("../..", script))
 			if err != nil {
 				t.Fatalf("hook %s: %v", h.ID, err)
 			}
@@ -323,25 +339,71 @@ func TestREADMEPreCommitClone(t *testing.T) {
 		t.Errorf("rev %q is a release tag, which a clone does not have yet", r.Rev)
 	}
 	if id := r.Hooks[0].ID; id != precommitHookID(t) {
-		t.Errorf("hook %q; .pre-commit-hooks.yaml defines %q", id, precommitHookID(t))
+		t.Errorf("hook %q; .pre-commit-hooks.yaml's hook that builds wop from the clone is %q", id, precommitHookID(t))
 	}
 }
 
-// precommitHookID is the id of the first hook .pre-commit-hooks.yaml
-// defines (the one the README names; the second is its Go-less variant).
-func precommitHookID(t *testing.T) string {
+// precommitHook is what the tests read of a hook in .pre-commit-hooks.yaml.
+type precommitHook struct {
+	ID                     string   `yaml:"id"`
+	Entry                  string   `yaml:"entry"`
+	Language               string   `yaml:"language"`
+	Files                  string   `yaml:"files"`
+	PassFilenames          bool     `yaml:"pass_filenames"`
+	AdditionalDependencies []string `yaml:"additional_dependencies"`
+}
+
+// precommitHooks reads .pre-commit-hooks.yaml.
+func precommitHooks(t *testing.T) []precommitHook {
 	t.Helper()
 	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []struct {
-		ID string `yaml:"id"`
+	var hooks []precommitHook
+	if err := yaml.Unmarshal(raw, &hooks); err != nil {
+		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(raw, &hooks); err != nil || len(hooks) != 2 {
-		t.Fatalf(".pre-commit-hooks.yaml: %v, %d hooks", err, len(hooks))
+	return hooks
+}
+
+// hookScript is the repository file a hook runs, or "": a script hook's
+// entry is one, and a node hook's entry is a bin of the root package.json
+// (pre-commit installs that package).
+func hookScript(t *testing.T, language, entry string) string {
+	t.Helper()
+	switch language {
+	case "script":
+		return entry
+	case "node":
+		raw, err := os.ReadFile("../../package.json")
+		if err != nil {
+			t.Fatalf("a node hook needs a package.json at the repository's root: %v", err)
+		}
+		var pkg struct{ Bin map[string]string }
+		if err := json.Unmarshal(raw, &pkg); err != nil {
+			t.Fatal(err)
+		}
+		if pkg.Bin[entry] == "" {
+			t.Fatalf("the node hook's entry %q is not a bin of package.json (%v)", entry, pkg.Bin)
+		}
+		return pkg.Bin[entry]
 	}
-	return hooks[0].ID
+	return ""
+}
+
+// precommitHookID is the id of the hook that builds wop from the clone
+// pre-commit makes, with the Go on PATH (language: script): the one the
+// README's pre-release snippet names.
+func precommitHookID(t *testing.T) string {
+	t.Helper()
+	for _, h := range precommitHooks(t) {
+		if h.Language == "script" {
+			return h.ID
+		}
+	}
+	t.Fatal(".pre-commit-hooks.yaml has no script hook")
+	return ""
 }
 
 // TestREADMEInstall: the install block works from a clone: it installs
