@@ -3,7 +3,8 @@
 //
 //   node npm/build.js --version 0.1.0 --binaries DIR --out OUTDIR
 //
-// DIR holds GOOS_GOARCH/wop and GOOS_GOARCH/wop-sigstore (.exe on windows)
+// DIR holds GOOS_GOARCH/wop, GOOS_GOARCH/wop-sigstore and
+// GOOS_GOARCH/wop-graphviz (.exe on windows)
 // for every platform the shim's table names; OUTDIR receives one
 // `npm pack` tarball per package. Every version, name and os/cpu field comes
 // from --version and that table, so no package.json is edited by hand.
@@ -51,7 +52,7 @@ function writePlatform(stage, key, entry, opts, template) {
   const exe = platform === "win32" ? ".exe" : "";
   const dir = path.join(stage, entry.pkg.replace("/", "+"));
   fs.mkdirSync(path.join(dir, "bin"), { recursive: true });
-  for (const name of ["wop", "wop-sigstore"]) {
+  for (const name of ["wop", "wop-sigstore", "wop-graphviz"]) {
     const src = path.join(opts.binaries, `${entry.goos}_${entry.goarch}`, name + exe);
     if (!fs.existsSync(src)) {
       throw new Error(`npm/build.js: ${src} is missing: ${entry.pkg} needs ${name}${exe} built for ${entry.goos}/${entry.goarch}`);
@@ -70,7 +71,7 @@ function writePlatform(stage, key, entry, opts, template) {
     preferUnplugged: true,
   });
   fs.writeFileSync(path.join(dir, "README.md"),
-    `# ${entry.pkg}\n\nwop and wop-sigstore ${opts.version} for ${platform} ${arch}. Install ${template.name}, not this: ` +
+    `# ${entry.pkg}\n\nwop and its helpers (wop-sigstore, wop-graphviz) ${opts.version} for ${platform} ${arch}. Install ${template.name}, not this: ` +
     `it depends on this package (optionally, only on ${platform} ${arch}) and runs the binary.\n`, { mode: 0o644 });
   fs.copyFileSync(path.join(root, "LICENSE"), path.join(dir, "LICENSE"));
   return dir;

@@ -37,7 +37,7 @@ func needNpm(t *testing.T) string {
 	return npm
 }
 
-// buildPackages builds wop and wop-sigstore for this machine (the release
+// buildPackages builds wop and its helpers for this machine (the release
 // builds them for every platform; the other platforms' packages get a
 // placeholder file here) and runs npm/build.js into out.
 func buildPackages(t *testing.T, h host, version, out string) built {
@@ -54,7 +54,7 @@ func buildPackages(t *testing.T, h host, version, out string) built {
 		if p.Goos == "windows" {
 			exe = ".exe"
 		}
-		for _, name := range []string{"wop", "wop-sigstore"} {
+		for _, name := range []string{"wop", "wop-sigstore", "wop-graphviz"} {
 			if key != h.Key {
 				must(t, os.WriteFile(filepath.Join(dir, name+exe), []byte("not built by this test\n"), 0o755))
 				continue
@@ -184,7 +184,7 @@ func checkTarballs(t *testing.T, h host, b built) {
 		if platform == "win32" {
 			exe = ".exe"
 		}
-		for _, name := range []string{"wop", "wop-sigstore"} {
+		for _, name := range []string{"wop", "wop-sigstore", "wop-graphviz"} {
 			f, ok := files["package/bin/"+name+exe]
 			if !ok || f.mode&0o111 == 0 {
 				t.Errorf("%s: bin/%s%s missing or not executable (mode %o)", p.Pkg, name, exe, f.mode)

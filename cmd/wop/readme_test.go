@@ -424,11 +424,12 @@ func TestREADMEInstall(t *testing.T) {
 			installed = append(installed, strings.TrimPrefix(arg, "./"))
 		}
 	}
-	if !slices.Equal(installed, []string{"cmd/wop", "cmd/wop-sigstore"}) {
-		t.Errorf("the install block installs %q, want cmd/wop and cmd/wop-sigstore", installed)
+	want := []string{"cmd/wop", "cmd/wop-sigstore", "cmd/wop-graphviz"}
+	if !slices.Equal(installed, want) {
+		t.Errorf("the install block installs %q, want %q", installed, want)
 	}
-	if got := goList(t, `{{if eq .Name "main"}}{{.Dir}}{{end}}`, "../../cmd/wop", "../../cmd/wop-sigstore"); len(got) != 2 {
-		t.Errorf("the installed packages are not both commands: %q", got)
+	if got := goList(t, `{{if eq .Name "main"}}{{.Dir}}{{end}}`, "../../cmd/wop", "../../cmd/wop-sigstore", "../../cmd/wop-graphviz"); len(got) != 3 {
+		t.Errorf("the installed packages are not all commands: %q", got)
 	}
 }
 
