@@ -276,3 +276,19 @@ func TestProblemFixes(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemNoGuessNotFixable: an unknown key with nothing near enough to
+// name gets no "did you mean" and is not labelled fixable (it was, as
+// "k: 1" was one edit past the cut-off from "host": lint --fix then did
+// nothing the label promised).
+func TestProblemNoGuessNotFixable(t *testing.T) {
+	_, err := Parse(".wop.yaml", []byte("k: 1\n"), Options{})
+	var ce *Error
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+		t.Fatalf("Parse: %v, want one problem", err)
+	}
+	p := ce.Problems[0]
+	if p.Fixable || !p.Fix.IsZero() || strings.Contains(p.String(), "fixable") || strings.Contains(p.String(), "did you mean") {
+		t.Errorf("problem %q (fixable %v, fix %+v): want no guess and no fix", p.String(), p.Fixable, p.Fix)
+	}
+}
