@@ -322,3 +322,14 @@ func TestLoadDiscoveredLinkRefused(t *testing.T) {
 		t.Errorf("explicit link: %v, want it read (and its unknown key named)", err)
 	}
 }
+
+// TestErrorWithoutLine: a problem the YAML library places nowhere (a
+// document nested past its depth limit) reads "file: message", not
+// ".wop.yaml:not valid YAML".
+func TestErrorWithoutLine(t *testing.T) {
+	src := "rules: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n"
+	_, err := Parse(".wop.yaml", []byte(src), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), ".wop.yaml: not valid YAML: ") {
+		t.Errorf("Parse: %v, want .wop.yaml: not valid YAML: ...", err)
+	}
+}

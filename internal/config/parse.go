@@ -58,7 +58,11 @@ type Error struct {
 func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		lines[i] = e.File + ":" + p.String()
+		sep := ":" // file:line:col: message
+		if p.Line == 0 {
+			sep = ": " // no line (YAML nested past its depth limit): file: message
+		}
+		lines[i] = e.File + sep + p.String()
 	}
 	return strings.Join(lines, "\n")
 }
