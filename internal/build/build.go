@@ -76,6 +76,11 @@ func NewSource(pk *pack.Pack) (*Source, error) {
 		return nil, err
 	}
 	doc, err := canon.Parse(src)
+	var bad *jsonpos.Error
+	if errors.As(err, &bad) { // build --no-lint and sign: no lint said where
+		at := jsonpos.PositionOf(src, bad.Offset)
+		return nil, fmt.Errorf("pack.json:%d:%d: invalid JSON: %s", at.Line, at.Column, bad.Msg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pack.json: %w", err)
 	}

@@ -78,3 +78,19 @@ func TestSecretsAnywhereInTheFolder(t *testing.T) {
 		t.Errorf("secrets\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}
 }
+
+// TestNewSourceBadJSON: build --no-lint (and sign) meet a manifest that
+// does not parse without lint having said where; the error names
+// pack.json:line:col, as lint's json-invalid does, not a byte offset.
+func TestNewSourceBadJSON(t *testing.T) {
+	dir := t.TempDir()
+	filetree.Write(t, dir, map[string]string{"pack.json": "{\n  \"name\": \"community.acme.demo\",\n  \"version\": \"1.0.0\",,\n}\n"})
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewSource(pk)
+	if err == nil || !strings.HasPrefix(err.Error(), "pack.json:3:22: invalid JSON: ") || strings.Contains(err.Error(), "offset") {
+		t.Errorf("NewSource: %v, want pack.json:3:22: invalid JSON: ...", err)
+	}
+}

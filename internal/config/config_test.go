@@ -276,3 +276,60 @@ func TestProblemFixes(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemNoGuessNotFixable: an unknown key with nothing near enough to
+// name gets no "did you mean" and is not labelled fixable (it was, as
+// "k: 1" was one edit past the cut-off from "host": lint --fix then did
+// nothing the label promised).
+func TestProblemNoGuessNotFixable(t *testing.T) {
+	_, err := Parse(".wop.yaml", []byte("k: 1\n"), Options{})
+	var ce *Error
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+		t.Fatalf("Parse: %v, want one problem", err)
+	}
+	p := ce.Problems[0]
+	if p.Fixable || !p.Fix.IsZero() || strings.Contains(p.String(), "fixable") || strings.Contains(p.String(), "did you mean") {
+		t.Errorf("problem %q (fixable %v, fix %+v): want no guess and no fix", p.String(), p.Fixable, p.Fix)
+	}
+}
+
+// TestLoadDiscoveredLinkRefused: a .wop.yaml that discovery finds is not
+// followed through a symbolic link (a checkout's link to /etc/shadow was
+// read, and its lines printed as unknown keys); the same link named
+// explicitly (no Want: --config, WOP_CONFIG) is the user's choice.
+func TestLoadDiscoveredLinkRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("root:$6$hash:19000:0:99999:7::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, ".wop.yaml")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	found, err := Find(dir, Discovery{UID: os.Getuid()})
+	if err != nil || found.Path != link {
+		t.Fatalf("Find: %+v, %v", found, err)
+	}
+	_, err = Load(found.Path, Options{Want: &found.ID})
+	if err == nil || !strings.Contains(err.Error(), "a symbolic link") || strings.Contains(err.Error(), "$6$hash") {
+		t.Errorf("discovered link: %v, want refused without its target's text", err)
+	}
+	if _, err := Load(link, Options{}); err == nil || !strings.Contains(err.Error(), "$6$hash") {
+		t.Errorf("explicit link: %v, want it read (and its unknown key named)", err)
+	}
+}
+
+// TestErrorWithoutLine: a problem the YAML library places nowhere (a
+// document nested past its depth limit) reads "file: message", not
+// ".wop.yaml:not valid YAML".
+func TestErrorWithoutLine(t *testing.T) {
+	src := "rules: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n"
+	_, err := Parse(".wop.yaml", []byte(src), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), ".wop.yaml: not valid YAML: ") {
+		t.Errorf("Parse: %v, want .wop.yaml: not valid YAML: ...", err)
+	}
+}

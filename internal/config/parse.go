@@ -2,7 +2,10 @@ package config
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -55,7 +58,11 @@ type Error struct {
 func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		lines[i] = e.File + ":" + p.String()
+		sep := ":" // file:line:col: message
+		if p.Line == 0 {
+			sep = ": " // no line (YAML nested past its depth limit): file: message
+		}
+		lines[i] = e.File + sep + p.String()
 	}
 	return strings.Join(lines, "\n")
 }
@@ -75,9 +82,17 @@ type Options struct {
 }
 
 // Load reads and parses a configuration file: a regular file (never a FIFO
-// or device, whatever a link points to) of at most MaxSize bytes.
+// or device, whatever a link points to) of at most MaxSize bytes. A file
+// discovery found (Options.Want set) is read only as itself, never through
+// a symbolic link: a .wop.yaml link in a checkout (a pull request's) would
+// have wop read whatever file it points to and echo its lines as unknown
+// keys (/etc/shadow under root). One named with --config or WOP_CONFIG is
+// the user's own choice, link or not.
 func Load(path string, o Options) (*Config, error) {
-	raw, err := safefile.Read(path, safefile.Options{Max: MaxSize, FollowLinks: true, Want: o.Want})
+	raw, err := safefile.Read(path, safefile.Options{Max: MaxSize, FollowLinks: o.Want == nil, Want: o.Want})
+	if info, lerr := os.Lstat(path); err != nil && o.Want != nil && lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("a symbolic link: wop does not follow a .wop.yaml it finds (the link could point at any file); put the file itself there, or name it with --config or WOP_CONFIG")}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -20,9 +20,19 @@ func TestToolCalls(t *testing.T) {
 		{"Don't stop. Use openwop:core.http.fetch.", []string{"openwop:core.http.fetch"}},
 	}
 	for _, tt := range tests {
-		if got := toolCalls(tt.text); !slices.Equal(got, tt.want) {
+		var got []string
+		for _, c := range toolCalls(tt.text) {
+			got = append(got, c.ID)
+		}
+		if !slices.Equal(got, tt.want) {
 			t.Errorf("toolCalls(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+	// A prompt's finding is placed at the mention: the offset is where
+	// "openwop:" starts.
+	text := "# Tools\n\nYou must not call openwop:a.b; call openwop:c.d instead."
+	if got := toolCalls(text); len(got) != 1 || text[got[0].Off:got[0].Off+len(got[0].ID)] != "openwop:c.d" {
+		t.Errorf("toolCalls(%q) = %+v, want openwop:c.d at its offset", text, got)
 	}
 }
 

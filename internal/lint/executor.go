@@ -239,12 +239,12 @@ func (x *executor) surfaces(typeID string) []string {
 func (x *executor) implSurfaces(code string, found, seen map[string]bool) {
 	aliases := []string{"ctx"}
 	if ps := x.funcParams(code); ps != "" {
-		aliases = x.appendParam(aliases, found, ps, 0)
+		aliases = x.appendParam(aliases, found, ps, 0, code)
 	}
 	for _, re := range []*regexp.Regexp{jsMethod(), jsFuncForm()} {
 		for _, m := range re.FindAllStringIndex(code, -1) {
 			if end := x.matchBracket(code, m[1]-1); end > 0 {
-				aliases = x.appendParam(aliases, found, code[m[1]:end], 0)
+				aliases = x.appendParam(aliases, found, code[m[1]:end], 0, code)
 			}
 		}
 	}
@@ -273,22 +273,23 @@ func (x *executor) defSurfaces(name string, arg int, found, seen map[string]bool
 		x.implSurfaces(d.code, found, seen)
 		return
 	}
-	aliases := x.appendParam(nil, found, d.params, arg)
+	aliases := x.appendParam(nil, found, d.params, arg, d.code)
 	if len(aliases) > 0 {
 		x.codeSurfaces(d.code, aliases, found, seen)
 	}
 }
 
 // appendParam adds parameter i of a parameter list to aliases; a
-// destructured parameter ({ db, inputs }) names its surfaces outright.
-func (x *executor) appendParam(aliases []string, found map[string]bool, params string, i int) []string {
+// destructured parameter ({ db, inputs }) names its surfaces outright, and
+// the methods code calls on its other members ({ dataIntegration }).
+func (x *executor) appendParam(aliases []string, found map[string]bool, params string, i int, code string) []string {
 	ps := x.splitTopLevel(params)
 	if i >= len(ps) {
 		return aliases
 	}
 	p := strings.TrimSpace(ps[i])
 	if strings.HasPrefix(p, "{") {
-		x.destructured(p, found)
+		x.boundCalls(code, x.destructured(p, found), found)
 		return aliases
 	}
 	if name, _, _ := strings.Cut(p, "="); jsIdent().MatchString(strings.TrimSpace(name)) {
@@ -297,14 +298,60 @@ func (x *executor) appendParam(aliases []string, found map[string]bool, params s
 	return aliases
 }
 
-// destructured records the surfaces a pattern { a, b: c, ...rest } takes.
-func (x *executor) destructured(pattern string, found map[string]bool) {
+// destructured records the surfaces a pattern { a, b: c, ...rest } takes,
+// and returns the names it binds to the context's other members that are
+// not its data (local name -> member: { dataIntegration: di } gives
+// di -> dataIntegration), whose method calls reach the host as hostCall's do.
+func (x *executor) destructured(pattern string, found map[string]bool) map[string]string {
 	pattern = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(pattern), "{"), "}")
+	var bound map[string]string
 	for _, part := range x.splitTopLevel(pattern) {
-		key, _, _ := strings.Cut(part, ":")
+		key, local, renamed := strings.Cut(part, ":")
+		if !renamed {
+			local = key
+		}
 		key, _, _ = strings.Cut(key, "=")
-		if key = strings.TrimSpace(key); slices.Contains(hostSurfaces, key) {
+		local, _, _ = strings.Cut(local, "=")
+		key, local = strings.TrimSpace(key), strings.TrimSpace(local)
+		switch {
+		case slices.Contains(hostSurfaces, key):
 			found[key] = true
+		case isContextMember(key) && jsIdent().FindString(local) == local:
+			if bound == nil {
+				bound = map[string]string{}
+			}
+			bound[local] = key
+		}
+	}
+	return bound
+}
+
+// boundCalls records "member.method()" for each call code makes through a
+// name a destructuring bound to a context member (see destructured).
+func (x *executor) boundCalls(code string, bound map[string]string, found map[string]bool) {
+	if len(bound) == 0 || !x.spend(len(code)) {
+		return
+	}
+	for i := 0; i < len(code); {
+		if j := skipLiteral(code, i); j > i {
+			i = j
+			continue
+		}
+		if !isIdentByte(code[i]) {
+			i++
+			continue
+		}
+		start, end := i, i
+		for end < len(code) && isIdentByte(code[end]) {
+			end++
+		}
+		i = end
+		member, ok := bound[code[start:end]]
+		if !ok || start > 0 && code[start-1] == '.' {
+			continue
+		}
+		if method, at := memberAfter(code, end); method != "" && callAt(code, at) {
+			found[member+"."+method+"()"] = true
 		}
 	}
 }
@@ -340,7 +387,10 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 				found[call] = true
 			}
 			if open := lastDestructure(code[:start]); open >= 0 {
-				x.destructured(code[open:start], found)
+				bound := x.destructured(code[open:start], found)
+				if m, _ := memberAfter(code, end); m == "" { // = ctx itself, not = ctx.inputs
+					x.boundCalls(code, bound, found)
+				}
 			}
 			continue
 		}
@@ -394,21 +444,30 @@ var ctxData = []string{"inputs", "input", "config", "triggerData", "state", "sig
 // named like ids (nodeId, runId) are data too.
 func hostCall(code string, i int) string {
 	name, end := memberAfter(code, i)
-	if name == "" || slices.Contains(ctxData, name) || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID") {
+	if name == "" || !isContextMember(name) {
 		return ""
 	}
 	method, end := memberAfter(code, end)
-	if method == "" {
-		return ""
-	}
-	at := skipSpace(code, end)
-	if strings.HasPrefix(code[at:], "?.") {
-		at = skipSpace(code, at+2)
-	}
-	if at >= len(code) || code[at] != '(' {
+	if method == "" || !callAt(code, end) {
 		return ""
 	}
 	return name + "." + method + "()"
+}
+
+// isContextMember says whether a ctx member is neither the run's data nor
+// an id (see ctxData), so a method called through it reaches the host.
+func isContextMember(name string) bool {
+	return name != "" && !slices.Contains(ctxData, name) && !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "ID")
+}
+
+// callAt reports whether code at i (after a member name) calls it: "(" or
+// "?.(".
+func callAt(code string, i int) bool {
+	at := skipSpace(code, i)
+	if strings.HasPrefix(code[at:], "?.") {
+		at = skipSpace(code, at+2)
+	}
+	return at < len(code) && code[at] == '('
 }
 
 // lastDestructure returns where a `{ ... } =` pattern ending right before

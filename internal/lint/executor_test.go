@@ -70,6 +70,21 @@ export const nodes = { 'acme.upper': { async execute(ctx) { return { text: upper
     return { text: ctx.inputs.text.trim(), n: ctx.config.items.map((x) => x), t: ctx.triggerData.at.toString() };
   } },
 };`, nil},
+		{"an adapter destructured from ctx", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const { dataIntegration, inputs } = ctx; return dataIntegration.transform(inputs.rows); } },
+};`, []string{"dataIntegration.transform()"}},
+		{"an adapter destructured under another name", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const { dataIntegration: di } = ctx; return di?.transform?.(ctx.inputs.rows); } },
+};`, []string{"dataIntegration.transform()"}},
+		{"an adapter destructured in the parameter", `export const nodes = {
+  'acme.upper': async ({ inputs, dataIntegration }) => dataIntegration.transform(inputs.rows),
+};`, []string{"dataIntegration.transform()"}},
+		{"the context's data destructured calls nothing", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const { inputs, config, nodeId, log } = ctx; log.info(nodeId.trim()); return { t: inputs.text.trim(), n: config.items.map((x) => x) }; } },
+};`, nil},
+		{"destructured from the inputs, not ctx", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const { rows } = ctx.inputs; return { n: rows.map((r) => r) }; } },
+};`, nil},
 		{"a guard alone calls nothing", `export const nodes = {
   'acme.upper': { async execute(ctx) { return { ok: typeof ctx.dataIntegration.transform === 'function' }; } },
 };`, nil},
@@ -120,10 +135,14 @@ func FuzzExecutor(f *testing.F) {
 	f.Add(`export const nodes = { 'acme.upper': { async execute(ctx) { return ctx.db.get(ctx.inputs.k ?? 1); } } };`, "acme.upper")
 	f.Add("function a(c) { return b(c) }\nfunction b(c) { return a(c) }\nexport const nodes = { 'x': { execute: a } };", "x")
 	f.Add("const { db } = ctx; `${'{'}` /* ( */ 'x': (", "x")
+	f.Add("export const nodes = { 'x': async ({ dataIntegration: di }) => { const { a } = ctx; return di?.t?.(a.b()); } };", "x")
 	f.Fuzz(func(t *testing.T, src, typeID string) {
 		x := parseExecutor(src)
 		for _, s := range x.surfaces(typeID) {
-			if !slices.Contains(hostSurfaces, s) {
+			// a listed surface, or a call through another member of ctx
+			// (hostCall, boundCalls): "member.method()"
+			member, method, call := strings.Cut(strings.TrimSuffix(s, "()"), ".")
+			if !slices.Contains(hostSurfaces, s) && !(call && strings.HasSuffix(s, "()") && isContextMember(member) && method != "") {
 				t.Fatalf("surface %q is not a host surface", s)
 			}
 		}

@@ -206,10 +206,17 @@ var toolMention = regex.Lazy(`openwop:[a-zA-Z0-9._-]*[a-zA-Z0-9]`)
 // ("do not call openwop:x"): a prohibited tool is not one the model calls.
 var prohibition = regex.Lazy(`(?i)\b(do not|don't|never|must not|mustn't|should not|shouldn't|avoid|not allowed to|instead of)\b[^.!?\n]*$`)
 
+// toolCall is a tool text tells the model to use, and the byte offset in
+// the text where its mention starts (a prompt's finding is placed there).
+type toolCall struct {
+	ID  string
+	Off int
+}
+
 // toolCalls returns the openwop: tools text tells the model to use: not
 // wildcards (openwop:core.dispatch.*) and not prohibited ones.
-func toolCalls(text string) []string {
-	var out []string
+func toolCalls(text string) []toolCall {
+	var out []toolCall
 	for _, loc := range toolMention().FindAllStringIndex(text, -1) {
 		rest := text[loc[1]:]
 		if strings.HasPrefix(rest, ".*") || strings.HasPrefix(rest, "*") {
@@ -219,7 +226,7 @@ func toolCalls(text string) []string {
 		if prohibition().MatchString(before) {
 			continue
 		}
-		out = append(out, text[loc[0]:loc[1]])
+		out = append(out, toolCall{ID: text[loc[0]:loc[1]], Off: loc[0]})
 	}
 	return out
 }
@@ -232,18 +239,21 @@ func checkPromptToolIDs(p *Pass) {
 				allowed[t.String()] = true
 			}
 		}
+		// report places a prompt file's finding at the mention (the first,
+		// when the prompt names a tool more than once); a description's or
+		// inline prompt's at its member of pack.json.
 		report := func(where, ptr, file string, text string) {
 			seen := map[string]bool{}
 			for _, m := range toolCalls(text) {
-				if allowed[m] || seen[m] {
+				if allowed[m.ID] || seen[m.ID] {
 					continue
 				}
-				seen[m] = true
-				msg := fmt.Sprintf("%s names tool %q, which is not in agent %q's toolAllowlist%s; the model will call a tool the host refuses", where, m, a.Get("agentId").String(), nearestTool(m, allowed))
+				seen[m.ID] = true
+				msg := fmt.Sprintf("%s names tool %q, which is not in agent %q's toolAllowlist%s; the model will call a tool the host refuses", where, m.ID, a.Get("agentId").String(), nearestTool(m.ID, allowed))
 				if file == "" {
 					p.Reportf(ptr, "%s", msg)
 				} else {
-					p.ReportFilef(file, "%s", msg)
+					p.ReportOffset(file, []byte(text), m.Off, msg)
 				}
 			}
 		}

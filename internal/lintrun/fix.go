@@ -39,7 +39,10 @@ func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Li
 			continue // load errors are reported by the lint run; archives are built output
 		}
 		pk.Display = pack.DisplayName(targets[i].Display)
-		diags, err := lint.Run(pk, job.Opt)
+		// Fixes are computed as build judges the pack: an enforced finding
+		// .wop.yaml ignores or lowers for lint alone still stops build and
+		// publish, whose summary sends the author to --fix for it.
+		diags, err := lint.Run(pk, GateBuild.Options(job.Opt))
 		if err != nil {
 			return err
 		}

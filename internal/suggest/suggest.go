@@ -40,7 +40,7 @@ func Closest(word string, candidates []string, maxDist int) []string {
 		switch d := distance(w, lc); {
 		case d < bestD:
 			best, bestD = []string{c}, d
-		case d == bestD:
+		case d == bestD && d <= maxDist: // maxDist+1 is where bestD starts, not a match
 			best = append(best, c)
 		}
 	}

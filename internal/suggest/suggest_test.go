@@ -32,6 +32,14 @@ func TestClosest(t *testing.T) {
 	if got := Closest("zzzz", []string{"lint"}, 2); got != nil {
 		t.Errorf("Closest far = %v", got)
 	}
+	// One edit past maxDist is as far as any other miss: "k" is 3
+	// substitutions and an insert from "host", so nothing is close.
+	if got := Closest("k", []string{"host", "rules"}, 3); got != nil {
+		t.Errorf("Closest at maxDist+1 = %v", got)
+	}
+	if got, ok := Only("k", []string{"host", "rules"}, 3); ok {
+		t.Errorf("Only at maxDist+1 = %q, sure", got)
+	}
 }
 
 // TestLengthBound: a word far longer or shorter than every candidate is at
