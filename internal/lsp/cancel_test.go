@@ -76,10 +76,11 @@ func TestCancelOverTheWire(t *testing.T) {
 	})
 	srv.lintMu.Lock() // a lint run that takes a long time
 	defer srv.lintMu.Unlock()
-	whole := protocol.Range{End: protocol.Position{Line: 1000}}
+	// Drawing a chain reads lint's options for the pack, so it waits for the
+	// run (hover, completion and code actions never do).
+	draw := &protocol.ExecuteCommandParams{Command: showChainCommand, Arguments: []any{string(uri.File(manifest)), "/chains/0"}}
 	for _, id := range []jsonrpc2.ID{jsonrpc2.NewNumberID(7), jsonrpc2.NewStringID("fix-8")} {
-		send(jsonrpc2.NewCall(id, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Range: whole}))
+		send(jsonrpc2.NewCall(id, protocol.MethodWorkspaceExecuteCommand, draw))
 		send(jsonrpc2.NewNotification("$/cancelRequest", map[string]any{"id": &id}))
 		r := next(reply(id)).(*jsonrpc2.Response)
 		var rpcErr *jsonrpc2.Error
@@ -117,8 +118,9 @@ func TestClientDiesMidRequest(t *testing.T) {
 	srv.lintMu.Lock()
 	defer srv.lintMu.Unlock()
 	go func() {
-		_ = c.Call(ctx, protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
-			Range: protocol.Range{End: protocol.Position{Line: 1000}}}, &[]codeAction{})
+		// Drawing a chain waits for the run (see TestCancelOverTheWire).
+		_ = c.Call(ctx, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: showChainCommand,
+			Arguments: []any{string(uri.File(manifest)), "/chains/0"}}, new(any))
 	}()
 	time.Sleep(50 * time.Millisecond) // the request is in
 	b.Close()
