@@ -283,10 +283,7 @@ func TestRulesDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose), SwitchOff(r.ID))
-		if note := r.EnforcedNote(); note != "" {
-			fmt.Fprintf(&b, "\n%s\n", note)
-		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose), r.ConfigNote())
 		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
 	}
 	path := filepath.Join("..", "..", "docs", "rules.md")

@@ -80,16 +80,18 @@ func (rs Rules) Resolve(id string) (r *Rule, warning string) {
 	return r, "rule " + id + " is deprecated (" + r.Deprecated + ") and no longer reports anything"
 }
 
-// EnforcedNote is what `wop pack lint --explain` and docs/rules.md say of
-// an enforced rule; "" for the others.
-func (r *Rule) EnforcedNote() string {
+// ConfigNote is what every rule's explanation ends with (--explain, a
+// hover, docs/rules.md): how configuration switches it off or ignores a
+// finding, or, for an enforced rule, that it does so for lint alone.
+func (r *Rule) ConfigNote() string {
 	if !r.Enforced {
-		return ""
+		return SwitchOff(r.ID)
 	}
-	return "Enforced: it must never reach a registry, so .wop.yaml cannot ignore or\n" +
-		"downgrade it at `wop pack build` or `wop pack publish` (publish checks it\n" +
-		"even with --no-lint): they stop, naming the .wop.yaml line. `wop pack lint`\n" +
-		"still honours the entry, with a warning that it holds for lint only."
+	return fmt.Sprintf("Enforced: it must never reach a registry. `rules: {%s: off}`, a lower\n"+
+		"severity or an ignore in .wop.yaml hold for `wop pack lint` only, with a\n"+
+		"warning at the entry; `wop pack build` and `wop pack publish` (publish even\n"+
+		"with --no-lint) stop on its findings whatever .wop.yaml says, naming the\n"+
+		"entry. Fix the finding instead (docs/gate.md).", r.ID)
 }
 
 // EnforcedIDs are the ids of the enforced rules, in registry order.

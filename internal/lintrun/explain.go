@@ -51,10 +51,7 @@ func explain(rules lint.Rules, id, property string) (text string, found bool, er
 		return "", true, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose), lint.SwitchOff(r.ID))
-	if note := r.EnforcedNote(); note != "" {
-		fmt.Fprintf(&b, "\n%s\n", note)
-	}
+	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose), r.ConfigNote())
 	section := func(title string, files []lint.ExampleFile) {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range files {

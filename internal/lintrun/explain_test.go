@@ -47,9 +47,12 @@ func TestExplainSaysHowToSwitchOff(t *testing.T) {
 		if r.Deprecated != "" {
 			continue
 		}
-		want := lint.SwitchOff(r.ID)
+		want := r.ConfigNote()
 		if !strings.Contains(want, "rules: {"+r.ID+": off}") || !strings.Contains(want, "ignore") {
-			t.Fatalf("SwitchOff(%s) = %q", r.ID, want)
+			t.Fatalf("ConfigNote(%s) = %q", r.ID, want)
+		}
+		if enforced := strings.HasPrefix(want, "Enforced:"); enforced != r.Enforced || enforced && strings.HasPrefix(want, "Switch it off") {
+			t.Errorf("ConfigNote(%s) = %q: an enforced rule is said to be enforced, and only then", r.ID, want)
 		}
 		text, _, err := Explain(lint.All(), r.ID)
 		if err != nil || !strings.Contains(text, want) {
