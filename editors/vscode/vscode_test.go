@@ -38,7 +38,9 @@ func TestResolveWop(t *testing.T) {
 // from this folder's node_modules rather than npm ci, to stay offline)
 // and drives code-server through headless Chromium: VS Code's own JSON
 // diagnostic first (the control), then wop's finding, its quick fix, and
-// an untrusted workspace whose wop.path must not run. WOP_VSCODE_SHOTS
+// the chain lens's panel following the unsaved buffer (wop-graphviz, built
+// beside wop, draws), and an untrusted workspace whose wop.path must not
+// run. WOP_VSCODE_SHOTS
 // keeps the screenshots in that folder.
 func TestCodeServer(t *testing.T) {
 	if testing.Short() {
@@ -80,6 +82,10 @@ func TestCodeServer(t *testing.T) {
 	dir := t.TempDir()
 	wop := filepath.Join(dir, "wop")
 	run(t, 5*time.Minute, nil, tool(t, "go"), "build", "-o", wop, "../../cmd/wop")
+	// The .vsix bundles wop alone: the server it runs finds the layout
+	// helper through WOP_GRAPHVIZ_HELPER, which code-server passes on.
+	helper := filepath.Join(dir, "wop-graphviz")
+	run(t, 5*time.Minute, nil, tool(t, "go"), "build", "-o", helper, "../../cmd/wop-graphviz")
 	packaged := run(t, 10*time.Minute, []string{"WOP_VSIX_NODE_MODULES=" + modules}, "sh", "package.sh", filepath.Join(dir, "vsix"), "0.0.0-test", wop)
 	lines := strings.Split(strings.TrimSpace(packaged), "\n")
 	vsix := lines[len(lines)-1]
@@ -96,7 +102,7 @@ func TestCodeServer(t *testing.T) {
 			}
 		})
 	}
-	env := []string{"VSIX=" + vsix, "SHOTS=" + shots, "WOP_TEST_CACHE=" + cache, "CHROMIUM=" + chromium}
+	env := []string{"VSIX=" + vsix, "SHOTS=" + shots, "WOP_TEST_CACHE=" + cache, "CHROMIUM=" + chromium, "WOP_GRAPHVIZ_HELPER=" + helper}
 	t.Log(run(t, 10*time.Minute, env, node, "test/e2e.mjs"))
 }
 

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,11 +22,25 @@ import (
 // This file answers code lenses on pack.json's chains and runs their
 // command: the chain's drawing (internal/graphrun, the analysis lint
 // reports from, on the unsaved buffer) written as an SVG file and opened
-// with window/showDocument.
+// with window/showDocument, or returned as text to a client that shows it
+// itself (the VS Code extension's panel, which redraws as the buffer
+// changes).
 
 // showChainCommand is the command a chain's lens runs; its arguments are
 // the manifest's URI and the chain's pointer ("/chains/0").
 const showChainCommand = "wop.showChainGraph"
+
+// chainSVGCommand takes showChainCommand's arguments and answers the
+// drawing itself (chainSVG) rather than a file: the editor's own view asks
+// for it again on each edit, and nothing is written.
+const chainSVGCommand = "wop.chainGraphSVG"
+
+// chainSVG is chainSVGCommand's answer: the SVG document and the title of
+// the chain it draws.
+type chainSVG struct {
+	SVG   string `json:"svg"`
+	Title string `json:"title"`
+}
 
 // methodShowDocument is LSP 3.16's window/showDocument.
 const methodShowDocument = "window/showDocument"
@@ -63,10 +78,10 @@ func (s *Server) codeLenses(p *protocol.CodeLensParams) ([]protocol.CodeLens, er
 
 // executeCommand runs showChainCommand: it draws the chain, writes the SVG
 // under wop's cache and asks the editor to open it. The answer is the
-// file's URI.
+// file's URI. chainSVGCommand answers the drawing instead.
 func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	if p.Command != showChainCommand {
-		return nil, fmt.Errorf("unknown command %q (the server runs %s)", p.Command, showChainCommand)
+	if p.Command != showChainCommand && p.Command != chainSVGCommand {
+		return nil, fmt.Errorf("unknown command %q (the server runs %s and %s)", p.Command, showChainCommand, chainSVGCommand)
 	}
 	var docURI, ptr string
 	if len(p.Arguments) == 2 {
@@ -75,9 +90,17 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	}
 	path, ok := pathOf(protocol.DocumentURI(docURI))
 	if !ok || ptr == "" {
-		return nil, fmt.Errorf("%s takes a pack.json URI and a chain's pointer, got %v", showChainCommand, p.Arguments)
+		return nil, fmt.Errorf("%s takes a pack.json URI and a chain's pointer, got %v", p.Command, p.Arguments)
 	}
-	svg, err := s.drawChain(ctx, path, ptr)
+	svg, title, err := s.drawChain(ctx, path, ptr)
+	if p.Command == chainSVGCommand {
+		// the view shows the error itself, beside the last good drawing:
+		// no message box on each keystroke that breaks the JSON
+		if err != nil {
+			return nil, err
+		}
+		return chainSVG{SVG: string(svg), Title: title}, nil
+	}
 	if err != nil {
 		s.showMessage(protocol.MessageTypeError, "wop: "+err.Error())
 		return nil, err
@@ -97,13 +120,14 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 }
 
 // drawChain is the SVG of the chain at ptr in the manifest at path, from
-// its open buffer or the disk, analysed with the options lint uses for it.
-func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, error) {
+// its open buffer or the disk, analysed with the options lint uses for it,
+// and the chain's title (its label, else its chainId).
+func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, string, error) {
 	text, ok := s.text(path)
 	if !ok {
 		var err error
 		if text, err = os.ReadFile(path); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	dir, ok := pack.Owner(path)
@@ -111,26 +135,28 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, error
 		dir = filepath.Dir(path)
 	}
 	if err := s.lintMu.LockCtx(ctx); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	_, jobs, _, err := lintrun.Jobs(ctx, s.env, lintrun.Options{Paths: []string{dir}, Overlay: s.overlay(), Loader: s.loader})
 	s.lintMu.Unlock()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(jobs) != 1 {
-		return nil, fmt.Errorf("%s: not one pack", dir)
+		return nil, "", fmt.Errorf("%s: not one pack", dir)
 	}
 	an, name, err := graphrun.AnalyzeManifest(text, path, jobs[0].Opt)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, d := range an.DAGs {
 		if d.Pointer == ptr+"/dag" {
-			return graphrun.Render(ctx, s.env, []chaindraw.Chart{{Pack: name, File: path, DAG: d}}, graphrun.Options{Format: "svg"})
+			title := cmp.Or(d.Title, d.ChainID, ptr)
+			svg, err := graphrun.Render(ctx, s.env, []chaindraw.Chart{{Pack: name, File: path, DAG: d}}, graphrun.Options{Format: "svg"})
+			return svg, title, err
 		}
 	}
-	return nil, errors.New(ptr + " is no longer a chain with a dag: the file changed")
+	return nil, "", errors.New(ptr + " is no longer a chain with a dag: the file changed")
 }
 
 // writeDrawing writes svg where the editor can open it: under wop's cache

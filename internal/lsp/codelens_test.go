@@ -30,11 +30,11 @@ print(json.dumps({"protocol": req["protocol"], "svgs": svgs}))
 '
 `
 
-// TestChainGraphLens: pack.json's chain gets a "Show chain graph" lens;
-// its command draws the unsaved buffer's chain with lint's analysis
-// (catalog included), writes the SVG under the cache and asks the editor
-// to show it.
-func TestChainGraphLens(t *testing.T) {
+// lensSession starts a server on a copy of graphrun's test registry, its
+// catalog configured and wop-graphviz played by fakeLayout; it answers the
+// client, the copy's root and the cache the server writes drawings under.
+func lensSession(t *testing.T) (context.Context, *lsptest.Client, string, string) {
+	t.Helper()
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh for the stand-in layout helper")
 	}
@@ -62,9 +62,9 @@ func TestChainGraphLens(t *testing.T) {
 			return ""
 		}}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	a, b := net.Pipe()
-	defer b.Close()
+	t.Cleanup(func() { b.Close() })
 	go func() { _ = Serve(ctx, a, Options{Env: env, Debounce: time.Millisecond}) }()
 	c := lsptest.New(ctx, b)
 	init, err := c.Initialize(ctx, root)
@@ -74,6 +74,15 @@ func TestChainGraphLens(t *testing.T) {
 	if init.Capabilities.CodeLensProvider == nil || init.Capabilities.ExecuteCommandProvider == nil {
 		t.Fatal("the server does not offer code lenses and their command")
 	}
+	return ctx, c, root, cache
+}
+
+// TestChainGraphLens: pack.json's chain gets a "Show chain graph" lens;
+// its command draws the unsaved buffer's chain with lint's analysis
+// (catalog included), writes the SVG under the cache and asks the editor
+// to show it.
+func TestChainGraphLens(t *testing.T) {
+	ctx, c, root, cache := lensSession(t)
 	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
 	text, err := os.ReadFile(manifest)
 	if err != nil {
@@ -116,5 +125,51 @@ func TestChainGraphLens(t *testing.T) {
 	}
 	if got := c.Shown(); len(got) != 1 || got[0] != shown {
 		t.Errorf("showDocument asked for %v, want [%s]", got, shown)
+	}
+}
+
+// TestChainGraphSVG: the command the VS Code panel calls answers the
+// unsaved buffer's drawing and the chain's title, writes no file and shows
+// nothing; a pointer that is no chain (the buffer changed under the panel)
+// is an error the panel shows.
+func TestChainGraphSVG(t *testing.T) {
+	ctx, c, root, cache := lensSession(t)
+	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
+	text, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buffer := strings.Replace(string(text), `"id": "ask"`, `"id": "ask-typed"`, 1)
+	buffer = strings.Replace(buffer, `"to": "ask"`, `"to": "ask-typed"`, 1)
+	if err := c.Open(ctx, manifest, buffer); err != nil {
+		t.Fatal(err)
+	}
+	doc := string(uri.File(manifest))
+	var got struct{ SVG, Title string }
+	if err := c.Call(ctx, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: chainSVGCommand, Arguments: []any{doc, "/chains/1"}}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != "Refund Digest" {
+		t.Errorf("title %q, want the chain's label", got.Title)
+	}
+	for _, want := range []string{"<svg", "acme.refunds", "ask-typed"} {
+		if !strings.Contains(got.SVG, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, got.SVG)
+		}
+	}
+	if strings.Contains(got.SVG, `"ask"`) {
+		t.Errorf("the answer draws the saved file, not the buffer:\n%s", got.SVG)
+	}
+	for _, bad := range [][]any{{doc, "/chains/7"}, {doc, "/name"}, {doc}} {
+		err := c.Call(ctx, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: chainSVGCommand, Arguments: bad}, &got)
+		if err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(cache, "graphs")); len(entries) != 0 {
+		t.Errorf("%s wrote %d files; it answers the drawing", chainSVGCommand, len(entries))
+	}
+	if len(c.Shown()) != 0 || len(c.Messages()) != 0 {
+		t.Errorf("%s showed %v and said %v; the panel shows its own", chainSVGCommand, c.Shown(), c.Messages())
 	}
 }

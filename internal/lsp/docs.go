@@ -30,7 +30,7 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
 			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
 			CodeLensProvider:       &protocol.CodeLensOptions{}, // codelens.go
-			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{showChainCommand}},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{showChainCommand, chainSVGCommand}},
 			Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
 				Supported: true, ChangeNotifications: true}},
 		},

@@ -1,12 +1,15 @@
 // The wop extension is a client and nothing more (STYLE.md 2.12): it finds
 // a wop binary (resolve.ts), starts `wop lsp`, and shows which one runs.
-// Every diagnostic, quick fix, hover, completion and definition comes from
-// the server, so VS Code and Neovim users see the same thing.
+// Every diagnostic, quick fix, hover, completion, definition and chain
+// drawing comes from the server, so VS Code and Neovim users see the same
+// thing; the chain's lens opens a panel here (chaingraph.ts) that redraws
+// as the buffer changes, where Neovim opens the server's SVG file.
 
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
+import { ChainGraphs, showChainCommand } from "./chaingraph";
 import { Resolved, resolveWop } from "./resolve";
 
 // The files wop lsp speaks about: manifests and schemas (json), AgentFormat
@@ -75,9 +78,11 @@ class Wop {
   private resolved: Resolved = { notes: [] };
   private readonly status: vscode.StatusBarItem;
   private readonly output: vscode.OutputChannel;
+  private readonly graphs = new ChainGraphs(() => this.client);
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel("wop");
+    context.subscriptions.push(this.graphs);
     this.status = vscode.window.createStatusBarItem("wop.status", vscode.StatusBarAlignment.Left, 0);
     this.status.name = "wop";
     this.status.command = "wop.showStatus";
@@ -109,7 +114,21 @@ class Wop {
     this.output.appendLine(`starting ${binary} lsp (${this.resolved.source})`);
     this.show("$(sync~spin) wop", `Starting ${binary} lsp (${this.resolved.source})`, false);
     const server: ServerOptions = { command: binary, args: ["lsp"] };
-    const options: LanguageClientOptions = { documentSelector, outputChannel: this.output };
+    const options: LanguageClientOptions = {
+      documentSelector,
+      outputChannel: this.output,
+      middleware: {
+        // The chain's lens opens the panel that follows the buffer rather
+        // than the server's SVG file.
+        executeCommand: (command, args, next) => {
+          if (command === showChainCommand && typeof args[0] === "string" && typeof args[1] === "string") {
+            this.graphs.show(args[0], args[1]);
+            return;
+          }
+          return next(command, args);
+        },
+      },
+    };
     const client = new LanguageClient("wop", "wop", server, options);
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped && this.client === client) {
@@ -123,6 +142,7 @@ class Wop {
       this.show("$(error) wop: failed", `${binary} lsp did not start: ${err}`, true);
       return;
     }
+    this.graphs.redrawAll();
     const version = client.initializeResult?.serverInfo?.version ?? "";
     this.show(`$(check) wop ${version}`.trimEnd(), this.describe(), this.resolved.notes.length > 0);
     if (this.resolved.notes.length > 0) {

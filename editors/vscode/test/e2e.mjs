@@ -17,7 +17,10 @@
 // Then wop's finding in pack.json on its line, its quick fix, the finding
 // gone and the file saved fixed. A second session opens the same folder
 // untrusted, with the workspace's settings naming a program for wop.path:
-// it must not run, and the extension says why.
+// it must not run, and the extension says why. In between, the "Show chain
+// graph" lens on a chain opens the Chain graph panel, which follows the
+// unsaved buffer: a renamed node, then a broken buffer (the message, the
+// last drawing kept).
 
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -170,9 +173,36 @@ async function openFile(page, rel) {
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();
   await input.fill(rel);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: path.basename(rel) }).first().waitFor();
-  await page.keyboard.press("Enter");
+  // the row of this file, not another of its name opened before: its folder
+  // is the row's description
+  let row = page.locator(".quick-input-list .monaco-list-row", { hasText: path.basename(rel) });
+  if (path.dirname(rel) !== ".") {
+    row = row.filter({ hasText: path.dirname(rel) });
+  }
+  await row.first().click();
   await page.locator(`.tab[aria-label^="${path.basename(rel)}"]`).first().waitFor();
+}
+
+// chainGraph reads the Chain graph panel, in its webview's frame (VS Code
+// nests the page two iframes down): the SVG the image shows, decoded, and
+// the panel's error line.
+async function chainGraph(page) {
+  for (const frame of page.frames()) {
+    try {
+      const img = frame.locator("img.chain");
+      const error = frame.locator("p.error");
+      const hasImg = (await img.count()) > 0;
+      if (!hasImg && (await error.count()) === 0) {
+        continue;
+      }
+      const src = hasImg ? (await img.getAttribute("src")) ?? "" : "";
+      const svg = Buffer.from(src.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString("utf8");
+      return { svg, stale: hasImg && /stale/.test((await img.getAttribute("class")) ?? ""), error: (await error.count()) > 0 ? (await error.innerText()) : "" };
+    } catch {
+      // a frame replaced while read: the next poll reads the new one
+    }
+  }
+  return undefined;
 }
 
 // problems reads the Problems panel's rows as VS Code shows them.
@@ -250,7 +280,7 @@ async function main() {
     // it has asked the server for them: on a busy machine a first Ctrl+. can
     // come too early, so it is tried again.
     const menu = page.locator(".context-view");
-    const fix = menu.getByText(/^Fix: /).first();
+    const fix = menu.getByText(/^Replace "\.\/schemas\/common\.json" with "schemas\/common\.json"$/).first();
     for (let attempt = 1; ; attempt++) {
       await page.locator(".markers-panel .monaco-list-row", { hasText: "ref-not-canonical" }).first().click();
       await page.waitForTimeout(500);
@@ -281,6 +311,56 @@ async function main() {
     await waitFor("pack.json saved with the fix", 15_000, async () => fs.readFileSync(file, "utf8").includes('"configSchemaRef": "schemas/common.json"'));
     step('saved: pack.json has "configSchemaRef": "schemas/common.json"');
     await shot(page, "4-fixed");
+
+    // The chain's lens opens the panel; it draws the unsaved buffer.
+    await openFile(page, "community.acme.chains/pack.json");
+    const lens = page.locator(".codelens-decoration a", { hasText: "Show chain graph" }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    await page.locator('.tab[aria-label^="Chain graph: Page Digest"]').first().waitFor({ timeout: 30_000 });
+    const drawn = await waitFor("the chain's drawing in the panel", 60_000, async () => {
+      const g = await chainGraph(page);
+      return g?.svg.includes(">archive<") ? g : undefined;
+    });
+    const ids = [...drawn.svg.matchAll(/>(fetchpage|keepcopy|archive)</g)].map((m) => m[1]);
+    step(`Chain graph panel: an SVG of ${drawn.svg.length} bytes showing nodes ${JSON.stringify([...new Set(ids)])}`);
+    if (!drawn.svg.includes(">fetchpage<") || !drawn.svg.includes(">keepcopy<") || drawn.error) {
+      fail(`the panel does not draw the chain: ${JSON.stringify(drawn).slice(0, 300)}`);
+    }
+    await shot(page, "6-chain-graph");
+
+    // Rename a node in the buffer, unsaved: the panel redraws.
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+F");
+    await page.keyboard.type("archive");
+    await page.keyboard.press("Escape"); // the match stays selected
+    await page.keyboard.type("archive-unsaved");
+    const renamed = await waitFor("the panel to follow the unsaved rename", 30_000, async () => {
+      const g = await chainGraph(page);
+      return g?.svg.includes(">archive&#45;unsaved<") || g?.svg.includes(">archive-unsaved<") ? g : undefined;
+    });
+    step(`edited (unsaved): the panel now shows "archive-unsaved"${renamed.svg.includes(">archive<") ? " and still the old id" : ", the old id gone"}`);
+    if (renamed.svg.includes(">archive<")) {
+      fail("the panel still shows the old node id");
+    }
+    await shot(page, "7-chain-graph-renamed");
+    const chainFile = path.join(trusted, "community.acme.chains", "pack.json");
+    if (fs.readFileSync(chainFile, "utf8").includes("archive-unsaved")) {
+      fail("the rename was saved: the test meant the unsaved buffer");
+    }
+
+    // A buffer that does not parse: the message, the last drawing kept.
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("x");
+    const unparsed = await waitFor("the panel to show the error", 30_000, async () => {
+      const g = await chainGraph(page);
+      return g?.error ? g : undefined;
+    });
+    step(`broken buffer: the panel says "${unparsed.error.replace(/\s+/g, " ")}" (last drawing kept: ${unparsed.stale && unparsed.svg.includes("unsaved")})`);
+    if (!unparsed.stale || !unparsed.svg.includes("unsaved")) {
+      fail("the panel dropped the last good drawing on an error");
+    }
+    await shot(page, "8-chain-graph-error");
 
     // Changing wop.path (in the Settings editor, as a user does) restarts
     // the server; a path that names nothing says so, with the fix.
