@@ -7,7 +7,9 @@
 #   VERSION     the release's version, written into the extension's package.json
 #   WOP_BINARY  a wop built for TARGET: it goes in the .vsix as bin/wop (bin/wop.exe
 #               for win32-*), the binary the extension runs when no wop.path,
-#               node_modules or PATH gives one; the .vsix is then platform-specific
+#               node_modules or PATH gives one; the .vsix is then platform-specific.
+#               A wop-graphviz beside it goes in too (the chain graph panel's
+#               SVG layout)
 #   TARGET      a vsce target (linux-x64, linux-arm64, darwin-x64, darwin-arm64,
 #               win32-x64, win32-arm64, alpine-x64, ...); default: this machine's
 # Without WOP_BINARY the .vsix is universal and runs the wop it finds.
@@ -74,10 +76,13 @@ name=wop-$version.vsix
 set --
 if [ -n "$binary" ]; then
 	mkdir bin
-	case $target in
-	win32-*) cp "$binary" bin/wop.exe ;;
-	*) cp "$binary" bin/wop ;;
-	esac
+	exe=
+	case $target in win32-*) exe=.exe ;; esac
+	cp "$binary" "bin/wop$exe"
+	# The chain graph panel's layout helper, found beside wop (as wop finds
+	# it) when it was built there: without it, the panel says how to get it.
+	helper=$(dirname "$binary")/wop-graphviz$exe
+	if [ -f "$helper" ]; then cp "$helper" "bin/wop-graphviz$exe"; fi
 	chmod 0755 bin/*
 	name=wop-$version-$target.vsix
 	set -- --target "$target"

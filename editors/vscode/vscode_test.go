@@ -82,8 +82,8 @@ func TestCodeServer(t *testing.T) {
 	dir := t.TempDir()
 	wop := filepath.Join(dir, "wop")
 	run(t, 5*time.Minute, nil, tool(t, "go"), "build", "-o", wop, "../../cmd/wop")
-	// The .vsix bundles wop alone: the server it runs finds the layout
-	// helper through WOP_GRAPHVIZ_HELPER, which code-server passes on.
+	// Built beside wop, the layout helper goes into the .vsix with it
+	// (package.sh), where the bundled wop finds it for the chain panel.
 	helper := filepath.Join(dir, "wop-graphviz")
 	run(t, 5*time.Minute, nil, tool(t, "go"), "build", "-o", helper, "../../cmd/wop-graphviz")
 	packaged := run(t, 10*time.Minute, []string{"WOP_VSIX_NODE_MODULES=" + modules}, "sh", "package.sh", filepath.Join(dir, "vsix"), "0.0.0-test", wop)
@@ -102,7 +102,7 @@ func TestCodeServer(t *testing.T) {
 			}
 		})
 	}
-	env := []string{"VSIX=" + vsix, "SHOTS=" + shots, "WOP_TEST_CACHE=" + cache, "CHROMIUM=" + chromium, "WOP_GRAPHVIZ_HELPER=" + helper}
+	env := []string{"VSIX=" + vsix, "SHOTS=" + shots, "WOP_TEST_CACHE=" + cache, "CHROMIUM=" + chromium}
 	t.Log(run(t, 10*time.Minute, env, node, "test/e2e.mjs"))
 }
 
