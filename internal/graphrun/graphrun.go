@@ -198,6 +198,11 @@ func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
 func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis, string, error) {
 	doc, err := jsonpos.Parse(raw)
 	if err != nil {
+		var bad *jsonpos.Error
+		if errors.As(err, &bad) { // mid-typing in the editor: say where, as lint would
+			at := jsonpos.PositionOf(raw, bad.Offset)
+			return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s:%d:%d: invalid JSON: %s (wop pack lint says more)", file, at.Line, at.Column, bad.Msg)}
+		}
 		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %v (wop pack lint says more)", file, err)}
 	}
 	root := doc.Root

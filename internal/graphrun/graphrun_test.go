@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wop-cli/wop/internal/graphviz/engine"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/report"
@@ -203,5 +204,15 @@ func TestAgainst(t *testing.T) {
 	ch := charts[0].Changes
 	if ch.Nodes["tally"] != "added" || ch.Edges["tally.count -> notify.title"] != "added" || ch.Nodes["notify"] != "changed" || ch.Inputs["notify"]["title"] != "changed" {
 		t.Errorf("changes: %+v", ch)
+	}
+}
+
+// TestAnalyzeManifestBadJSON: a buffer that does not parse (the editor's
+// panel, mid-typing) is named file:line:col, as lint names it, not by a
+// byte offset.
+func TestAnalyzeManifestBadJSON(t *testing.T) {
+	_, _, err := AnalyzeManifest([]byte("{\n  \"name\": \"community.acme.x\",,\n}\n"), "pack.json", lint.Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "pack.json:2:30: invalid JSON: ") || strings.Contains(err.Error(), "offset") {
+		t.Errorf("AnalyzeManifest: %v, want pack.json:2:30 (the second comma): invalid JSON: ...", err)
 	}
 }
