@@ -102,7 +102,9 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return chainSVG{SVG: string(svg), Title: title}, nil
 	}
 	if err != nil {
-		s.showMessage(protocol.MessageTypeError, "wop: "+err.Error())
+		if ctx.Err() == nil { // a request the editor cancelled is no error to show
+			s.showMessage(protocol.MessageTypeError, "wop: "+err.Error())
+		}
 		return nil, err
 	}
 	file, err := s.writeDrawing(path, ptr, svg)
