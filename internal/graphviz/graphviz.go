@@ -16,8 +16,9 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/helperbin"
 )
 
 // Name is the helper's executable name.
@@ -65,19 +66,7 @@ type Response struct {
 // beside the running wop (executable is os.Executable), else wop-graphviz
 // on PATH; the copy beside wop comes first, as it came with this wop.
 func Locate(getenv func(string) string, executable func() (string, error)) (string, error) {
-	if p := getenv("WOP_GRAPHVIZ_HELPER"); p != "" {
-		return p, nil
-	}
-	if exe, err := executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-		p := filepath.Join(filepath.Dir(exe), Name)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(Name); err == nil {
+	if p, ok := helperbin.Locate(Name, "WOP_GRAPHVIZ_HELPER", getenv, executable); ok {
 		return p, nil
 	}
 	return "", errors.New("the wop-graphviz helper, which lays out SVG drawings, is not installed: put it next to wop or on PATH (" + installHint + "); the text, mermaid, dot and json formats need no helper")

@@ -14,8 +14,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
+
+	"github.com/wop-cli/wop/internal/helperbin"
 )
 
 // Name is the helper's executable name.
@@ -87,19 +88,7 @@ type Response struct {
 // on PATH. The copy beside wop comes first: it was installed with this wop,
 // while one on PATH may be from any other release.
 func Locate(getenv func(string) string, executable func() (string, error)) (string, error) {
-	if p := getenv("WOP_SIGSTORE_HELPER"); p != "" {
-		return p, nil
-	}
-	if exe, err := executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-		p := filepath.Join(filepath.Dir(exe), Name)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(Name); err == nil {
+	if p, ok := helperbin.Locate(Name, "WOP_SIGSTORE_HELPER", getenv, executable); ok {
 		return p, nil
 	}
 	return "", errors.New("the wop-sigstore helper, which does the Sigstore work, is not installed: put it next to wop or on PATH (" + installHint + ")")
