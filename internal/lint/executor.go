@@ -332,36 +332,19 @@ func (x *executor) boundCalls(code string, bound map[string]string, found map[st
 	if len(bound) == 0 || !x.spend(len(code)) {
 		return
 	}
-	for i := 0; i < len(code); {
-		if j := skipLiteral(code, i); j > i {
-			i = j
-			continue
+	eachVariable(code, func(start, end int) {
+		if member, ok := bound[code[start:end]]; ok {
+			if method, at := memberAfter(code, end); method != "" && callAt(code, at) {
+				found[member+"."+method+"()"] = true
+			}
 		}
-		if !isIdentByte(code[i]) {
-			i++
-			continue
-		}
-		start, end := i, i
-		for end < len(code) && isIdentByte(code[end]) {
-			end++
-		}
-		i = end
-		member, ok := bound[code[start:end]]
-		if !ok || start > 0 && code[start-1] == '.' {
-			continue
-		}
-		if method, at := memberAfter(code, end); method != "" && callAt(code, at) {
-			found[member+"."+method+"()"] = true
-		}
-	}
+	})
 }
 
-// codeSurfaces finds uses of ctx (under any of its alias names) in code:
-// alias.surface, const { surface } = alias, and helper(alias) calls.
-func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[string]bool) {
-	if !x.spend(len(code)) {
-		return
-	}
+// eachVariable calls fn with the start and end of every name in code that
+// can be a variable: outside string literals and comments, not a member
+// (.name) and not a number.
+func eachVariable(code string, fn func(start, end int)) {
 	for i := 0; i < len(code); {
 		if j := skipLiteral(code, i); j > i {
 			i = j
@@ -379,6 +362,17 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 		if start > 0 && code[start-1] == '.' || code[start] >= '0' && code[start] <= '9' {
 			continue // a member name or a number, not a variable
 		}
+		fn(start, end)
+	}
+}
+
+// codeSurfaces finds uses of ctx (under any of its alias names) in code:
+// alias.surface, const { surface } = alias, and helper(alias) calls.
+func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[string]bool) {
+	if !x.spend(len(code)) {
+		return
+	}
+	eachVariable(code, func(start, end int) {
 		word := code[start:end]
 		if slices.Contains(aliases, word) {
 			if s, _ := memberAfter(code, end); slices.Contains(hostSurfaces, s) {
@@ -392,23 +386,29 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 					x.boundCalls(code, bound, found)
 				}
 			}
-			continue
+			return
 		}
-		if _, isDef := x.defs[word]; !isDef {
-			continue
-		}
-		at := skipSpace(code, end)
-		if at >= len(code) || code[at] != '(' {
-			continue
-		}
-		closeParen := x.matchBracket(code, at)
-		if closeParen < 0 {
-			continue
-		}
-		for n, arg := range x.splitTopLevel(code[at+1 : closeParen]) {
-			if slices.Contains(aliases, strings.TrimSpace(arg)) {
-				x.defSurfaces(word, n, found, seen)
-			}
+		x.helperCall(code, word, end, aliases, found, seen)
+	})
+}
+
+// helperCall follows a call of a top-level definition (word, ending at
+// end) that is handed ctx under one of its aliases.
+func (x *executor) helperCall(code, word string, end int, aliases []string, found, seen map[string]bool) {
+	if _, isDef := x.defs[word]; !isDef {
+		return
+	}
+	at := skipSpace(code, end)
+	if at >= len(code) || code[at] != '(' {
+		return
+	}
+	closeParen := x.matchBracket(code, at)
+	if closeParen < 0 {
+		return
+	}
+	for n, arg := range x.splitTopLevel(code[at+1 : closeParen]) {
+		if slices.Contains(aliases, strings.TrimSpace(arg)) {
+			x.defSurfaces(word, n, found, seen)
 		}
 	}
 }
