@@ -22,9 +22,12 @@ func TestExplain(t *testing.T) {
 			t.Errorf("explain %s:\n%s\nwant it to start with:\n%s", tt.id, got, tt.want)
 		}
 	}
-	// An enforced rule says that .wop.yaml cannot hide it at build or publish; others do not.
-	if !strings.Contains(explainOf(t, rules, "manifest-schema"), "\nEnforced: it must never reach a registry, so .wop.yaml cannot ignore or\ndowngrade it at `wop pack build` or `wop pack publish`") {
+	// An enforced rule says that .wop.yaml cannot hide it at build or publish (and not how to switch it off); others do not.
+	if !strings.Contains(explainOf(t, rules, "manifest-schema"), "\nEnforced: it must never reach a registry. `rules: {manifest-schema: off}`, a lower\nseverity or an ignore in .wop.yaml hold for `wop pack lint` only") {
 		t.Error("explain manifest-schema does not say it is enforced")
+	}
+	if strings.Contains(explainOf(t, rules, "manifest-schema"), "Switch it off") {
+		t.Error("explain manifest-schema says how to switch it off, then that it cannot be")
 	}
 	if strings.Contains(explainOf(t, rules, "license-not-spdx"), "Enforced") {
 		t.Error("explain license-not-spdx says it is enforced")
