@@ -12,5 +12,9 @@ dir=${WOP_MERMAID_DIR:-$HOME/.cache/wop-mermaid}
 mkdir -p "$dir"
 cd "$dir"
 [ -f package.json ] || npm init -y >/dev/null
+if [ "$(node -p 'try { require("./node_modules/mermaid/package.json").version } catch { "" }')" = 11.17.2 ] &&
+  [ -d node_modules/jsdom ]; then
+  exit 0 # installed already
+fi
 npm install --no-audit --no-fund mermaid@11.17.2 jsdom@26
 echo "Mermaid's parser is in $dir; go test ./internal/chaindraw -run TestMermaidParses uses it"
