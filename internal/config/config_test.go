@@ -258,6 +258,8 @@ func TestProblemFixes(t *testing.T) {
 		{"quoted rule id", "rules:\n  'placeholder-lef': {severity: off}\n", "rules:\n  'placeholder-left': {severity: off}\n", true},
 		{"rule id with a rival", "rules:\n  ref-mis: off\n", "rules:\n  ref-missing: off\n", false},
 		{"top-level key", "registy: private\n", "registry: private\n", true},
+		{"severity", "rules:\n  placeholder-left: of\n", "rules:\n  placeholder-left: off\n", true},
+		{"severity in an entry", "rules:\n  placeholder-left: {severity: warnng}\n", "rules:\n  placeholder-left: {severity: warning}\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/safefile"
+	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/yamlspan"
 	"go.yaml.in/yaml/v3"
 )
@@ -196,7 +197,12 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 				if val.Kind == yaml.MappingNode {
 					sevNode = valueNode(val, "severity")
 				}
-				add(sevNode, "rules."+id, "%v", err)
+				if meant, ok := suggest.Only(rc.Severity, severityWords, 2); ok && rc.Severity != "" {
+					add(sevNode, "rules."+id, "%v; did you mean %q?", err, meant)
+					probs[len(probs)-1].node, probs[len(probs)-1].meant, probs[len(probs)-1].Fixable = sevNode, meant, true
+				} else {
+					add(sevNode, "rules."+id, "%v", err)
+				}
 			}
 		}
 		for _, g := range rc.Ignore {
@@ -226,6 +232,9 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 	}
 	return probs
 }
+
+// severityWords are the severities a rule entry may name.
+var severityWords = []string{"off", "info", "warning", "error"}
 
 // valueNode returns the value of key in a mapping node; nil if absent.
 func valueNode(m *yaml.Node, key string) *yaml.Node {
