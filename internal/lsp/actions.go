@@ -92,13 +92,9 @@ func (s *Server) fixAction(f finding) (codeAction, bool) {
 	if f.d.Fix.IsZero() {
 		return codeAction{}, false
 	}
-	old, open := s.text(f.path)
-	if !open {
-		data, err := safefile.Read(f.path, safefile.Options{Max: maxPositionRead})
-		if err != nil {
-			return codeAction{}, false
-		}
-		old = data
+	old, err := s.textOrDisk(f.path)
+	if err != nil {
+		return codeAction{}, false
 	}
 	updated, ok, err := lint.ApplyFix(old, f.d.Fix)
 	if err != nil || !ok || bytes.Equal(old, updated) {
