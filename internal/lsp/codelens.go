@@ -129,9 +129,9 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, strin
 	if err != nil {
 		return nil, "", err
 	}
-	dir, ok := pack.Owner(path)
-	if !ok {
-		dir = filepath.Dir(path)
+	dir := filepath.Dir(path)
+	if u, ok := s.unitOf(path); ok && u.pack != "" {
+		dir = u.pack
 	}
 	if err := s.lintMu.LockCtx(ctx); err != nil {
 		return nil, "", err
