@@ -61,7 +61,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		if f.d.Rule == "" || u.pack == "" {
 			continue // a configuration's own mistake, or a file of no pack: nothing to ignore
 		}
-		if a, ok := s.ignoreAction(ctx, u, f); ok {
+		if a, ok := s.ignoreAction(u, f); ok {
 			out = append(out, a)
 		}
 	}
@@ -92,13 +92,9 @@ func (s *Server) fixAction(f finding) (codeAction, bool) {
 	if f.d.Fix.IsZero() {
 		return codeAction{}, false
 	}
-	old, open := s.text(f.path)
-	if !open {
-		data, err := safefile.Read(f.path, safefile.Options{Max: maxPositionRead})
-		if err != nil {
-			return codeAction{}, false
-		}
-		old = data
+	old, err := s.textOrDisk(f.path)
+	if err != nil {
+		return codeAction{}, false
 	}
 	updated, ok, err := lint.ApplyFix(old, f.d.Fix)
 	if err != nil || !ok || bytes.Equal(old, updated) {
@@ -116,7 +112,7 @@ func (s *Server) fixAction(f finding) (codeAction, bool) {
 // pack's own .wop.yaml (made when the pack has none). A configuration
 // above the pack is not edited: the entry would ignore the file in every
 // pack below it. An enforced rule (lint.Rule.Enforced) gets none.
-func (s *Server) ignoreAction(ctx context.Context, u unit, f finding) (codeAction, bool) {
+func (s *Server) ignoreAction(u unit, f finding) (codeAction, bool) {
 	if r := lint.Lookup(f.d.Rule); r != nil && r.Enforced {
 		return codeAction{}, false // build and publish refuse it whatever .wop.yaml says
 	}

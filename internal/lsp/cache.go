@@ -50,41 +50,40 @@ func newPackCache() *packCache {
 
 // unitOf is the unit a file belongs to (see unitOf), remembered.
 func (s *Server) unitOf(path string) (unit, bool) {
-	c := s.cache
-	c.mu.Lock()
-	e, hit := c.units[path]
-	gen := c.gen
-	c.mu.Unlock()
-	if hit {
-		return e.u, e.ok
-	}
-	e.u, e.ok = unitOf(path)
-	c.mu.Lock()
-	if c.gen == gen {
-		c.units[path] = e
-	}
-	c.mu.Unlock()
+	e := remember(s.cache, s.cache.units, path, func() (e unitEntry) {
+		e.u, e.ok = unitOf(path)
+		return e
+	})
 	return e.u, e.ok
 }
 
 // settingsFor is the settings of the pack in dir, with the open buffers
 // standing for their files (a .wop.yaml never saved included), remembered.
 func (s *Server) settingsFor(dir string) (*lintrun.Settings, error) {
-	c := s.cache
+	e := remember(s.cache, s.cache.settings, dir, func() (e settingsEntry) {
+		e.s, e.err = lintrun.SettingsFor(s.env, "", dir, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
+		return e
+	})
+	return e.s, e.err
+}
+
+// remember is m[key], made by mk (outside c.mu: it may read the disk) when
+// absent, and kept unless the cache was invalidated meanwhile.
+func remember[V any](c *packCache, m map[string]V, key string, mk func() V) V {
 	c.mu.Lock()
-	e, hit := c.settings[dir]
+	v, hit := m[key]
 	gen := c.gen
 	c.mu.Unlock()
 	if hit {
-		return e.s, e.err
+		return v
 	}
-	e.s, e.err = lintrun.SettingsFor(s.env, "", dir, lint.Options{}, lintrun.NewSettingsMemo(), s.overlay())
+	v = mk()
 	c.mu.Lock()
 	if c.gen == gen {
-		c.settings[dir] = e
+		m[key] = v
 	}
 	c.mu.Unlock()
-	return e.s, e.err
+	return v
 }
 
 // catalogFor is the catalog lint judges the pack in dir against: the one

@@ -93,8 +93,8 @@ func TestRequestsDoNotWaitForARun(t *testing.T) {
 	}
 }
 
-// hasWarning reports whether rule is published as a warning, as an
-// error, or not at all.
+// severityOfRule is the severity rule is published with, 0 when it is
+// not published.
 func severityOfRule(p protocol.PublishDiagnosticsParams, rule string) protocol.DiagnosticSeverity {
 	if d, ok := find(p.Diagnostics, rule); ok {
 		return d.Severity

@@ -125,16 +125,13 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // its open buffer or the disk, analysed with the options lint uses for it,
 // and the chain's title (its label, else its chainId).
 func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, string, error) {
-	text, ok := s.text(path)
-	if !ok {
-		var err error
-		if text, err = os.ReadFile(path); err != nil {
-			return nil, "", err
-		}
+	text, err := s.textOrDisk(path)
+	if err != nil {
+		return nil, "", err
 	}
-	dir, ok := pack.Owner(path)
-	if !ok {
-		dir = filepath.Dir(path)
+	dir := filepath.Dir(path)
+	if u, ok := s.unitOf(path); ok && u.pack != "" {
+		dir = u.pack
 	}
 	if err := s.lintMu.LockCtx(ctx); err != nil {
 		return nil, "", err

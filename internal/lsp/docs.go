@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
 
@@ -188,6 +189,15 @@ func (s *Server) text(path string) ([]byte, bool) {
 		return d.text, true
 	}
 	return nil, false
+}
+
+// textOrDisk is path's open buffer, else its file on disk (never through
+// a link, at most maxPositionRead bytes).
+func (s *Server) textOrDisk(path string) ([]byte, error) {
+	if text, open := s.text(path); open {
+		return text, nil
+	}
+	return safefile.Read(filepath.Clean(path), safefile.Options{Max: maxPositionRead})
 }
 
 // under reports whether path is dir or inside it.

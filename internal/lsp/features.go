@@ -2,13 +2,11 @@ package lsp
 
 import (
 	"bytes"
-	"path/filepath"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/assist"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/safefile"
 	"go.lsp.dev/protocol"
 )
 
@@ -120,12 +118,9 @@ func (s *Server) definition(p *protocol.DefinitionParams) ([]protocol.Location, 
 // rangeIn is a span of another file as a range: the open buffer's or the
 // disk's text (never through a link); the file's start when unreadable.
 func (s *Server) rangeIn(path string, span assist.Span) protocol.Range {
-	text, ok := s.text(path)
-	if !ok {
-		var err error
-		if text, err = safefile.Read(filepath.Clean(path), safefile.Options{Max: maxPositionRead}); err != nil {
-			return protocol.Range{}
-		}
+	text, err := s.textOrDisk(path)
+	if err != nil {
+		return protocol.Range{}
 	}
 	return rangeOf(text, min(span.Start, len(text)), min(span.End, len(text)))
 }
