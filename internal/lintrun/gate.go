@@ -78,14 +78,10 @@ func (g Gate) Check(env *Env, pk *pack.Pack, s *Settings, show Show) error {
 	if g == GateOff {
 		return nil
 	}
-	opt := g.Options(s.Opt)
-	ignores := opt.Ignores // after the cache, counted, as lint does
-	opt.Ignores = nil
-	ds, err := lint.RunCached(pk, opt)
+	ds, ignored, err := lint.RunCounted(pk, g.Options(s.Opt)) // counted, as lint does
 	if err != nil {
 		return err
 	}
-	ds, ignored := lint.Ignore(pk, ds, ignores)
 	shown, hiddenInfo := diag.WithoutInfo(ds)
 	var errs []diag.Diagnostic
 	for _, d := range shown {
