@@ -2,14 +2,13 @@ package build
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // TestRuntimeArtifactEveryLanguage: the build bundles the artifact
@@ -41,15 +40,7 @@ func TestRuntimeArtifactEveryLanguage(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for name, data := range c.files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			filetree.Write(t, dir, c.files)
 			pk, err := pack.Load(dir, tarball.DefaultLimits)
 			if err != nil {
 				t.Fatal(err)

@@ -197,7 +197,7 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 				if val.Kind == yaml.MappingNode {
 					sevNode = valueNode(val, "severity")
 				}
-				if meant, ok := suggest.Only(rc.Severity, severityWords, 2); ok && rc.Severity != "" {
+				if meant, ok := suggest.Only(rc.Severity, diag.SeverityNames(), 2); ok && rc.Severity != "" {
 					add(sevNode, "rules."+id, "%v; did you mean %q?", err, meant)
 					probs[len(probs)-1].node, probs[len(probs)-1].meant, probs[len(probs)-1].Fixable = sevNode, meant, true
 				} else {
@@ -232,9 +232,6 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 	}
 	return probs
 }
-
-// severityWords are the severities a rule entry may name.
-var severityWords = []string{"off", "info", "warning", "error"}
 
 // valueNode returns the value of key in a mapping node; nil if absent.
 func valueNode(m *yaml.Node, key string) *yaml.Node {

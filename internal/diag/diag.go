@@ -23,6 +23,10 @@ const (
 
 var severityNames = [...]string{"off", "info", "warning", "error"}
 
+// SeverityNames returns the severities' names, lowest first, as a
+// configuration writes them (a fresh slice: the caller may keep it).
+func SeverityNames() []string { return slices.Clone(severityNames[:]) }
+
 func (s Severity) String() string {
 	if s < Off || s > Error {
 		return fmt.Sprintf("severity(%d)", int(s))

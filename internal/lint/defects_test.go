@@ -63,6 +63,13 @@ func lintArchive(t *testing.T, spec string) []diag.Diagnostic {
 	if err := os.WriteFile(p, buildArchive(t, spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	_, ds := lintPath(t, p)
+	return ds
+}
+
+// lintPath loads the pack at p (a folder or an archive) and lints it.
+func lintPath(t *testing.T, p string) (*pack.Pack, []diag.Diagnostic) {
+	t.Helper()
 	pk, err := pack.Load(p, tarball.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +78,7 @@ func lintArchive(t *testing.T, spec string) []diag.Diagnostic {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ds
+	return pk, ds
 }
 
 func rulesOf(ds []diag.Diagnostic) []string {

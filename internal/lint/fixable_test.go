@@ -9,6 +9,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // TestRunMarksFixable: lint marks a finding --fix would fix, and not one of
@@ -37,23 +38,8 @@ func TestRunMarksFixable(t *testing.T) {
 		"prompts/helper.md": "You are a helpful assistant for Acme.\n",
 		"schemas/task.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://packs.openwop.dev/community.acme.demo/1.0.0/task.json", "type": "object"}`,
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pk, err := pack.Load(dir, tarball.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := Run(pk, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	filetree.Write(t, dir, files)
+	_, ds := lintPath(t, dir)
 	fixable := map[string]bool{}
 	for _, d := range ds {
 		if d.Rule == "ref-not-canonical" {

@@ -206,13 +206,18 @@ func runJob(job Job, load func(Job) (*pack.Pack, error), siblings *siblingMemo, 
 	}
 	opt := job.Opt
 	opt.siblings, opt.rules = siblings, rules
-	// Ignores apply after the cache, so the summary can count them.
+	r.Diags, r.Ignored, r.Err = RunCounted(pk, opt)
+	return r
+}
+
+// RunCounted is RunCached with opt.Ignores applied after the cache, so the
+// summary can say how many findings they dropped.
+func RunCounted(pk *pack.Pack, opt Options) (ds []diag.Diagnostic, ignored int, err error) {
 	ignores := opt.Ignores
 	opt.Ignores = nil
-	ds, err := RunCached(pk, opt)
-	r.Diags, r.Ignored = Ignore(pk, ds, ignores)
-	r.Err = err
-	return r
+	ds, err = RunCached(pk, opt)
+	ds, ignored = Ignore(pk, ds, ignores)
+	return ds, ignored, err
 }
 
 // parseError returns err as a parser error, if it is one.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // suggestPack is a valid agent pack with a handoff schema and an
@@ -136,27 +138,10 @@ func TestSuggestionFixes(t *testing.T) {
 func lintSuggestPack(t *testing.T, over map[string]string) (*pack.Pack, []diag.Diagnostic) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "community.acme.demo")
-	for name, data := range suggestPack {
-		if o, ok := over[name]; ok {
-			data = o
-		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pk, err := pack.Load(dir, tarball.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := Run(pk, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pk, ds
+	files := maps.Clone(suggestPack)
+	maps.Copy(files, over)
+	filetree.Write(t, dir, files)
+	return lintPath(t, dir)
 }
 
 // TestSuggestPackClean: the pack the cases spoil has no finding with a

@@ -78,14 +78,10 @@ func (g Gate) Check(env *Env, pk *pack.Pack, s *Settings, show Show) error {
 	if g == GateOff {
 		return nil
 	}
-	opt := g.Options(s.Opt)
-	ignores := opt.Ignores // after the cache, counted, as lint does
-	opt.Ignores = nil
-	ds, err := lint.RunCached(pk, opt)
+	ds, ignored, err := lint.RunCounted(pk, g.Options(s.Opt)) // counted, as lint does
 	if err != nil {
 		return err
 	}
-	ds, ignored := lint.Ignore(pk, ds, ignores)
 	shown, hiddenInfo := diag.WithoutInfo(ds)
 	var errs []diag.Diagnostic
 	for _, d := range shown {
@@ -137,7 +133,7 @@ func (g Gate) refusal(env *Env, pk *pack.Pack, s *Settings, errs []diag.Diagnost
 		if o.Ignore == nil {
 			how = "lower"
 		}
-		line := fmt.Sprintf("%s:%d:%d: %s cannot %s %s at %s: %s: %s", env.Rel(s.ConfigPath), o.At.Line, o.At.Column, o.Entry(), how, o.Rule, stage, where(hit[0]), hit[0].Message)
+		line := fmt.Sprintf("%s:%d:%d: %s cannot %s %s at %s: %s: %s", env.Rel(s.ConfigPath), o.At.Line, o.At.Column, o.Entry(), how, o.Rule, stage, report.Location(hit[0]), hit[0].Message)
 		if len(hit) > 1 {
 			line += fmt.Sprintf(" (and %d more)", len(hit)-1)
 		}
@@ -155,12 +151,4 @@ func (g Gate) refusal(env *Env, pk *pack.Pack, s *Settings, errs []diag.Diagnost
 		hint = "fix them: secrets, links and unsafe paths are refused by build and publish themselves, with or without --no-lint"
 	}
 	return &GateError{msg: msg, hint: hint}
-}
-
-// where is a finding's file:line:col, as lint prints it.
-func where(d diag.Diagnostic) string {
-	if d.Start.Line == 0 {
-		return d.File
-	}
-	return fmt.Sprintf("%s:%d:%d", d.File, d.Start.Line, d.Start.Column)
 }

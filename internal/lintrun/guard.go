@@ -70,7 +70,7 @@ func (g Gate) enforcedOptions(opt lint.Options) lint.Options {
 	}
 	var ignores map[string][]config.Glob
 	for id, globs := range opt.Ignores {
-		if g != GateGuard && !IsGuardRule(id) {
+		if r := rules.Lookup(id); g != GateGuard && (r == nil || !r.Enforced) {
 			if ignores == nil {
 				ignores = map[string][]config.Glob{}
 			}

@@ -35,13 +35,15 @@ func printText(w io.Writer, in Input) error {
 		}
 		// File names and messages carry archive entry names and file
 		// contents: escaped, they cannot drive the terminal.
-		fmt.Fprintf(&b, "%s: %s %s: %s%s\n", EscapeControl(location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)), fixMark(d))
+		fmt.Fprintf(&b, "%s: %s %s: %s%s\n", EscapeControl(Location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)), fixMark(d))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func location(d diag.Diagnostic) string {
+// Location is a finding's file:line:col as the text report prints it
+// (the file alone for a finding about the whole file), unescaped.
+func Location(d diag.Diagnostic) string {
 	if d.Start.Line == 0 {
 		return d.File
 	}
