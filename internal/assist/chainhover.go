@@ -64,11 +64,10 @@ func bindingWords(in ch.Binding) string {
 	var s string
 	switch in.Source {
 	case ch.SourceEdge:
-		from := "`" + in.From + "`, its whole output"
-		if in.Port != "" {
-			from = "`" + in.From + "." + in.Port + "`"
+		s = "edge from `" + ch.End(in.From, in.Port) + "`"
+		if in.Port == "" {
+			s += ", its whole output"
 		}
-		s = "edge from " + from
 	case ch.SourceInputs:
 		s = "the node's `inputs`"
 	case ch.SourceConfig:
