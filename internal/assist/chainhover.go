@@ -23,8 +23,9 @@ func (m *manifest) chainNodeFacts(env Env, path []string) string {
 		return ""
 	}
 	an := ch.Analyze(doc.Root, lint.ChainOptions(doc.Root, env.Catalog, m.tree))
-	d, n := an.NodeAt(pointer(path[:len(path)-1]))
-	if n == nil || n.Pointer != pointer(path[:len(path)-1]) {
+	at := pointer(path[:len(path)-1])
+	d, n := an.NodeAt(at)
+	if n == nil || n.Pointer != at {
 		return ""
 	}
 	var b strings.Builder
