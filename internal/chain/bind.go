@@ -72,7 +72,7 @@ func (a *analyzer) binding(n *Node, in schemaOf, fed map[string]int, name string
 	if n.Value.Get("config").Get(name) != nil {
 		return Binding{Source: SourceConfig, Pointer: n.Pointer + "/config/" + jsonpos.EscapeToken(name)}
 	}
-	if how := fillsItself(in.props[name]); how != "" {
+	if how := FillsItself(in.props[name]); how != "" {
 		return Binding{Source: SourceDefault, Pointer: n.Pointer, Detail: how}
 	}
 	if required && n.Type != nil && a.o.Fills != nil && a.o.Fills(n.Type, name) {
@@ -193,10 +193,11 @@ func (a *analyzer) outputCarries(up *Node, port, r string) (desc string, carries
 	return desc, carries, true
 }
 
-// fillsItself says how a node type's input schema shows the node fills
+// FillsItself says how a node type's input schema shows the node fills
 // input property prop itself: a default, or a description documenting a
-// fallback ("" when it shows neither).
-func fillsItself(prop any) string {
+// fallback ("" when it shows neither). node-input-required-filled asks it
+// too, of the node type's own pack.
+func FillsItself(prop any) string {
 	m, _ := prop.(map[string]any)
 	if m == nil {
 		return ""
@@ -210,10 +211,6 @@ func fillsItself(prop any) string {
 	}
 	return ""
 }
-
-// FillsItself is fillsItself for node-input-required-filled, which judges
-// the node type's own pack.
-func FillsItself(prop any) string { return fillsItself(prop) }
 
 // documentedFallback matches a property description saying the node copes
 // without the property.
