@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,8 +21,12 @@ import (
 func (a *analyzer) bind(n *Node) {
 	in := a.inputSchema(n)
 	fed := a.fedPorts(n.ID)
-	for _, name := range inputNames(n, in, fed) {
-		required := slices.Contains(in.required, name)
+	isRequired := make(map[string]bool, len(in.required))
+	for _, name := range in.required {
+		isRequired[name] = true
+	}
+	for _, name := range inputNames(n, in, fed, isRequired) {
+		required := isRequired[name]
 		b := a.binding(n, in, fed, name, required)
 		b.Input, b.Required = name, required
 		n.Inputs = append(n.Inputs, b)
@@ -34,10 +39,12 @@ func (a *analyzer) bind(n *Node) {
 
 // inputNames lists the inputs to bind: the schema's required ones, then
 // every other input the schema declares, the node sets or an edge feeds.
-func inputNames(n *Node, in schemaOf, fed map[string]int) []string {
+func inputNames(n *Node, in schemaOf, fed map[string]int, isRequired map[string]bool) []string {
 	var rest []string
+	listed := map[string]bool{}
 	add := func(name string) {
-		if !slices.Contains(in.required, name) && !slices.Contains(rest, name) {
+		if !isRequired[name] && !listed[name] {
+			listed[name] = true
 			rest = append(rest, name)
 		}
 	}
@@ -52,9 +59,7 @@ func inputNames(n *Node, in schemaOf, fed map[string]int) []string {
 	for name := range fed {
 		add(name)
 	}
-	required := slices.Clone(in.required)
-	slices.Sort(required)
-	required = slices.Compact(required)
+	required := slices.Sorted(maps.Keys(isRequired))
 	slices.Sort(rest)
 	return append(required, rest...)
 }
