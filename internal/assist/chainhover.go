@@ -23,8 +23,9 @@ func (m *manifest) chainNodeFacts(env Env, path []string) string {
 		return ""
 	}
 	an := ch.Analyze(doc.Root, lint.ChainOptions(doc.Root, env.Catalog, m.tree))
-	d, n := an.NodeAt(pointer(path[:len(path)-1]))
-	if n == nil || n.Pointer != pointer(path[:len(path)-1]) {
+	at := pointer(path[:len(path)-1])
+	d, n := an.NodeAt(at)
+	if n == nil || n.Pointer != at {
 		return ""
 	}
 	var b strings.Builder
@@ -64,11 +65,10 @@ func bindingWords(in ch.Binding) string {
 	var s string
 	switch in.Source {
 	case ch.SourceEdge:
-		from := "`" + in.From + "`, its whole output"
-		if in.Port != "" {
-			from = "`" + in.From + "." + in.Port + "`"
+		s = "edge from `" + ch.End(in.From, in.Port) + "`"
+		if in.Port == "" {
+			s += ", its whole output"
 		}
-		s = "edge from " + from
 	case ch.SourceInputs:
 		s = "the node's `inputs`"
 	case ch.SourceConfig:

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,8 +21,12 @@ import (
 func (a *analyzer) bind(n *Node) {
 	in := a.inputSchema(n)
 	fed := a.fedPorts(n.ID)
-	for _, name := range inputNames(n, in, fed) {
-		required := slices.Contains(in.required, name)
+	isRequired := make(map[string]bool, len(in.required))
+	for _, name := range in.required {
+		isRequired[name] = true
+	}
+	for _, name := range inputNames(n, in, fed, isRequired) {
+		required := isRequired[name]
 		b := a.binding(n, in, fed, name, required)
 		b.Input, b.Required = name, required
 		n.Inputs = append(n.Inputs, b)
@@ -34,10 +39,12 @@ func (a *analyzer) bind(n *Node) {
 
 // inputNames lists the inputs to bind: the schema's required ones, then
 // every other input the schema declares, the node sets or an edge feeds.
-func inputNames(n *Node, in schemaOf, fed map[string]int) []string {
+func inputNames(n *Node, in schemaOf, fed map[string]int, isRequired map[string]bool) []string {
 	var rest []string
+	listed := map[string]bool{}
 	add := func(name string) {
-		if !slices.Contains(in.required, name) && !slices.Contains(rest, name) {
+		if !isRequired[name] && !listed[name] {
+			listed[name] = true
 			rest = append(rest, name)
 		}
 	}
@@ -52,9 +59,7 @@ func inputNames(n *Node, in schemaOf, fed map[string]int) []string {
 	for name := range fed {
 		add(name)
 	}
-	required := slices.Clone(in.required)
-	slices.Sort(required)
-	required = slices.Compact(required)
+	required := slices.Sorted(maps.Keys(isRequired))
 	slices.Sort(rest)
 	return append(required, rest...)
 }
@@ -72,7 +77,7 @@ func (a *analyzer) binding(n *Node, in schemaOf, fed map[string]int, name string
 	if n.Value.Get("config").Get(name) != nil {
 		return Binding{Source: SourceConfig, Pointer: n.Pointer + "/config/" + jsonpos.EscapeToken(name)}
 	}
-	if how := fillsItself(in.props[name]); how != "" {
+	if how := FillsItself(in.props[name]); how != "" {
 		return Binding{Source: SourceDefault, Pointer: n.Pointer, Detail: how}
 	}
 	if required && n.Type != nil && a.o.Fills != nil && a.o.Fills(n.Type, name) {
@@ -193,10 +198,11 @@ func (a *analyzer) outputCarries(up *Node, port, r string) (desc string, carries
 	return desc, carries, true
 }
 
-// fillsItself says how a node type's input schema shows the node fills
+// FillsItself says how a node type's input schema shows the node fills
 // input property prop itself: a default, or a description documenting a
-// fallback ("" when it shows neither).
-func fillsItself(prop any) string {
+// fallback ("" when it shows neither). node-input-required-filled asks it
+// too, of the node type's own pack.
+func FillsItself(prop any) string {
 	m, _ := prop.(map[string]any)
 	if m == nil {
 		return ""
@@ -210,10 +216,6 @@ func fillsItself(prop any) string {
 	}
 	return ""
 }
-
-// FillsItself is fillsItself for node-input-required-filled, which judges
-// the node type's own pack.
-func FillsItself(prop any) string { return fillsItself(prop) }
 
 // documentedFallback matches a property description saying the node copes
 // without the property.

@@ -149,10 +149,12 @@ func (a *analyzer) conflict(e Edge, down *Node, upDesc, input string, up, target
 	t := down.Type
 	a.report(Finding{Rule: RuleEdgeTypeConflict, Pointer: e.Pointer, Node: down.ID, Edge: e.Pointer,
 		Message: fmt.Sprintf("edge %s -> %s: input %q of %q gets %s, but %s's input schema (%s@%s) %s; no value fits both, so the node refuses what the edge carries: wire a port that carries the right kind, or convert it in a node between",
-			end(e.From, e.FromPort), end(e.To, e.ToPort), input, down.ID, upDesc, t.TypeID, t.Pack, t.PackVersion, why)})
+			End(e.From, e.FromPort), End(e.To, e.ToPort), input, down.ID, upDesc, t.TypeID, t.Pack, t.PackVersion, why)})
 }
 
-func end(node, port string) string {
+// End names one end of an edge or a binding's upstream: "node.port", or
+// "node" alone when the whole output map (or input) is meant.
+func End(node, port string) string {
 	if port == "" {
 		return node
 	}

@@ -36,14 +36,7 @@ func (c *Changes) Any() bool {
 // EdgeKey names an edge by its ends ("a.port -> b"): edges have no id, and
 // their index moves when one before them is removed.
 func EdgeKey(e chain.Edge) string {
-	return end(e.From, e.FromPort) + " -> " + end(e.To, e.ToPort)
-}
-
-func end(node, port string) string {
-	if port == "" {
-		return node
-	}
-	return node + "." + port
+	return chain.End(e.From, e.FromPort) + " -> " + chain.End(e.To, e.ToPort)
 }
 
 // Diff compares a chain with its previous release's (prev nil: the chain

@@ -163,7 +163,7 @@ func spread(v *view) float64 {
 	for i := range boxes {
 		for j := i + 1; j < len(boxes); j++ {
 			a, b := boxes[i], boxes[j]
-			dx, dy := abs(a.x-b.x), abs(a.y-b.y)
+			dx, dy := math.Abs(a.x-b.x), math.Abs(a.y-b.y)
 			needX, needY := (a.w+b.w)/2+gap, (a.h+b.h)/2+gap
 			if dx*s >= needX || dy*s >= needY {
 				continue
@@ -183,5 +183,3 @@ func spread(v *view) float64 {
 	}
 	return min(s, 20)
 }
-
-func abs(f float64) float64 { return math.Abs(f) }

@@ -55,7 +55,7 @@ func summarySection(c Chart) string {
 
 // markdownText escapes what Markdown and GitHub's HTML would read: the
 // text comes from the pack.
-func markdownText(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "#", "\\#", "|", "\\|", "\n", " ", "\r", " ")
-	return r.Replace(s)
-}
+func markdownText(s string) string { return markdownEscaper.Replace(s) }
+
+// markdownEscaper is built once: a Replacer compiles its table on first use.
+var markdownEscaper = strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "#", "\\#", "|", "\\|", "\n", " ", "\r", " ")

@@ -282,7 +282,7 @@ func drawEdge(b *strings.Builder, e vedge, st textStyles) {
 	if e.mark == Removed {
 		arrow = "┄┄▶"
 	}
-	text := fmt.Sprintf("   %s %s %s", safe(end(e.From, e.FromPort)), arrow, safe(end(e.To, e.ToPort)))
+	text := fmt.Sprintf("   %s %s %s", safe(chain.End(e.From, e.FromPort)), arrow, safe(chain.End(e.To, e.ToPort)))
 	if e.mark != "" {
 		text += " (" + string(e.mark) + ")"
 	}

@@ -119,7 +119,7 @@ func source(b chain.Binding) string {
 	var s string
 	switch b.Source {
 	case chain.SourceEdge:
-		s = "edge from " + end(b.From, b.Port)
+		s = "edge from " + chain.End(b.From, b.Port)
 	case chain.SourceInputs:
 		s = "inputs"
 	case chain.SourceConfig:

@@ -130,6 +130,9 @@ func Charts(ctx context.Context, env *lintrun.Env, o Options) ([]chaindraw.Chart
 	if err != nil {
 		return nil, err
 	}
+	if o.Against != "" && o.Previous == nil {
+		return nil, errors.New("--against: no loader for the previous release")
+	}
 	var charts []chaindraw.Chart
 	var ids []string
 	for i, t := range targets {
@@ -143,9 +146,6 @@ func Charts(ctx context.Context, env *lintrun.Env, o Options) ([]chaindraw.Chart
 			return nil, err
 		}
 		var prev *chain.Analysis
-		if o.Against != "" && o.Previous == nil {
-			return nil, errors.New("--against: no loader for the previous release")
-		}
 		if o.Against != "" {
 			if prev, err = previous(ctx, o, t.Path, jobs[i].Opt, limits[i]); err != nil {
 				return nil, err
