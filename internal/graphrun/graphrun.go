@@ -18,7 +18,6 @@ import (
 
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/chaindraw"
-	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/graphviz"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
@@ -207,8 +206,9 @@ func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis
 	}
 	root := doc.Root
 	an := chain.Analyze(root, lint.ChainOptions(root, opt.Catalog, opt.Spec.Resolve(root)))
+	rules := lint.All() // drop the findings of rules lint would not run, as lint does
 	for _, d := range an.DAGs {
-		d.Findings = slices.DeleteFunc(d.Findings, func(f chain.Finding) bool { return !enabled(f.Rule, opt) })
+		d.Findings = slices.DeleteFunc(d.Findings, func(f chain.Finding) bool { r := rules.Lookup(f.Rule); return r != nil && !opt.Runs(r) })
 	}
 	return an, root.Get("name").String() + "@" + root.Get("version").String(), nil
 }
@@ -238,17 +238,4 @@ func Match(prev *chain.Analysis, d *chain.DAG) *chain.DAG {
 		}
 	}
 	return nil
-}
-
-// enabled reports whether lint runs rule id for a pack with opt, as
-// lint's run decides: a rule the configuration or profile turns off, or
-// an opt-in rule it does not turn on, reports nothing, so the drawing
-// shows none of its findings either.
-func enabled(id string, opt lint.Options) bool {
-	sev, set := opt.Severities[id]
-	if set && sev == diag.Off {
-		return false
-	}
-	r := lint.Lookup(id)
-	return r == nil || !r.OptIn || set
 }

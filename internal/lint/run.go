@@ -92,7 +92,7 @@ func run(pk *pack.Pack, opt Options, place Place) ([]diag.Diagnostic, error) {
 		if r.Check == nil || (p.Manifest == nil && !r.Raw) {
 			continue
 		}
-		if sev, ok := opt.Severities[r.ID]; ok && sev == diag.Off || r.OptIn && !ok {
+		if !opt.Runs(r) {
 			continue
 		}
 		p.rule = r
@@ -261,4 +261,12 @@ func RunCached(pk *pack.Pack, opt Options) ([]diag.Diagnostic, error) {
 		opt.Cache.Store(key, ds)
 	}
 	return ds, nil
+}
+
+// Runs says whether a run with these options runs rule r: not switched off,
+// and an opt-in rule only when the configuration names it. Readers of a
+// rule's findings made elsewhere (the chain drawings) keep what lint would.
+func (o Options) Runs(r *Rule) bool {
+	sev, set := o.Severities[r.ID]
+	return !(set && sev == diag.Off) && (!r.OptIn || set)
 }
