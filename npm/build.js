@@ -5,7 +5,8 @@
 //
 // DIR holds GOOS_GOARCH/wop, GOOS_GOARCH/wop-sigstore and
 // GOOS_GOARCH/wop-graphviz (.exe on windows)
-// for every platform the shim's table names; OUTDIR receives one
+// for every platform, and GOOS_GOARCH/wop-graphviz-precompiled where the
+// release compiled Graphviz for it, the shim's table names; OUTDIR receives one
 // `npm pack` tarball per package. Every version, name and os/cpu field comes
 // from --version and that table, so no package.json is edited by hand.
 "use strict";
@@ -47,6 +48,20 @@ function common(template) {
   return { license, homepage, bugs, repository: { ...repository, directory: "npm" } };
 }
 
+// PRECOMPILED is wop-graphviz's compiled Graphviz module, where the release
+// machine could compile it for the platform (release/precompile-graphviz):
+// installed beside the helper, it spares the first drawing the compile.
+const PRECOMPILED = "wop-graphviz-precompiled";
+
+function copyPrecompiled(src, dst) {
+  if (!fs.existsSync(src)) return;
+  fs.cpSync(src, dst, { recursive: true });
+  for (const f of fs.readdirSync(dst, { recursive: true })) {
+    const p = path.join(dst, f);
+    fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
+  }
+}
+
 function writePlatform(stage, key, entry, opts, template) {
   const [platform, arch] = key.split(" ");
   const exe = platform === "win32" ? ".exe" : "";
@@ -60,6 +75,7 @@ function writePlatform(stage, key, entry, opts, template) {
     fs.copyFileSync(src, path.join(dir, "bin", name + exe));
     fs.chmodSync(path.join(dir, "bin", name + exe), 0o755);
   }
+  copyPrecompiled(path.join(opts.binaries, `${entry.goos}_${entry.goarch}`, PRECOMPILED), path.join(dir, "bin", PRECOMPILED));
   writeJSON(path.join(dir, "package.json"), {
     name: entry.pkg,
     version: opts.version,

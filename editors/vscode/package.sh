@@ -9,7 +9,7 @@
 #               for win32-*), the binary the extension runs when no wop.path,
 #               node_modules or PATH gives one; the .vsix is then platform-specific.
 #               A wop-graphviz beside it goes in too (the chain graph panel's
-#               SVG layout)
+#               SVG layout), with its wop-graphviz-precompiled folder if any
 #   TARGET      a vsce target (linux-x64, linux-arm64, darwin-x64, darwin-arm64,
 #               win32-x64, win32-arm64, alpine-x64, ...); default: this machine's
 # Without WOP_BINARY the .vsix is universal and runs the wop it finds.
@@ -84,6 +84,11 @@ if [ -n "$binary" ]; then
 	helper=$(dirname "$binary")/wop-graphviz$exe
 	if [ -f "$helper" ]; then cp "$helper" "bin/wop-graphviz$exe"; fi
 	chmod 0755 bin/*
+	# and its compiled Graphviz, where the release made one (release/precompile-graphviz)
+	if [ -d "$(dirname "$binary")/wop-graphviz-precompiled" ]; then
+		cp -R "$(dirname "$binary")/wop-graphviz-precompiled" bin/
+		find bin/wop-graphviz-precompiled -type d -exec chmod 0755 {} + && find bin/wop-graphviz-precompiled -type f -exec chmod 0644 {} +
+	fi
 	name=wop-$version-$target.vsix
 	set -- --target "$target"
 fi

@@ -1,10 +1,13 @@
 // Package graphviz lays out a DOT graph as SVG in the wop-graphviz helper
 // binary. The layout library (go-graphviz: Graphviz compiled to WebAssembly
-// and run by wazero) compiles its module in a package init, 110 ms or more
-// of every process that links it, so wop does not link it: only a drawing
-// starts the helper, and `wop --version` and lint pay nothing for it. The
-// request is the DOT text on the helper's stdin; the answer is one JSON
-// object on its stdout.
+// and run by wazero) loads its module in a package init: 0.6 to 1 second
+// when it must compile it to native code, about 0.1 second when the
+// compiled code is cached. So wop does not link it: only a drawing starts
+// the helper, and `wop --version` and lint pay nothing for it. This package
+// keeps the helper's compiled code in wop's cache, seeds that cache from
+// the copy a release compiles (PrecompiledDir), and recovers from a damaged
+// one. The request is the DOT text on the helper's stdin; the answer is one
+// JSON object on its stdout.
 package graphviz
 
 import (
@@ -76,8 +79,10 @@ func Locate(getenv func(string) string, executable func() (string, error)) (stri
 type Renderer struct {
 	// Helper is the helper's path (Locate).
 	Helper string
-	// CacheDir keeps the helper's compiled WebAssembly between runs ("":
-	// the system temporary directory): a cold cache costs a second or two.
+	// CacheDir keeps the helper's compiled WebAssembly between runs ("": a
+	// private temporary folder, removed after the run). A release seeds it
+	// from PrecompiledDir; without that, a cold cache costs the first
+	// drawing 0.6 to 1 second.
 	CacheDir string
 }
 
@@ -87,29 +92,21 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, r.Helper)
-	cmd.Stdin = bytes.NewReader(in)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if r.CacheDir != "" && os.MkdirAll(r.CacheDir, 0o755) == nil {
-		// go-graphviz keeps wazero's compilation cache under $TMPDIR.
-		cmd.Env = append(os.Environ(), "TMPDIR="+r.CacheDir)
+	cache, done, err := r.cacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("%s: its cache folder: %w", Name, err)
 	}
-	runErr := cmd.Run()
-	var resp Response
-	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
-		switch {
-		case errors.Is(runErr, fs.ErrNotExist) || errors.Is(runErr, exec.ErrNotFound):
-			return nil, fmt.Errorf("the layout helper %s cannot be run (%v): %s", r.Helper, runErr, installHint)
-		case runErr != nil && stderr.Len() > 0:
-			return nil, fmt.Errorf("%s: %v: %s", Name, runErr, strings.TrimSpace(stderr.String()))
-		case runErr != nil:
-			return nil, fmt.Errorf("%s: %v", Name, runErr)
-		}
-		return nil, fmt.Errorf("%s: unreadable answer: %w", Name, err)
+	defer done()
+	r.seed(cache)
+	resp, err := r.run(ctx, in, cache)
+	var crash *crashError
+	if errors.As(err, &crash) && ctx.Err() == nil && forgetCompiled(cache) == nil {
+		// Most likely a damaged compiled module: the helper compiles a new
+		// one when none is cached.
+		resp, err = r.run(ctx, in, cache)
 	}
-	if resp.Protocol != Protocol {
-		return nil, fmt.Errorf("the layout helper %s speaks protocol %d, this wop needs %d; its answer was not used: update it with %s", r.Helper, resp.Protocol, Protocol, installHint)
+	if err != nil {
+		return nil, err
 	}
 	if resp.Error != "" {
 		return nil, fmt.Errorf("%s: %s", Name, resp.Error)
@@ -122,4 +119,49 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 		out[i] = []byte(s)
 	}
 	return out, nil
+}
+
+// crashError is a helper that ran and ended without an answer.
+type crashError struct{ msg string }
+
+func (e *crashError) Error() string { return e.msg }
+
+// run starts the helper once, with its compiled code kept under cache, and
+// reads its answer.
+func (r Renderer) run(ctx context.Context, in []byte, cache string) (Response, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, r.Helper)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// go-graphviz keeps wazero's compilation cache under the system
+	// temporary folder: $TMPDIR on Unix, %TMP% or %TEMP% on Windows.
+	cmd.Env = append(os.Environ(), "TMPDIR="+cache, "TMP="+cache, "TEMP="+cache)
+	runErr := cmd.Run()
+	var resp Response
+	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+		switch {
+		case errors.Is(runErr, fs.ErrNotExist) || errors.Is(runErr, exec.ErrNotFound):
+			return resp, fmt.Errorf("the layout helper %s cannot be run (%v): %s", r.Helper, runErr, installHint)
+		case runErr != nil && stderr.Len() > 0:
+			return resp, &crashError{fmt.Sprintf("%s: %v: %s", Name, runErr, firstLine(stderr.String()))}
+		case runErr != nil:
+			return resp, &crashError{fmt.Sprintf("%s: %v", Name, runErr)}
+		}
+		return resp, fmt.Errorf("%s: unreadable answer: %w", Name, err)
+	}
+	if resp.Protocol != Protocol {
+		return resp, fmt.Errorf("the layout helper %s speaks protocol %d, this wop needs %d; its answer was not used: update it with %s", r.Helper, resp.Protocol, Protocol, installHint)
+	}
+	return resp, nil
+}
+
+// firstLine is what a user is shown of the helper's stderr: a Go panic's
+// message, not its goroutine dump; bounded, as the helper may print
+// anything.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 500 {
+		s = strings.ToValidUTF8(s[:500], "") + "..."
+	}
+	return s
 }

@@ -1,0 +1,111 @@
+package graphviz
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/wop-cli/wop/internal/atomicfile"
+)
+
+// PrecompiledDir is the folder a release installs beside the helper
+// (release/precompile-graphviz writes it): Graphviz's WebAssembly module
+// compiled to the helper's native code on the build machine, laid out as
+// the helper's cache. Compiling it is what a first drawing costs (0.6 to 1
+// second); seeded from this folder, the first drawing on a machine costs
+// what a cached one does. Where the folder is absent (go install) or was
+// compiled for other CPU features, the helper compiles as before: wazero
+// files each compiled module under its wazero version, platform, CPU
+// features and the module's hash, so a seed that does not fit this machine
+// is never found, let alone run.
+const PrecompiledDir = "wop-graphviz-precompiled"
+
+// wazeroDir is the folder under the helper's $TMPDIR where go-graphviz
+// keeps wazero's compilation cache.
+const wazeroDir = "go-graphviz"
+
+// Seed bounds: a seed holds one compiled module of a few megabytes; a
+// folder far past these is not one, and copying it would only cost time.
+const (
+	maxSeedFiles = 16
+	maxSeedBytes = 256 << 20
+)
+
+// cacheDir is where the helper keeps its compiled code: r.CacheDir, or,
+// when caching is off, a private temporary folder removed by done. Never
+// the shared system temporary folder, where go-graphviz would otherwise
+// put it: another local user could plant native code there for the helper
+// to run.
+func (r Renderer) cacheDir() (dir string, done func(), err error) {
+	if r.CacheDir != "" {
+		if err := os.MkdirAll(r.CacheDir, 0o755); err != nil {
+			return "", nil, err
+		}
+		return r.CacheDir, func() {}, nil
+	}
+	dir, err = os.MkdirTemp("", "wop-graphviz-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// seed copies into cache the precompiled files installed beside the helper
+// that cache lacks. It is best effort: whatever it cannot copy the helper
+// compiles, with the same result.
+func (r Renderer) seed(cache string) {
+	helper := r.Helper
+	if resolved, err := filepath.EvalSymlinks(helper); err == nil {
+		helper = resolved
+	}
+	src := filepath.Join(filepath.Dir(helper), PrecompiledDir)
+	files := 0
+	_ = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fs.SkipAll
+		}
+		if !d.Type().IsRegular() { // directories are walked; links are not followed
+			return nil
+		}
+		if files++; files > maxSeedFiles {
+			return fs.SkipAll
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return fs.SkipAll
+		}
+		copySeedFile(path, filepath.Join(cache, rel))
+		return nil
+	})
+}
+
+// copySeedFile copies src to dst unless dst exists, atomically, so that a
+// helper started meanwhile by another wop reads all of it or none.
+func copySeedFile(src, dst string) {
+	if _, err := os.Lstat(dst); err == nil {
+		return
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return
+	}
+	defer in.Close()
+	if info, err := in.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > maxSeedBytes {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
+		return
+	}
+	_ = atomicfile.WriteFrom(dst, 0o600, func(w io.Writer) error {
+		_, err := io.Copy(w, io.LimitReader(in, maxSeedBytes))
+		return err
+	})
+}
+
+// forgetCompiled removes the helper's compiled code from cache: a file
+// there that wazero cannot read (cut short by a full disk, damaged) makes
+// the helper fail at start-up, every time, until it is gone.
+func forgetCompiled(cache string) error {
+	return os.RemoveAll(filepath.Join(cache, wazeroDir))
+}
