@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # wop pack graph's figures: every chain of a checkout drawn in every format
 # (one process per format, all chains in it), the largest chain's SVG in a
-# fresh process (wazero's compiled Graphviz cached, and not), the binaries'
+# fresh process (wazero's compiled Graphviz cached; not cached; not cached
+# but seeded from the precompiled folder a release installs), the binaries'
 # sizes, and `wop --version` and one-pack lint against BASE's wop (the
 # layout library must cost them nothing: it lives in the wop-graphviz
 # helper, and GODEBUG=inittrace=1 shows no go-graphviz or wazero package).
@@ -55,10 +56,16 @@ echo "== every chain in every format in one process (the analysis once, then eac
 WOP_BENCH_CHECKOUT=$checkout go test ./internal/graphrun -run '^$' -bench DrawCheckout -benchtime "${reps}x" | grep Benchmark
 
 echo "== the largest chain's SVG ($(basename "$pack")), a fresh process each"
-printf '%-34s %s\n' "compiled Graphviz cached" "$(mean "$wop" pack graph "$pack" --format svg)"
+printf '%-38s %s\n' "compiled Graphviz cached" "$(mean "$wop" pack graph "$pack" --format svg)"
 cold() { rm -rf "$cache/graphviz"; "$wop" pack graph "$pack" --format svg; }
 export -f cold; export wop pack cache
-printf '%-34s %s\n' "nothing cached (first run)" "$(mean bash -c cold)"
+printf '%-38s %s\n' "nothing cached, no seed (go install)" "$(mean bash -c cold)"
+# A release installs wop-graphviz-precompiled beside the helper
+# (release/precompile-graphviz): a first run copies it into the empty cache.
+release/precompile-graphviz "$out/wop-graphviz" "$(go env GOOS)" "$(go env GOARCH)" "$out/wop-graphviz-precompiled"
+printf '%-38s %s\n' "nothing cached, seeded (a release)" "$(mean bash -c cold)"
+printf '%-38s %s\n' "WOP_CACHE_DIR=off, seeded" "$(WOP_CACHE_DIR=off mean "$wop" pack graph "$pack" --format svg)"
+rm -rf "$out/wop-graphviz-precompiled"
 
 echo "== wop --version and one-pack lint, $base against this (WOP_CACHE_DIR=off)"
 export WOP_CACHE_DIR=off

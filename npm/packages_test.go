@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +66,7 @@ func buildPackages(t *testing.T, h host, version, out string) built {
 			}
 		}
 	}
+	precompile(t, h, filepath.Join(bins, goOSArch(h, h.Key)))
 	runBuild(t, "--version", version, "--binaries", bins, "--out", out)
 	exe := ""
 	if strings.HasPrefix(h.Key, "win32") {
@@ -72,6 +74,24 @@ func buildPackages(t *testing.T, h host, version, out string) built {
 	}
 	return built{tarballs: out, wop: filepath.Join(bins, goOSArch(h, h.Key), "wop"+exe), version: version}
 }
+
+// precompile compiles Graphviz for this machine's wop-graphviz in dir into
+// dir/wop-graphviz-precompiled, as the release does (goreleaser's hook).
+func precompile(t *testing.T, h host, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		return // the release builds on a Unix machine
+	}
+	goos, goarch, _ := strings.Cut(goOSArch(h, h.Key), "_")
+	cmd := exec.Command("sh", "../release/precompile-graphviz", filepath.Join(dir, "wop-graphviz"), goos, goarch, filepath.Join(dir, precompiled))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release/precompile-graphviz: %v\n%s", err, out)
+	}
+}
+
+// precompiled is the folder of compiled Graphviz installed beside
+// wop-graphviz (internal/graphviz.PrecompiledDir).
+const precompiled = "wop-graphviz-precompiled"
 
 func runBuild(t *testing.T, args ...string) {
 	t.Helper()
@@ -197,8 +217,32 @@ func checkTarballs(t *testing.T, h host, b built) {
 				t.Errorf("%s: bin/wop is not the wop built", p.Pkg)
 			}
 		}
+		checkPrecompiled(t, files, filepath.Join(filepath.Dir(b.wop), precompiled), key == h.Key && runtime.GOOS != "windows")
 	}
 
+}
+
+// checkPrecompiled: the platform package of this machine carries the
+// compiled Graphviz release/precompile-graphviz wrote into src, every file
+// readable by all and none executable; the others, built elsewhere by a
+// release, carry none.
+func checkPrecompiled(t *testing.T, files map[string]tarFile, src string, want bool) {
+	t.Helper()
+	prefix := "package/bin/" + precompiled + "/"
+	var got []string
+	for name, f := range files {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		got = append(got, name)
+		data, err := os.ReadFile(filepath.Join(src, strings.TrimPrefix(name, prefix)))
+		if err != nil || !bytes.Equal(data, f.data) || f.mode&0o777 != 0o644 {
+			t.Errorf("%s: mode %o, not the file precompiled (%v)", name, f.mode, err)
+		}
+	}
+	if want != (len(got) > 0) {
+		t.Errorf("compiled Graphviz in the package: %q, want some: %v", got, want)
+	}
 }
 
 // checkReproducible: the same inputs again, the same bytes.

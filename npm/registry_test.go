@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -201,6 +202,7 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	if got, want := s.ok(proj, npx, "wop", "--version"), s.ok(proj, b.wop, "--version"); got != want || !strings.Contains(got, version) {
 		t.Errorf("npx wop --version: %q; the binary: %q", got, want)
 	}
+	drawSeeded(t, s, proj, npx, h.pkg())
 
 	must(t, os.RemoveAll(filepath.Join(proj, "node_modules")))
 	s.ok(proj, npm, "ci", "--omit=optional")
@@ -217,6 +219,43 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	if out != wantOut || code != wantCode {
 		t.Errorf("npx @wop-cli/wop pack lint: exit %d\n%s%s\nthe binary: exit %d\n%s", code, out, errOut, wantCode, wantOut)
 	}
+}
+
+// drawSeeded: the installed wop draws a chain as SVG, its helper's cache
+// seeded from the compiled Graphviz the platform package carries (when the
+// build made one), not compiled again.
+func drawSeeded(t *testing.T, s session, proj, npx, pkg string) {
+	chains := filepath.Join(proj, "chains")
+	must(t, os.CopyFS(chains, os.DirFS("../examples/community.example.text-chains")))
+	svg := s.ok(proj, npx, "wop", "pack", "graph", "chains", "--format", "svg")
+	if !strings.HasPrefix(svg, "<?xml") || !strings.Contains(svg, "</svg>") {
+		t.Errorf("npx wop pack graph --format svg:\n%.300s", svg)
+	}
+	seed := filepath.Join(proj, "node_modules", filepath.FromSlash(pkg), "bin", "wop-graphviz-precompiled")
+	if _, err := os.Stat(seed); err != nil {
+		t.Logf("no compiled Graphviz in the package (%v): the drawing compiled it", err)
+		return
+	}
+	cacheEnv := ""
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "WOP_CACHE_DIR="); ok {
+			cacheEnv = v
+		}
+	}
+	err := filepath.WalkDir(seed, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(seed, path)
+		want, err := os.ReadFile(path)
+		must(t, err)
+		got, err := os.ReadFile(filepath.Join(cacheEnv, "graphviz", rel))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("the drawing's cache lacks the seed's %s: %v", rel, err)
+		}
+		return nil
+	})
+	must(t, err)
 }
 
 // lintTargets writes into dir a bundled example (example/) and a copy of it
