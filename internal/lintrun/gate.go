@@ -20,7 +20,7 @@ const (
 	GateBuild               // build: lint errors stop it
 	GatePublish             // publish: also what must not reach a registry
 	// GateGuard is publish --no-lint: lint stands between the pack and the
-	// registry with GuardRules only, which no flag switches off.
+	// registry with the enforced rules only (lint.Rule.Enforced), which no flag switches off.
 	GateGuard
 )
 

@@ -11,18 +11,6 @@ import (
 	"github.com/wop-cli/wop/internal/pack"
 )
 
-// GuardRules are the lint rules that stand between a pack and a registry
-// whether or not lint runs (publish --no-lint): the enforced rules
-// (lint.Rule.Enforced), what a registry refuses. A version is immutable
-// once published, so --no-lint may skip the style of a pack, never these.
-func GuardRules() []string { return lint.All().EnforcedIDs() }
-
-// IsGuardRule says whether id is one of GuardRules.
-func IsGuardRule(id string) bool {
-	r := lint.Lookup(id)
-	return r != nil && r.Enforced
-}
-
 // buildRefuses are the guard rules build itself refuses, lint or no lint
 // (secrets, links, unsafe paths): its hint never offers --no-lint for them.
 var buildRefuses = []string{

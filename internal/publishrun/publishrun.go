@@ -117,7 +117,7 @@ func (r Request) Run(ctx context.Context) error {
 }
 
 // open reads and hashes the archive to publish, then applies the secrets
-// gate and lint's (lintrun.GuardRules alone with --no-lint) to the archive
+// gate and lint's (the enforced rules alone with --no-lint) to the archive
 // that was hashed, unless the build that made it just linted it.
 func (o *run) open(archivePath string, settings *lintrun.Settings, linted bool) (*publish.Archive, error) {
 	a, err := publish.ReadArchive(archivePath, settings.Limits)
