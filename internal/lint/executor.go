@@ -379,6 +379,8 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 				found[s] = true
 			} else if call := hostCall(code, end); call != "" {
 				found[call] = true
+			} else if local, member := assignedMember(code, start, end); local != "" {
+				x.boundCalls(code, map[string]string{local: member}, found)
 			}
 			if open := lastDestructure(code[:start]); open >= 0 {
 				bound := x.destructured(code[open:start], found)
@@ -414,21 +416,98 @@ func (x *executor) helperCall(code, word string, end int, aliases []string, foun
 }
 
 // memberAfter returns the member name read right after position i
-// (".name" or "?.name"), or "", and where the name ends.
+// (".name", "?.name", "['name']" or "?.['name']"), or "", and where the
+// member ends.
 func memberAfter(code string, i int) (name string, end int) {
 	i = skipSpace(code, i)
-	if strings.HasPrefix(code[i:], "?.") {
-		i += 2
-	} else if i < len(code) && code[i] == '.' {
-		i++
-	} else {
-		return "", i
+	optional := strings.HasPrefix(code[i:], "?.")
+	if optional {
+		i = skipSpace(code, i+2)
 	}
-	i = skipSpace(code, i)
+	if i < len(code) && code[i] == '[' {
+		return bracketMember(code, i)
+	}
+	if !optional {
+		if i >= len(code) || code[i] != '.' {
+			return "", i
+		}
+		i = skipSpace(code, i+1)
+	}
 	if loc := jsIdent().FindStringIndex(code[i:]); loc != nil && loc[0] == 0 {
 		return code[i : i+loc[1]], i + loc[1]
 	}
 	return "", i
+}
+
+// bracketMember reads a member named by a string literal, ['name'] or
+// ["name"], at code[open] == '['; a computed one ([key]) is no name.
+func bracketMember(code string, open int) (name string, end int) {
+	i := skipSpace(code, open+1)
+	if i >= len(code) || code[i] != '\'' && code[i] != '"' {
+		return "", open
+	}
+	quote := code[i]
+	loc := jsIdent().FindStringIndex(code[i+1:])
+	if loc == nil || loc[0] != 0 {
+		return "", open
+	}
+	name, i = code[i+1:i+1+loc[1]], i+1+loc[1]
+	if i >= len(code) || code[i] != quote {
+		return "", open
+	}
+	if i = skipSpace(code, i+1); i >= len(code) || code[i] != ']' {
+		return "", open
+	}
+	return name, i + 1
+}
+
+// assignedMember reads `const local = ctx.member` around a ctx alias at
+// code[start:end]: a declaration giving a context member that is not its
+// data (isContextMember) a name of its own, whose method calls reach the
+// host as hostCall's do. It returns "" unless the whole initialiser is
+// that member.
+func assignedMember(code string, start, end int) (local, member string) {
+	member, after := memberAfter(code, end)
+	if !isContextMember(member) {
+		return "", ""
+	}
+	next := skipSpace(code, after)
+	if next < len(code) && !strings.ContainsRune(";,)}", rune(code[next])) &&
+		(strings.ContainsRune(".?[(", rune(code[next])) || !strings.Contains(code[after:next], "\n")) {
+		return "", "" // ctx.member.more, ctx.member(...), ctx.member || x; a line break ends it (ASI)
+	}
+	if local = declaredName(code[:start]); local == "" {
+		return "", ""
+	}
+	return local, member
+}
+
+// declaredName returns name when before ends with `const name =` (let,
+// var), right before an initialiser; "" otherwise. It reads backwards, a
+// few bytes, whatever the length of before.
+func declaredName(before string) string {
+	i := len(strings.TrimRight(before, " \t\r\n"))
+	if i == 0 || before[i-1] != '=' || i > 1 && strings.IndexByte("=!<>+-*/%&|^?", before[i-2]) >= 0 {
+		return ""
+	}
+	end := len(strings.TrimRight(before[:i-1], " \t\r\n"))
+	start := end
+	for start > 0 && isIdentByte(before[start-1]) {
+		start--
+	}
+	if start == end || before[start] >= '0' && before[start] <= '9' {
+		return ""
+	}
+	kwEnd := len(strings.TrimRight(before[:start], " \t\r\n"))
+	if kwEnd == start {
+		return "" // no space between keyword and name
+	}
+	for _, kw := range []string{"const", "let", "var"} {
+		if k := kwEnd - len(kw); k >= 0 && before[k:kwEnd] == kw && (k == 0 || !isIdentByte(before[k-1])) {
+			return before[start:end]
+		}
+	}
+	return ""
 }
 
 // ctxData are the executor context's members that carry the run's own data

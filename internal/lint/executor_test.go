@@ -85,6 +85,22 @@ export const nodes = { 'acme.upper': { async execute(ctx) { return { text: upper
 		{"destructured from the inputs, not ctx", `export const nodes = {
   'acme.upper': { async execute(ctx) { const { rows } = ctx.inputs; return { n: rows.map((r) => r) }; } },
 };`, nil},
+		{"an adapter given a name of its own", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const di = ctx.dataIntegration; return di.transform(ctx.inputs.rows); } },
+};`, []string{"dataIntegration.transform()"}},
+		{"an adapter named with a string", `export const nodes = {
+  'acme.upper': { async execute(ctx) { return ctx['dataIntegration'].transform(ctx?.["inputs"].rows); } },
+};`, []string{"dataIntegration.transform()"}},
+		{"an adapter named with a string, then given a name", `export const nodes = {
+  'acme.upper': { async execute(ctx) { let di = ctx?.["dataIntegration"]
+    return di?.transform?.(ctx.inputs.rows); } },
+};`, []string{"dataIntegration.transform()"}},
+		{"the context's data given a name calls nothing", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const rows = ctx.inputs; const log = ctx.log; const k = ctx[key]; log.info(k); return { n: rows.map((r) => r) }; } },
+};`, nil},
+		{"a member's value, not the member, given a name", `export const nodes = {
+  'acme.upper': { async execute(ctx) { const t = ctx.dataIntegration || null; const u = ctx.dataIntegration.kind; x == ctx.dataIntegration; return { t, u }; } },
+};`, nil},
 		{"a guard alone calls nothing", `export const nodes = {
   'acme.upper': { async execute(ctx) { return { ok: typeof ctx.dataIntegration.transform === 'function' }; } },
 };`, nil},
