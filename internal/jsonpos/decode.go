@@ -24,12 +24,8 @@ func DecodeError(src []byte, err error) error {
 		return fmt.Errorf("line %d:%d: %s is %s, want %s", at.Line, at.Column, what, article(te.Value), jsonKind(te.Type))
 	case errors.As(err, &se):
 		off := int(se.Offset) - 1 // Offset counts the bad byte
-		if comma, ok := trailingComma(src, off); ok {
-			at := PositionOf(src, comma)
-			return fmt.Errorf("line %d:%d: trailing comma before the closing %q; delete the comma", at.Line, at.Column, src[off])
-		}
-		if comma, msg, ok := missingComma(src, off, se.Error()); ok {
-			at := PositionOf(src, comma)
+		if mistake, msg, ok := explainSyntax(src, off, se.Error()); ok {
+			at := PositionOf(src, mistake)
 			return fmt.Errorf("line %d:%d: %s", at.Line, at.Column, msg)
 		}
 		at := PositionOf(src, off)

@@ -25,6 +25,10 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		{"syntax", "{\n  \"count\": }", "line 2:12: invalid character '}' looking for beginning of value"},
 		{"trailing comma", "{\n  \"count\": 1,\n}", "line 2:13: trailing comma before the closing '}'; delete the comma"},
 		{"missing comma", "{\n  \"count\": 1\n  \"versions\": []}", `line 2:13: missing "," after this value, before the next member; add the comma`},
+		{"double comma", "{\n  \"count\": 1,,\n  \"versions\": []}", `line 2:14: a second comma where a member belongs; delete one of the two`},
+		{"double comma in an array", `{"versions": [{}, , {}]}`, `line 1:19: a second comma where a value belongs; delete one of the two`},
+		{"leading comma", `{"versions": [ ,{}]}`, `line 1:16: a comma right after the opening '[', before any value; delete it`},
+		{"comma opening an object", `{, "count": 1}`, `line 1:2: a comma right after the opening '{', before any value; delete it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

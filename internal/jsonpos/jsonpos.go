@@ -223,15 +223,25 @@ func (p *parser) syntaxError(err error, start int) error {
 			return &Error{Kind: ErrSyntax, Offset: len(p.src), Msg: "unexpected end of file: the JSON is truncated"}
 		}
 		off := max(int(se.Offset)-1, 0)
-		if comma, ok := trailingComma(p.src, off); ok {
-			return &Error{Kind: ErrSyntax, Offset: comma, Msg: fmt.Sprintf("trailing comma before the closing %q; delete the comma", p.src[off])}
-		}
-		if at, msg, ok := missingComma(p.src, off, se.Error()); ok {
+		if at, msg, ok := explainSyntax(p.src, off, se.Error()); ok {
 			return &Error{Kind: ErrSyntax, Offset: at, Msg: msg}
 		}
 		return &Error{Kind: ErrSyntax, Offset: off, Msg: strings.TrimPrefix(se.Error(), "json: ")}
 	}
 	return &Error{Kind: ErrSyntax, Offset: start, Msg: err.Error()}
+}
+
+// explainSyntax says in a user's words what encoding/json's syntax error
+// (goMsg, at the byte off) is, where it knows the mistake: a trailing,
+// doubled, leading or missing comma. at is where the mistake is.
+func explainSyntax(src []byte, off int, goMsg string) (at int, msg string, ok bool) {
+	if comma, ok := trailingComma(src, off); ok {
+		return comma, fmt.Sprintf("trailing comma before the closing %q; delete the comma", src[off]), true
+	}
+	if msg, ok := strayComma(src, off, goMsg); ok {
+		return off, msg, true
+	}
+	return missingComma(src, off, goMsg)
 }
 
 // trailingComma finds the comma a closing bracket at off follows (only
@@ -251,6 +261,30 @@ func trailingComma(src []byte, off int) (int, bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// strayComma explains a comma at off that follows another comma or an
+// opening bracket (only whitespace between): ",," or "[," where a member
+// or a value belongs (goMsg, encoding/json's, says which).
+func strayComma(src []byte, off int, goMsg string) (string, bool) {
+	if off <= 0 || off >= len(src) || src[off] != ',' {
+		return "", false
+	}
+	i := off - 1
+	for i > 0 && strings.IndexByte(" \t\n\r", src[i]) >= 0 {
+		i--
+	}
+	switch src[i] {
+	case ',':
+		what := "a value"
+		if strings.HasSuffix(goMsg, "looking for beginning of object key string") {
+			what = "a member"
+		}
+		return "a second comma where " + what + " belongs; delete one of the two", true
+	case '{', '[':
+		return fmt.Sprintf("a comma right after the opening %q, before any value; delete it", src[i]), true
+	}
+	return "", false
 }
 
 // missingComma recognizes encoding/json's "invalid character ... after
