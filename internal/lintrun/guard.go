@@ -115,17 +115,23 @@ func (o Override) hides(pk *pack.Pack, d diag.Diagnostic) bool {
 }
 
 // warnOverrides says, once per configuration file (seen), which of its
-// entries hold for lint only: build and publish refuse what they hide.
-func warnOverrides(env *Env, s *Settings, seen map[string]bool) {
+// entries hold for lint only (build and publish refuse what they hide):
+// printed, as lint prints, and returned for the editor to show at each
+// entry.
+func warnOverrides(env *Env, s *Settings, seen map[string]bool) []diag.Diagnostic {
 	if s.ConfigPath == "" || seen[s.ConfigPath] {
-		return
+		return nil
 	}
 	seen[s.ConfigPath] = true
+	var out []diag.Diagnostic
 	for _, o := range s.Overrides {
 		if !o.Lowers() {
 			continue
 		}
-		fmt.Fprintf(env.ErrOut, "%s:%d:%d: warning: %s holds for lint only: %s is enforced (what must never reach a registry), so build and publish report its findings whatever .wop.yaml says; fix them instead\n",
-			env.Rel(s.ConfigPath), o.At.Line, o.At.Column, o.Entry(), o.Rule)
+		d := diag.Diagnostic{Severity: diag.Warning, File: env.Rel(s.ConfigPath), Start: diag.Position{Line: o.At.Line, Column: o.At.Column},
+			Message: fmt.Sprintf("%s holds for lint only: %s is enforced (what must never reach a registry), so build and publish report its findings whatever .wop.yaml says; fix them instead", o.Entry(), o.Rule)}
+		fmt.Fprintf(env.ErrOut, "%s:%d:%d: warning: %s\n", d.File, d.Start.Line, d.Start.Column, d.Message)
+		out = append(out, d)
 	}
+	return out
 }

@@ -81,6 +81,10 @@ type Result struct {
 	// dropped ("2 ignored by .wop.yaml").
 	Ignored    int
 	Incomplete *report.Incomplete
+	// ConfigWarnings are the configurations' entries that lower or ignore
+	// an enforced rule, which hold for lint only: warned of on stderr as
+	// they are read, and shown by the editor at each entry.
+	ConfigWarnings []diag.Diagnostic
 }
 
 // plan is a run's packs with the options and limits each is linted with.
@@ -91,6 +95,9 @@ type plan struct {
 	limits   []tarball.Limits
 	base     lint.Options
 	loader   *Catalogs
+	// configWarnings are the configurations' entries that hold for lint
+	// only (warnOverrides), already printed.
+	configWarnings []diag.Diagnostic
 }
 
 // Run lints what o names and returns the verdict. With FixDiff the patch
@@ -112,6 +119,7 @@ func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 		}
 	}
 	res := p.lint(ctx, o)
+	res.ConfigWarnings = p.configWarnings
 	p.base.Cache.Trim() // at most once a day; otherwise one stat
 	agfDiags, err := lintLooseAgentFormat(env, p.looseAGF, o.Overlay)
 	if err != nil {
@@ -188,7 +196,7 @@ func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
 		if err != nil {
 			return err
 		}
-		warnOverrides(env, s, warned)
+		p.configWarnings = append(p.configWarnings, warnOverrides(env, s, warned)...)
 		p.jobs[i], p.limits[i] = lint.Job{Path: t.Path, Opt: s.Opt}, s.Limits
 		if p.base.Catalog == nil {
 			if p.jobs[i].Opt.Catalog, err = p.loader.ForPack(ctx, env, s.Catalogs, t.Path); err != nil {

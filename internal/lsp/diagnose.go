@@ -142,6 +142,10 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		path := filepath.FromSlash(d.File)
 		out[path] = append(out[path], finding{d: d, path: path})
 	}
+	for _, d := range res.ConfigWarnings { // lint printed them; the editor shows them at their entries
+		path := s.env.Abs(filepath.FromSlash(d.File))
+		out[path] = append(out[path], finding{d: d, path: path})
+	}
 	for _, e := range res.LoadErrs {
 		out[u.anchor()] = append(out[u.anchor()], finding{d: diag.Diagnostic{Severity: diag.Error, Message: e.Error()}, path: u.anchor()})
 	}
@@ -308,13 +312,22 @@ func (s *Server) publish(ctx context.Context, u unit, byFile map[string][]findin
 	}
 }
 
-// findingsOf is what every unit shows on path.
+// findingsOf is what every unit shows on path, each finding once: the
+// packs a .wop.yaml above them configures each report its entries that
+// hold for lint only.
 func (s *Server) findingsOf(path string) []finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []finding
+	seen := map[string]bool{}
 	for _, byFile := range s.unitFindings {
-		out = append(out, byFile[path]...)
+		for _, f := range byFile[path] {
+			key := fmt.Sprint(f.rng, f.d.Severity, f.d.Rule, f.d.Message)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, f)
+			}
+		}
 	}
 	return out
 }

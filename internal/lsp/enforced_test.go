@@ -76,3 +76,51 @@ func TestNoIgnoreForEnforcedRules(t *testing.T) {
 		t.Errorf("json-invalid offers %q; build and publish would refuse it anyway", got)
 	}
 }
+
+// TestOverrideWarningInEditor: an entry of .wop.yaml that ignores or lowers
+// an enforced rule gets, at its line, the warning lint prints (it holds for
+// lint only), once, however many packs below the file it configures.
+func TestOverrideWarningInEditor(t *testing.T) {
+	root := t.TempDir()
+	cfg := "rules:\n  manifest-schema:\n    ignore: [pack.json]\n  license-not-spdx: off\n"
+	if err := os.WriteFile(filepath.Join(root, ".wop.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var manifests []string
+	for _, name := range []string{"community.acme.one", "community.acme.two"} {
+		manifest := filepath.Join(root, name, "pack.json")
+		text := `{"name": "` + name + `", "version": "1.0.0", "engines": {"openwop": ">=1.1.0 <2.0.0"}, "license": "MIT",
+ "runtime": {"language": "remote", "entry": "pack.json"}}
+`
+		if err := os.MkdirAll(filepath.Dir(manifest), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		manifests = append(manifests, manifest)
+	}
+	s := start(t, root)
+	for _, m := range manifests {
+		text, _ := os.ReadFile(m)
+		if err := s.Open(s.ctx, m, string(text)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Diagnostics(s.ctx, m, lsptest.AtVersion(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := filepath.Join(root, ".wop.yaml")
+	p, err := s.Diagnostics(s.ctx, config, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Diagnostics) != 1 {
+		t.Fatalf(".wop.yaml diagnostics = %+v, want the one warning", p.Diagnostics)
+	}
+	d := p.Diagnostics[0]
+	if d.Severity != protocol.DiagnosticSeverityWarning || d.Range.Start.Line != 2 || d.Range.Start.Character != 4 ||
+		!strings.HasPrefix(d.Message, "rules.manifest-schema.ignore holds for lint only") {
+		t.Errorf(".wop.yaml diagnostic = %+v, want the warning at 3:5", d)
+	}
+}

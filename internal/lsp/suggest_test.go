@@ -38,7 +38,7 @@ func TestSuggestionQuickFixes(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for path, text := range map[string]string{manifest: suggestManifest, cfg: "rules:\n  placeholder-left: warning\n"} {
+	for path, text := range map[string]string{manifest: suggestManifest, cfg: "rules:\n  placeholder-left: error\n"} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestSuggestionQuickFixes(t *testing.T) {
 		}
 	}
 
-	bad := "rules:\n  placeholder-lef: warning\n"
+	bad := "rules:\n  placeholder-lef: error\n"
 	if err := s.Open(s.ctx, cfg, bad); err != nil {
 		t.Fatal(err)
 	}
