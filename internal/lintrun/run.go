@@ -98,6 +98,9 @@ type plan struct {
 	// configWarnings are the configurations' entries that hold for lint
 	// only (warnOverrides), already printed.
 	configWarnings []diag.Diagnostic
+	// unstaged are files the commit removes from git that are still on
+	// disk (absolute): the packs are linted without them.
+	unstaged []string
 }
 
 // Run lints what o names and returns the verdict. With FixDiff the patch
@@ -164,6 +167,7 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 			if staged, err = StagedChanges(ctx, env.WorkDir); err != nil {
 				return nil, err
 			}
+			p.unstaged = stillOnDisk(env, staged.Removed)
 		}
 		p.targets, p.looseAGF, err = ChangedTargets(env, append(slices.Clip(o.Paths), staged.Added...), staged.Removed)
 	} else {
@@ -237,6 +241,7 @@ func (p *plan) lint(ctx context.Context, o Options) *Result {
 			overlay = o.Files.fill(pk, overlay)
 		}
 		pk.Overlay(overlay)
+		pk.Remove(namesIn(pk.Dir, p.unstaged))
 		if o.Specs { // the reports that name it: reading the manifest again was 5% of a folder's text lint
 			trees[i] = treeOf(pk, j.Opt.Spec)
 		}

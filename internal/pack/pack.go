@@ -241,6 +241,22 @@ func (pk *Pack) Overlay(files map[string][]byte) {
 	}
 }
 
+// Remove makes a directory pack lack files (slash names from its root)
+// that are still on disk: a commit that removes a file from git but not
+// from the working tree (git rm --cached) is linted as it will be pushed.
+func (pk *Pack) Remove(names []string) {
+	if pk.Archive != nil || len(names) == 0 {
+		return
+	}
+	pk.mu.Lock()
+	defer pk.mu.Unlock()
+	pk.Files = slices.DeleteFunc(pk.Files, func(f File) bool { return slices.Contains(names, f.Name) })
+	for _, name := range names {
+		delete(pk.overlay, name)
+		delete(pk.kept, name)
+	}
+}
+
 // overlaid returns the overlay's bytes for name, if it has them.
 func (pk *Pack) overlaid(name string) ([]byte, bool) {
 	pk.mu.Lock()
