@@ -148,11 +148,10 @@ func CheckUnknownFields(p *Pass) {
 			return // agf-renamed-key; x- keys are extensions
 		}
 		hint := ""
-		near, ok := suggest.Nearest(key, props, 2)
-		if ok {
+		near, sure := suggest.Guess(key, props, 2)
+		if near != "" {
 			hint = fmt.Sprintf("; did you mean %q?", near)
 		}
-		_, sure := suggest.Only(key, props, 2)
 		p.Suggest(ptr, true, near, sure, "unknown field %q: AgentFormat 1.0 does not define it, so runtimes ignore it%s", key, hint)
 	})
 }

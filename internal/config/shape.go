@@ -101,11 +101,10 @@ func checkStruct(n *yaml.Node, t reflect.Type, path string, probs *[]Problem) {
 		ft, ok := fields[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown key %q", k.Value)
-			near, found := suggest.Nearest(k.Value, known, 3)
-			if found {
+			near, sure := suggest.Guess(k.Value, known, 3)
+			if near != "" {
 				msg += fmt.Sprintf("; did you mean %q?", near)
 			}
-			_, sure := suggest.Only(k.Value, known, 3)
 			msg += " (known here: " + strings.Join(known, ", ") + ")"
 			*probs = append(*probs, Problem{Line: k.Line, Column: k.Column, Path: path, Message: msg, node: k, meant: near, Fixable: sure})
 			continue

@@ -190,8 +190,7 @@ func checkSchemaUnknownKeyword(p *Pass) {
 			if slices.Contains(keywords, key) || strings.HasPrefix(key, "x-") || len(key) < 5 {
 				return
 			}
-			if kw, ok := suggest.Nearest(key, keywords, 2); ok {
-				_, sure := suggest.Only(key, keywords, 2)
+			if kw, sure := suggest.Guess(key, keywords, 2); kw != "" {
 				p.Suggest(name, doc, ptr+"/"+jsonpos.EscapeToken(key), true, fmt.Sprintf("%q is not a JSON Schema keyword and is ignored; did you mean %q?", key, kw), kw, sure)
 			}
 		})
@@ -214,11 +213,10 @@ func checkSchemaFormatUnknown(p *Pass) {
 				return
 			}
 			fix := "use one of " + strings.Join(formats, ", ") + ", or delete it"
-			near, ok := suggest.Nearest(v.Str, formats, 2)
-			if ok {
+			near, sure := suggest.Guess(v.Str, formats, 2)
+			if near != "" {
 				fix = fmt.Sprintf("did you mean %q?", near)
 			}
-			_, sure := suggest.Only(v.Str, formats, 2)
 			p.Suggest(name, doc, ptr+"/format", false, fmt.Sprintf("format %q is not a JSON Schema 2020-12 format, so validators check nothing; %s", v.Str, fix), near, sure)
 		})
 	})

@@ -187,8 +187,7 @@ func KnownRule(id string) (ok bool, meant string, sure bool) {
 	if r, _ := rules.Resolve(id); r != nil {
 		return true, "", false
 	}
-	meant, _ = suggest.Nearest(id, rules.IDs(), 3)
-	_, sure = suggest.Only(id, rules.IDs(), 3)
+	meant, sure = suggest.Guess(id, rules.IDs(), 3)
 	return false, meant, sure
 }
 

@@ -211,12 +211,7 @@ func (s *Set) suggest(url, name string) (meant string, sure bool) {
 	obj, _ := s.fragment(url).(map[string]any)
 	known, _ := obj["properties"].(map[string]any)
 	props := slices.Collect(maps.Keys(known))
-	best, ok := suggest.Nearest(name, props, 2)
-	if !ok {
-		return "", false
-	}
-	_, sure = suggest.Only(name, props, 2)
-	return best, sure
+	return suggest.Guess(name, props, 2)
 }
 
 // fragment resolves an absolute schema URL ("<$id>#/json/pointer") against
@@ -275,8 +270,8 @@ func enumFix(got any, want []any) (fix, meant string, sure bool) {
 			cands = append(cands, w)
 		}
 	}
-	near, ok := suggest.Nearest(str, cands, 2)
-	_, sure = suggest.Only(str, cands, 2)
+	near, sure := suggest.Guess(str, cands, 2)
+	ok = near != ""
 	if !ok && len(str) >= 3 {
 		var prefixed []string
 		for _, c := range cands {

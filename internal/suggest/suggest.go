@@ -89,10 +89,21 @@ func OrList(xs []string) string {
 // apply without asking (Nearest breaks a tie alphabetically, which a
 // person may do, a fix may not).
 func Only(word string, candidates []string, maxDist int) (string, bool) {
+	if meant, sure := Guess(word, candidates, maxDist); sure {
+		return meant, true
+	}
+	return "", false
+}
+
+// Guess is Nearest and Only from one measure of the candidates: meant is
+// what Nearest returns ("" for none), and sure says Only would return it
+// too, as it has no rival at its distance.
+func Guess(word string, candidates []string, maxDist int) (meant string, sure bool) {
 	best := Closest(word, candidates, maxDist)
-	slices.Sort(best)
-	if best = slices.Compact(best); len(best) != 1 {
+	if len(best) == 0 {
 		return "", false
 	}
-	return best[0], true
+	slices.Sort(best)
+	best = slices.Compact(best)
+	return best[0], len(best) == 1
 }

@@ -92,3 +92,23 @@ func TestOnly(t *testing.T) {
 		t.Errorf("a candidate listed twice is no rival: %q, %v", got, ok)
 	}
 }
+
+// FuzzGuess: Guess measures once what Nearest and Only measure apart, and
+// says the same.
+func FuzzGuess(f *testing.F) {
+	f.Add("reasonin", "reasoning,fast,general,Reasoning", 2)
+	f.Add("ab", "aa,bb,ab,AB", 1)
+	f.Add("", ",x", 0)
+	f.Fuzz(func(t *testing.T, word, list string, maxDist int) {
+		if len(word) > 64 || len(list) > 512 || maxDist < 0 || maxDist > 4 {
+			return
+		}
+		cands := strings.Split(list, ",")
+		meant, sure := Guess(word, cands, maxDist)
+		near, _ := Nearest(word, cands, maxDist)
+		only, ok := Only(word, cands, maxDist)
+		if meant != near || sure != ok || ok && only != meant {
+			t.Errorf("Guess(%q, %q, %d) = %q, %v; Nearest %q, Only %q, %v", word, cands, maxDist, meant, sure, near, only, ok)
+		}
+	})
+}
