@@ -61,3 +61,34 @@ func TestNeovimOneServer(t *testing.T) {
 		t.Errorf("Neovim:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestNeovimWithoutWop: the README's Neovim 0.7 snippet in an editor where
+// wop is not on PATH opens files without a Lua error (start_client returns
+// nil, and the snippet stops there).
+func TestNeovimWithoutWop(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed")
+	}
+	initLua := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(initLua, []byte(readmeBlock(t, "nvim")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "pack.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir() // nvim alone on PATH
+	if err := os.Symlink(nvim, filepath.Join(bin, "nvim")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", initLua, "-i", "NONE", "-n", "pack.json", "+lua io.stdout:write(vim.v.errmsg)", "+qa!")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin, "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "E5108") || strings.Contains(string(out), "expected number") {
+		t.Errorf("nvim without wop: %v\n%s", err, out)
+	}
+}

@@ -29,19 +29,17 @@ const wazeroDir = "go-graphviz"
 // folder far past these is not one, and copying it would only cost time.
 const (
 	maxSeedFiles = 16
-	maxSeedBytes = 256 << 20
+	maxSeedBytes = 256 << 20 // in all
 )
 
 // cacheDir is where the helper keeps its compiled code: r.CacheDir, or,
-// when caching is off, a private temporary folder removed by done. Never
-// the shared system temporary folder, where go-graphviz would otherwise
-// put it: another local user could plant native code there for the helper
-// to run.
+// when caching is off or that folder cannot be written (a read-only home,
+// a file in its place), a private temporary folder removed by done, as
+// lint carries on uncached. Never the shared system temporary folder,
+// where go-graphviz would otherwise put it: another local user could plant
+// native code there for the helper to run.
 func (r Renderer) cacheDir() (dir string, done func(), err error) {
-	if r.CacheDir != "" {
-		if err := os.MkdirAll(r.CacheDir, 0o755); err != nil {
-			return "", nil, err
-		}
+	if r.CacheDir != "" && writable(r.CacheDir) {
 		return r.CacheDir, func() {}, nil
 	}
 	dir, err = os.MkdirTemp("", "wop-graphviz-")
@@ -49,6 +47,20 @@ func (r Renderer) cacheDir() (dir string, done func(), err error) {
 		return "", nil, err
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// writable makes dir and says whether a file can be written in it.
+func writable(dir string) bool {
+	if os.MkdirAll(dir, 0o755) != nil {
+		return false
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }
 
 // seed copies into cache the precompiled files installed beside the helper
@@ -60,7 +72,7 @@ func (r Renderer) seed(cache string) {
 		helper = resolved
 	}
 	src := filepath.Join(filepath.Dir(helper), PrecompiledDir)
-	files := 0
+	files, budget := 0, int64(maxSeedBytes)
 	_ = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fs.SkipAll
@@ -75,32 +87,38 @@ func (r Renderer) seed(cache string) {
 		if err != nil {
 			return fs.SkipAll
 		}
-		copySeedFile(path, filepath.Join(cache, rel))
+		budget -= copySeedFile(path, filepath.Join(cache, rel), budget)
 		return nil
 	})
 }
 
-// copySeedFile copies src to dst unless dst exists, atomically, so that a
-// helper started meanwhile by another wop reads all of it or none.
-func copySeedFile(src, dst string) {
+// copySeedFile copies src to dst unless dst exists or src is over budget
+// bytes, atomically, so that a helper started meanwhile by another wop
+// reads all of it or none. It returns the bytes it copied.
+func copySeedFile(src, dst string, budget int64) int64 {
 	if _, err := os.Lstat(dst); err == nil {
-		return
+		return 0
 	}
 	in, err := os.Open(src)
 	if err != nil {
-		return
+		return 0
 	}
 	defer in.Close()
-	if info, err := in.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > maxSeedBytes {
-		return
+	info, err := in.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > budget {
+		return 0
 	}
 	if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
-		return
+		return 0
 	}
-	_ = atomicfile.WriteFrom(dst, 0o600, func(w io.Writer) error {
-		_, err := io.Copy(w, io.LimitReader(in, maxSeedBytes))
+	err = atomicfile.WriteFrom(dst, 0o600, func(w io.Writer) error {
+		_, err := io.Copy(w, io.LimitReader(in, info.Size()))
 		return err
 	})
+	if err != nil {
+		return 0
+	}
+	return info.Size()
 }
 
 // forgetCompiled removes the helper's compiled code from cache: a file

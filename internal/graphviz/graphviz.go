@@ -12,14 +12,15 @@ package graphviz
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/wop-cli/wop/internal/helperbin"
 )
@@ -84,7 +85,14 @@ type Renderer struct {
 	// from PrecompiledDir; without that, a cold cache costs the first
 	// drawing 0.6 to 1 second.
 	CacheDir string
+	// Timeout bounds one helper run (0: DefaultTimeout), so a helper that
+	// hangs cannot hang wop or the editor's request.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is far past what the registry's largest chains take (0.1
+// to 1 second for all 78 of a checkout).
+const DefaultTimeout = 2 * time.Minute
 
 // Render lays out graphs and returns their SVGs, in order.
 func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) {
@@ -92,6 +100,9 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 	if err != nil {
 		return nil, err
 	}
+	timeout := cmp.Or(r.Timeout, DefaultTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%s did not answer within %s: stopped (a graph that large, or a helper that hangs: try --format dot and Graphviz's own dot)", Name, timeout))
+	defer cancel()
 	cache, done, err := r.cacheDir()
 	if err != nil {
 		return nil, fmt.Errorf("%s: its cache folder: %w", Name, err)
@@ -133,14 +144,21 @@ func (r Renderer) run(ctx context.Context, in []byte, cache string) (Response, e
 	cmd := exec.CommandContext(ctx, r.Helper)
 	cmd.Stdin = bytes.NewReader(in)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second // once stopped, do not wait on a child holding its pipes
 	// go-graphviz keeps wazero's compilation cache under the system
 	// temporary folder: $TMPDIR on Unix, %TMP% or %TEMP% on Windows.
 	cmd.Env = append(os.Environ(), "TMPDIR="+cache, "TMP="+cache, "TEMP="+cache)
 	runErr := cmd.Run()
+	if cause := context.Cause(ctx); cause != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return Response{}, cause
+	}
 	var resp Response
+	var exited *exec.ExitError
 	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
 		switch {
-		case errors.Is(runErr, fs.ErrNotExist) || errors.Is(runErr, exec.ErrNotFound):
+		case runErr != nil && !errors.As(runErr, &exited):
+			// It never started (missing, not executable, another
+			// platform's): not a crash, and no cached code to blame.
 			return resp, fmt.Errorf("the layout helper %s cannot be run (%v): %s", r.Helper, runErr, installHint)
 		case runErr != nil && stderr.Len() > 0:
 			return resp, &crashError{fmt.Sprintf("%s: %v: %s", Name, runErr, firstLine(stderr.String()))}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLocate: $WOP_GRAPHVIZ_HELPER, then the helper beside wop, then PATH.
@@ -172,5 +173,62 @@ fi
 	_, err := renderOne(t, Renderer{Helper: crasher, CacheDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "exit status 2: panic: boom") || strings.Contains(err.Error(), "goroutine") {
 		t.Errorf("crashing helper: %v", err)
+	}
+}
+
+// TestUnwritableCacheFolder: a cache folder that cannot be made (a file in
+// its place, a read-only home) costs the drawing its cache, not the
+// drawing: the helper gets a private folder, removed after the run.
+func TestUnwritableCacheFolder(t *testing.T) {
+	helper := script(t, t.TempDir(), answer(`echo "$TMPDIR"`))
+	blocked := filepath.Join(t.TempDir(), "graphviz")
+	if err := os.WriteFile(blocked, []byte("not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := renderOne(t, Renderer{Helper: helper, CacheDir: filepath.Join(blocked, "x")})
+	if err != nil || got == "" || strings.HasPrefix(got, blocked) || filepath.Clean(got) == filepath.Clean(os.TempDir()) {
+		t.Fatalf("the helper's TMPDIR is %q (%v), want a private folder", got, err)
+	}
+	if _, err := os.Stat(got); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the private folder %s outlived the run: %v", got, err)
+	}
+}
+
+// TestHelperThatCannotStart: a helper that is not executable (or built for
+// another platform) never ran: its error says so, and the compiled code in
+// the cache is kept.
+func TestHelperThatCannotStart(t *testing.T) {
+	helper := filepath.Join(t.TempDir(), Name)
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\necho '{}'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	compiled := filepath.Join(cache, "go-graphviz", "module")
+	if err := os.MkdirAll(filepath.Dir(compiled), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(compiled, []byte("compiled"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := renderOne(t, Renderer{Helper: helper, CacheDir: cache})
+	if err == nil || !strings.Contains(err.Error(), "cannot be run") {
+		t.Errorf("err = %v, want the helper named as not runnable", err)
+	}
+	if _, err := os.Stat(compiled); err != nil {
+		t.Errorf("the cache's compiled code was forgotten: %v", err)
+	}
+}
+
+// TestHelperTimeout: a helper that never answers is stopped after Timeout,
+// its children's hold on its pipes included, and the error says so.
+func TestHelperTimeout(t *testing.T) {
+	helper := script(t, t.TempDir(), "sleep 30\n")
+	start := time.Now()
+	_, err := renderOne(t, Renderer{Helper: helper, CacheDir: t.TempDir(), Timeout: 200 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 200ms") {
+		t.Errorf("err = %v, want the timeout named", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("stopping the helper took %s", took)
 	}
 }

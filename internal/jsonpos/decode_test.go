@@ -27,6 +27,7 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		{"missing comma", "{\n  \"count\": 1\n  \"versions\": []}", `line 2:13: missing "," after this value, before the next member; add the comma`},
 		{"double comma", "{\n  \"count\": 1,,\n  \"versions\": []}", `line 2:14: a second comma where a member belongs; delete one of the two`},
 		{"double comma in an array", `{"versions": [{}, , {}]}`, `line 1:19: a second comma where a value belongs; delete one of the two`},
+		{"two commas before the end", `{"versions": [{},,]}`, `line 1:18: two commas before the closing ']', where no value follows; delete both`},
 		{"leading comma", `{"versions": [ ,{}]}`, `line 1:16: a comma right after the opening '[', before any value; delete it`},
 		{"comma opening an object", `{, "count": 1}`, `line 1:2: a comma right after the opening '{', before any value; delete it`},
 	}

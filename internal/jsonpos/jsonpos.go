@@ -274,14 +274,21 @@ func strayComma(src []byte, off int, goMsg string) (string, bool) {
 	for i > 0 && strings.IndexByte(" \t\n\r", src[i]) >= 0 {
 		i--
 	}
-	switch src[i] {
-	case ',':
+	next := off + 1
+	for next < len(src) && strings.IndexByte(" \t\n\r", src[next]) >= 0 {
+		next++
+	}
+	closing := next < len(src) && (src[next] == '}' || src[next] == ']')
+	switch {
+	case src[i] == ',' && closing:
+		return fmt.Sprintf("two commas before the closing %q, where no value follows; delete both", src[next]), true
+	case src[i] == ',':
 		what := "a value"
 		if strings.HasSuffix(goMsg, "looking for beginning of object key string") {
 			what = "a member"
 		}
 		return "a second comma where " + what + " belongs; delete one of the two", true
-	case '{', '[':
+	case src[i] == '{' || src[i] == '[':
 		return fmt.Sprintf("a comma right after the opening %q, before any value; delete it", src[i]), true
 	}
 	return "", false

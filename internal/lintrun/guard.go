@@ -114,24 +114,32 @@ func (o Override) hides(pk *pack.Pack, d diag.Diagnostic) bool {
 	return o.Severity < d.Severity
 }
 
-// warnOverrides says, once per configuration file (seen), which of its
-// entries hold for lint only (build and publish refuse what they hide):
-// printed, as lint prints, and returned for the editor to show at each
-// entry.
+// warnOverrides prints, once per configuration file (seen), its entries
+// that hold for lint only (OverrideWarnings), as lint prints, and returns
+// them for the editor to show at each entry.
 func warnOverrides(env *Env, s *Settings, seen map[string]bool) []diag.Diagnostic {
 	if s.ConfigPath == "" || seen[s.ConfigPath] {
 		return nil
 	}
 	seen[s.ConfigPath] = true
+	out := OverrideWarnings(env, s)
+	for _, d := range out {
+		fmt.Fprintf(env.ErrOut, "%s:%d:%d: warning: %s\n", d.File, d.Start.Line, d.Start.Column, d.Message)
+	}
+	return out
+}
+
+// OverrideWarnings are the entries of s's configuration that lower or
+// ignore an enforced rule: they hold for lint only, as build and publish
+// refuse what they hide. Each is a warning at its entry.
+func OverrideWarnings(env *Env, s *Settings) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, o := range s.Overrides {
 		if !o.Lowers() {
 			continue
 		}
-		d := diag.Diagnostic{Severity: diag.Warning, File: env.Rel(s.ConfigPath), Start: diag.Position{Line: o.At.Line, Column: o.At.Column},
-			Message: fmt.Sprintf("%s holds for lint only: %s is enforced (what must never reach a registry), so build and publish report its findings whatever .wop.yaml says; fix them instead", o.Entry(), o.Rule)}
-		fmt.Fprintf(env.ErrOut, "%s:%d:%d: warning: %s\n", d.File, d.Start.Line, d.Start.Column, d.Message)
-		out = append(out, d)
+		out = append(out, diag.Diagnostic{Severity: diag.Warning, File: env.Rel(s.ConfigPath), Start: diag.Position{Line: o.At.Line, Column: o.At.Column},
+			Message: fmt.Sprintf("%s holds for lint only: %s is enforced (what must never reach a registry), so build and publish report its findings whatever .wop.yaml says; fix them instead", o.Entry(), o.Rule)})
 	}
 	return out
 }

@@ -118,9 +118,11 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 	if u.pack == "" && isConfig(u.loose) {
 		// A configuration above the packs: its own mistakes (the packs it
 		// configures are linted as their documents are).
-		_, err := lintrun.SettingsFor(s.env, u.loose, filepath.Dir(u.loose), lint.Options{}, lintrun.NewSettingsMemo(), overlay)
+		settings, err := lintrun.SettingsFor(s.env, u.loose, filepath.Dir(u.loose), lint.Options{}, lintrun.NewSettingsMemo(), overlay)
 		if err != nil {
 			s.addRunError(out, u, err)
+		} else {
+			s.addConfigWarnings(out, lintrun.OverrideWarnings(s.env, settings))
 		}
 		placeAll(out, overlay)
 		return out
@@ -142,15 +144,21 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		path := filepath.FromSlash(d.File)
 		out[path] = append(out[path], finding{d: d, path: path})
 	}
-	for _, d := range res.ConfigWarnings { // lint printed them; the editor shows them at their entries
-		path := s.env.Abs(filepath.FromSlash(d.File))
-		out[path] = append(out[path], finding{d: d, path: path})
-	}
+	s.addConfigWarnings(out, res.ConfigWarnings)
 	for _, e := range res.LoadErrs {
 		out[u.anchor()] = append(out[u.anchor()], finding{d: diag.Diagnostic{Severity: diag.Error, Message: e.Error()}, path: u.anchor()})
 	}
 	placeAll(out, overlay)
 	return out
+}
+
+// addConfigWarnings shows a configuration's entries that hold for lint
+// only at those entries (lint prints them).
+func (s *Server) addConfigWarnings(out map[string][]finding, warnings []diag.Diagnostic) {
+	for _, d := range warnings {
+		path := s.env.Abs(filepath.FromSlash(d.File))
+		out[path] = append(out[path], finding{d: d, path: path})
+	}
 }
 
 // addRunError shows why a unit could not be linted: a configuration's

@@ -79,7 +79,7 @@ func TestNoIgnoreForEnforcedRules(t *testing.T) {
 
 // TestOverrideWarningInEditor: an entry of .wop.yaml that ignores or lowers
 // an enforced rule gets, at its line, the warning lint prints (it holds for
-// lint only), once, however many packs below the file it configures.
+// lint only): open alone, and once however many packs below it are open.
 func TestOverrideWarningInEditor(t *testing.T) {
 	root := t.TempDir()
 	cfg := "rules:\n  manifest-schema:\n    ignore: [pack.json]\n  license-not-spdx: off\n"
@@ -101,6 +101,26 @@ func TestOverrideWarningInEditor(t *testing.T) {
 		manifests = append(manifests, manifest)
 	}
 	s := start(t, root)
+	config := filepath.Join(root, ".wop.yaml")
+	checkOne := func(when string) {
+		t.Helper()
+		p, err := s.Diagnostics(s.ctx, config, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Diagnostics) != 1 {
+			t.Fatalf("%s: .wop.yaml diagnostics = %+v, want the one warning", when, p.Diagnostics)
+		}
+		d := p.Diagnostics[0]
+		if d.Severity != protocol.DiagnosticSeverityWarning || d.Range.Start.Line != 2 || d.Range.Start.Character != 4 ||
+			!strings.HasPrefix(d.Message, "rules.manifest-schema.ignore holds for lint only") {
+			t.Errorf("%s: .wop.yaml diagnostic = %+v, want the warning at 3:5", when, d)
+		}
+	}
+	if err := s.Open(s.ctx, config, cfg); err != nil {
+		t.Fatal(err)
+	}
+	checkOne("the configuration open alone")
 	for _, m := range manifests {
 		text, _ := os.ReadFile(m)
 		if err := s.Open(s.ctx, m, string(text)); err != nil {
@@ -110,17 +130,5 @@ func TestOverrideWarningInEditor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	config := filepath.Join(root, ".wop.yaml")
-	p, err := s.Diagnostics(s.ctx, config, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Diagnostics) != 1 {
-		t.Fatalf(".wop.yaml diagnostics = %+v, want the one warning", p.Diagnostics)
-	}
-	d := p.Diagnostics[0]
-	if d.Severity != protocol.DiagnosticSeverityWarning || d.Range.Start.Line != 2 || d.Range.Start.Character != 4 ||
-		!strings.HasPrefix(d.Message, "rules.manifest-schema.ignore holds for lint only") {
-		t.Errorf(".wop.yaml diagnostic = %+v, want the warning at 3:5", d)
-	}
+	checkOne("two packs below it open")
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // parts are the folders wop writes under its cache root: lint results
-// (internal/lintcache), --catalog documents (internal/catalog) and registry
-// documents `lint --against` fetched. Clean removes only these, never the
-// root itself: WOP_CACHE_DIR may name a folder shared with other tools.
-var parts = []string{"lint", "catalog", "registry"}
+// (internal/lintcache), --catalog documents (internal/catalog), registry
+// documents `lint --against` fetched, the SVG helper's compiled Graphviz
+// (internal/graphviz; old wazero versions' folders too) and the editor's
+// chain drawings (internal/lsp). Clean removes only these, never the root
+// itself: WOP_CACHE_DIR may name a folder shared with other tools.
+var parts = []string{"lint", "catalog", "registry", "graphviz", "graphs"}
 
 // NewCmd returns the `wop cache` group.
 func NewCmd(env *cli.Env) *cobra.Command {
