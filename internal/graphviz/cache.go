@@ -39,7 +39,7 @@ const (
 // where go-graphviz would otherwise put it: another local user could plant
 // native code there for the helper to run.
 func (r Renderer) cacheDir() (dir string, done func(), err error) {
-	if r.CacheDir != "" && writable(r.CacheDir) {
+	if r.CacheDir != "" && usable(r.CacheDir) {
 		return r.CacheDir, func() {}, nil
 	}
 	dir, err = os.MkdirTemp("", "wop-graphviz-")
@@ -47,6 +47,15 @@ func (r Renderer) cacheDir() (dir string, done func(), err error) {
 		return "", nil, err
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// usable says whether the helper can keep compiled code under cache: its
+// folder for it can be made and written, once whatever stood in its place
+// (a file, a read-only folder) is removed. Otherwise go-graphviz would
+// compile on every run, saying nothing.
+func usable(cache string) bool {
+	dir := filepath.Join(cache, wazeroDir)
+	return writable(dir) || forgetCompiled(cache) == nil && writable(dir)
 }
 
 // writable makes dir and says whether a file can be written in it.

@@ -192,6 +192,18 @@ func TestUnwritableCacheFolder(t *testing.T) {
 	if _, err := os.Stat(got); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the private folder %s outlived the run: %v", got, err)
 	}
+	// A file where the compiled code's folder goes is cleared away, and
+	// the cache used.
+	cache := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cache, "go-graphviz"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := renderOne(t, Renderer{Helper: helper, CacheDir: cache}); err != nil || got != cache {
+		t.Errorf("with a file in the compiled code's place: TMPDIR %q (%v), want %q", got, err, cache)
+	}
+	if info, err := os.Stat(filepath.Join(cache, "go-graphviz")); err != nil || !info.IsDir() {
+		t.Errorf("go-graphviz is not a folder now: %v", err)
+	}
 }
 
 // TestHelperThatCannotStart: a helper that is not executable (or built for
