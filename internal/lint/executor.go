@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -372,6 +373,9 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 	if !x.spend(len(code)) {
 		return
 	}
+	// Names bound to context members, from every declaration: their calls
+	// are looked for in one more pass, however many there are.
+	bound := map[string]string{}
 	eachVariable(code, func(start, end int) {
 		word := code[start:end]
 		if slices.Contains(aliases, word) {
@@ -380,18 +384,19 @@ func (x *executor) codeSurfaces(code string, aliases []string, found, seen map[s
 			} else if call := hostCall(code, end); call != "" {
 				found[call] = true
 			} else if local, member := assignedMember(code, start, end); local != "" {
-				x.boundCalls(code, map[string]string{local: member}, found)
+				bound[local] = member
 			}
 			if open := lastDestructure(code[:start]); open >= 0 {
-				bound := x.destructured(code[open:start], found)
+				names := x.destructured(code[open:start], found)
 				if m, _ := memberAfter(code, end); m == "" { // = ctx itself, not = ctx.inputs
-					x.boundCalls(code, bound, found)
+					maps.Copy(bound, names)
 				}
 			}
 			return
 		}
 		x.helperCall(code, word, end, aliases, found, seen)
 	})
+	x.boundCalls(code, bound, found)
 }
 
 // helperCall follows a call of a top-level definition (word, ending at

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -105,6 +106,18 @@ export const nodes = { 'acme.upper': { async execute(ctx) { return { text: upper
   'acme.upper': { async execute(ctx) { return { ok: typeof ctx.dataIntegration.transform === 'function' }; } },
 };`, nil},
 	}
+	// Thousands of named members cost one more pass, not one each: the
+	// call at the end is still found within the scan budget.
+	var many strings.Builder
+	many.WriteString("export const nodes = {\n  'acme.upper': { async execute(ctx) {\n")
+	for i := range 4000 {
+		fmt.Fprintf(&many, "    const m%d = ctx.member%d;\n", i, i)
+	}
+	many.WriteString("    const d = ctx.dataIntegration; return d.transform(ctx.inputs.rows);\n  } },\n};")
+	tests = append(tests, struct {
+		name, src string
+		want      []string
+	}{"4,000 named members", many.String(), []string{"dataIntegration.transform()"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := parseExecutor(tt.src).surfaces("acme.upper")
