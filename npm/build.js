@@ -53,13 +53,9 @@ function common(template) {
 // installed beside the helper, it spares the first drawing the compile.
 const PRECOMPILED = "wop-graphviz-precompiled";
 
+// Its modes are release/precompile-graphviz's (0755 folders, 0644 files).
 function copyPrecompiled(src, dst) {
-  if (!fs.existsSync(src)) return;
-  fs.cpSync(src, dst, { recursive: true });
-  for (const f of fs.readdirSync(dst, { recursive: true })) {
-    const p = path.join(dst, f);
-    fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
-  }
+  if (fs.existsSync(src)) fs.cpSync(src, dst, { recursive: true });
 }
 
 function writePlatform(stage, key, entry, opts, template) {

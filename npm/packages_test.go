@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/graphviz"
 )
 
 // built is a single-platform build packed as the release packs it.
@@ -83,15 +85,11 @@ func precompile(t *testing.T, h host, dir string) {
 		return // the release builds on a Unix machine
 	}
 	goos, goarch, _ := strings.Cut(goOSArch(h, h.Key), "_")
-	cmd := exec.Command("sh", "../release/precompile-graphviz", filepath.Join(dir, "wop-graphviz"), goos, goarch, filepath.Join(dir, precompiled))
+	cmd := exec.Command("sh", "../release/precompile-graphviz", filepath.Join(dir, "wop-graphviz"), goos, goarch, filepath.Join(dir, graphviz.PrecompiledDir))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("release/precompile-graphviz: %v\n%s", err, out)
 	}
 }
-
-// precompiled is the folder of compiled Graphviz installed beside
-// wop-graphviz (internal/graphviz.PrecompiledDir).
-const precompiled = "wop-graphviz-precompiled"
 
 func runBuild(t *testing.T, args ...string) {
 	t.Helper()
@@ -217,7 +215,7 @@ func checkTarballs(t *testing.T, h host, b built) {
 				t.Errorf("%s: bin/wop is not the wop built", p.Pkg)
 			}
 		}
-		checkPrecompiled(t, files, filepath.Join(filepath.Dir(b.wop), precompiled), key == h.Key && runtime.GOOS != "windows")
+		checkPrecompiled(t, files, filepath.Join(filepath.Dir(b.wop), graphviz.PrecompiledDir), key == h.Key && runtime.GOOS != "windows")
 	}
 
 }
@@ -228,7 +226,7 @@ func checkTarballs(t *testing.T, h host, b built) {
 // release, carry none.
 func checkPrecompiled(t *testing.T, files map[string]tarFile, src string, want bool) {
 	t.Helper()
-	prefix := "package/bin/" + precompiled + "/"
+	prefix := "package/bin/" + graphviz.PrecompiledDir + "/"
 	var got []string
 	for name, f := range files {
 		if !strings.HasPrefix(name, prefix) {

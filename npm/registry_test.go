@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wop-cli/wop/internal/graphviz"
 )
 
 // verdaccioBin finds the verdaccio that npm/install-verdaccio installed
@@ -221,9 +223,11 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	}
 }
 
-// drawSeeded: the installed wop draws a chain as SVG, its helper's cache
-// seeded from the compiled Graphviz the platform package carries (when the
-// build made one), not compiled again.
+// drawSeeded: the installed wop draws a chain as SVG, and its helper's
+// cache then holds the compiled Graphviz the platform package carries (when
+// the build made one). wazero would compile the same bytes, so this shows
+// the package's module fits; that it is copied rather than compiled is
+// internal/graphviz's tests' to show.
 func drawSeeded(t *testing.T, s session, proj, npx, pkg string) {
 	chains := filepath.Join(proj, "chains")
 	must(t, os.CopyFS(chains, os.DirFS("../examples/community.example.text-chains")))
@@ -231,7 +235,7 @@ func drawSeeded(t *testing.T, s session, proj, npx, pkg string) {
 	if !strings.HasPrefix(svg, "<?xml") || !strings.Contains(svg, "</svg>") {
 		t.Errorf("npx wop pack graph --format svg:\n%.300s", svg)
 	}
-	seed := filepath.Join(proj, "node_modules", filepath.FromSlash(pkg), "bin", "wop-graphviz-precompiled")
+	seed := filepath.Join(proj, "node_modules", filepath.FromSlash(pkg), "bin", graphviz.PrecompiledDir)
 	if _, err := os.Stat(seed); err != nil {
 		t.Logf("no compiled Graphviz in the package (%v): the drawing compiled it", err)
 		return

@@ -84,10 +84,10 @@ if [ -n "$binary" ]; then
 	helper=$(dirname "$binary")/wop-graphviz$exe
 	if [ -f "$helper" ]; then cp "$helper" "bin/wop-graphviz$exe"; fi
 	chmod 0755 bin/*
-	# and its compiled Graphviz, where the release made one (release/precompile-graphviz)
+	# and its compiled Graphviz, where the release made one (release/precompile-graphviz,
+	# which set its modes)
 	if [ -d "$(dirname "$binary")/wop-graphviz-precompiled" ]; then
 		cp -R "$(dirname "$binary")/wop-graphviz-precompiled" bin/
-		find bin/wop-graphviz-precompiled -type d -exec chmod 0755 {} + && find bin/wop-graphviz-precompiled -type f -exec chmod 0644 {} +
 	fi
 	name=wop-$version-$target.vsix
 	set -- --target "$target"

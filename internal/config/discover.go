@@ -28,6 +28,10 @@ type Discovery struct {
 	// .wop.yaml never saved): it is found as a file would be, and is the
 	// editor user's own. Nil for none.
 	Unsaved func(path string) bool
+	// Absent reports a file on disk that is to be taken as not there (one
+	// the commit being checked removes from git but leaves on disk). Nil
+	// for none.
+	Absent func(path string) bool
 }
 
 // Found is the outcome of a search.
@@ -109,6 +113,9 @@ func (d Discovery) inDir(dir string) (found Found, done bool, err error) {
 		}
 		if err != nil {
 			return Found{}, false, err
+		}
+		if d.Absent != nil && d.Absent(p) {
+			continue
 		}
 		if uid, ok := safefile.OwnerUID(info); ok && !d.trusts(dir, uid) {
 			return Found{Ignored: p, Owner: uid}, true, nil

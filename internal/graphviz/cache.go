@@ -49,13 +49,21 @@ func (r Renderer) cacheDir() (dir string, done func(), err error) {
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
-// usable says whether the helper can keep compiled code under cache: its
-// folder for it can be made and written, once whatever stood in its place
-// (a file, a read-only folder) is removed. Otherwise go-graphviz would
-// compile on every run, saying nothing.
+// usable says whether the helper can keep or read compiled code under
+// cache: its folder for it can be made and written, or is a folder it can
+// read (a cache left read-only, by `sudo wop` or in an image). A file in
+// its place is removed (go-graphviz would otherwise compile on every run,
+// saying nothing); a folder never is.
 func usable(cache string) bool {
 	dir := filepath.Join(cache, wazeroDir)
-	return writable(dir) || forgetCompiled(cache) == nil && writable(dir)
+	if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
+		os.Remove(dir)
+	}
+	if writable(dir) {
+		return true
+	}
+	info, err := os.Stat(dir)
+	return err == nil && info.IsDir()
 }
 
 // writable makes dir and says whether a file can be written in it.
@@ -130,9 +138,9 @@ func copySeedFile(src, dst string, budget int64) int64 {
 	return info.Size()
 }
 
-// forgetCompiled removes the helper's compiled code from cache: a file
-// there that wazero cannot read (cut short by a full disk, damaged) makes
-// the helper fail at start-up, every time, until it is gone.
+// forgetCompiled removes the helper's compiled code from cache: a damaged
+// file there that wazero cannot read makes the helper fail at start-up,
+// every time, until it is gone.
 func forgetCompiled(cache string) error {
 	return os.RemoveAll(filepath.Join(cache, wazeroDir))
 }

@@ -101,7 +101,7 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 		return nil, err
 	}
 	timeout := cmp.Or(r.Timeout, DefaultTimeout)
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%s did not answer within %s: stopped (a graph that large, or a helper that hangs: try --format dot and Graphviz's own dot)", Name, timeout))
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%s did not answer within %s, and was stopped: %w", Name, timeout, context.DeadlineExceeded))
 	defer cancel()
 	cache, done, err := r.cacheDir()
 	if err != nil {
@@ -111,9 +111,9 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 	r.seed(cache)
 	resp, err := r.run(ctx, in, cache)
 	var crash *crashError
-	if errors.As(err, &crash) && ctx.Err() == nil && forgetCompiled(cache) == nil {
-		// Most likely a damaged compiled module: the helper compiles a new
-		// one when none is cached.
+	if errors.As(err, &crash) && crash.damagedCache && forgetCompiled(cache) == nil {
+		// The helper compiles a new module when none is cached. Not seeded
+		// again: the damaged module may have been the seed.
 		resp, err = r.run(ctx, in, cache)
 	}
 	if err != nil {
@@ -133,7 +133,15 @@ func (r Renderer) Render(ctx context.Context, graphs []Graph) ([][]byte, error) 
 }
 
 // crashError is a helper that ran and ended without an answer.
-type crashError struct{ msg string }
+type crashError struct {
+	msg string
+	// damagedCache: it died as it started, unable to read a compiled
+	// module from its cache (wazero's "compilationcache:" errors, which
+	// go-graphviz turns into a panic in its package init). Any other
+	// crash (out of memory on a huge graph, a bug) leaves the cache, which
+	// other wop processes share, alone.
+	damagedCache bool
+}
 
 func (e *crashError) Error() string { return e.msg }
 
@@ -161,9 +169,10 @@ func (r Renderer) run(ctx context.Context, in []byte, cache string) (Response, e
 			// platform's): not a crash, and no cached code to blame.
 			return resp, fmt.Errorf("the layout helper %s cannot be run (%v): %s", r.Helper, runErr, installHint)
 		case runErr != nil && stderr.Len() > 0:
-			return resp, &crashError{fmt.Sprintf("%s: %v: %s", Name, runErr, firstLine(stderr.String()))}
+			return resp, &crashError{msg: fmt.Sprintf("%s: %v: %s", Name, runErr, firstLine(stderr.String())),
+				damagedCache: strings.Contains(stderr.String(), "compilationcache:")}
 		case runErr != nil:
-			return resp, &crashError{fmt.Sprintf("%s: %v", Name, runErr)}
+			return resp, &crashError{msg: fmt.Sprintf("%s: %v", Name, runErr)}
 		}
 		return resp, fmt.Errorf("%s: unreadable answer: %w", Name, err)
 	}

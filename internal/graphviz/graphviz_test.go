@@ -1,6 +1,7 @@
 package graphviz
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -169,10 +170,26 @@ fi
 	if got, err := renderOne(t, Renderer{Helper: helper, CacheDir: cache}); err != nil || got != "fine" {
 		t.Errorf("damaged cache: %q, %v", got, err)
 	}
-	crasher := script(t, t.TempDir(), "echo 'panic: boom' >&2\necho 'goroutine 1 [running]:' >&2\nexit 2\n")
-	_, err := renderOne(t, Renderer{Helper: crasher, CacheDir: t.TempDir()})
+	// Any other crash (out of memory, a bug) is reported after one run,
+	// and the cache other wop processes share is left alone.
+	runs := filepath.Join(t.TempDir(), "runs")
+	crasher := script(t, t.TempDir(), "echo run >> '"+runs+"'\necho 'panic: boom' >&2\necho 'goroutine 1 [running]:' >&2\nexit 2\n")
+	kept := filepath.Join(cache, "go-graphviz", "module")
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kept, []byte("compiled"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := renderOne(t, Renderer{Helper: crasher, CacheDir: cache})
 	if err == nil || !strings.Contains(err.Error(), "exit status 2: panic: boom") || strings.Contains(err.Error(), "goroutine") {
 		t.Errorf("crashing helper: %v", err)
+	}
+	if n, _ := os.ReadFile(runs); string(n) != "run\n" {
+		t.Errorf("the crashing helper ran %q, want once", n)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("a crash that names no damaged cache cleared the cache: %v", err)
 	}
 }
 
@@ -237,7 +254,7 @@ func TestHelperTimeout(t *testing.T) {
 	helper := script(t, t.TempDir(), "sleep 30\n")
 	start := time.Now()
 	_, err := renderOne(t, Renderer{Helper: helper, CacheDir: t.TempDir(), Timeout: 200 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "did not answer within 200ms") {
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 200ms") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the timeout named", err)
 	}
 	if took := time.Since(start); took > 10*time.Second {

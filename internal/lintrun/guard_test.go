@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -16,31 +15,6 @@ import (
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/tarball"
 )
-
-// TestEnforcedRules: what a registry refuses is enforced (what publish
-// --no-lint still checks), the former guard list included.
-func TestEnforcedRules(t *testing.T) {
-	want := []string{
-		"json-invalid", "manifest-schema", // the trial: an ignore published an invalid manifest
-		"system-prompt-xor", "skill-profile-violation", "agent-id-host-namespace", // agents[] schema failures reported by their own rules
-		"placeholder-left", "private-key-in-pack", "symlink-in-pack", "path-unsafe", // the guard before
-		"archive-unsafe-path", "archive-link", "archive-special-file", "archive-duplicate-entry", "archive-entry-too-large",
-	}
-	got := lint.All().EnforcedIDs()
-	for _, id := range want {
-		if r := lint.Lookup(id); !slices.Contains(got, id) || r == nil || !r.Enforced {
-			t.Errorf("%s is not enforced", id)
-		}
-	}
-	for _, id := range got {
-		if r := lint.Lookup(id); r == nil || r.Deprecated != "" {
-			t.Errorf("enforced %s is no current rule", id)
-		}
-	}
-	if slices.Contains(got, "license-not-spdx") || lint.Lookup("license-not-spdx").Enforced {
-		t.Error("a style rule is enforced")
-	}
-}
 
 // TestGateOptionsHoldEnforcedRules: at every gate an enforced rule keeps
 // its severity and loses its ignores whatever the configuration says

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -167,9 +167,15 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 			if staged, err = StagedChanges(ctx, env.WorkDir); err != nil {
 				return nil, err
 			}
-			p.unstaged = stillOnDisk(env, staged.Removed)
+			p.unstaged = stillOnDisk(staged.Removed)
+			for _, f := range p.unstaged {
+				fmt.Fprintf(env.ErrOut, "%s: the commit removes it from git, but it is still on disk; linted as the commit has it, without the file\n", env.Rel(f))
+			}
 		}
 		p.targets, p.looseAGF, err = ChangedTargets(env, append(slices.Clip(o.Paths), staged.Added...), staged.Removed)
+		p.targets = slices.DeleteFunc(p.targets, func(t Target) bool { // no pack.json in the commit: no pack
+			return slices.Contains(p.unstaged, filepath.Join(t.Path, pack.ManifestName))
+		})
 	} else {
 		p.targets, err = ExpandTargets(env, o.Paths)
 	}
@@ -195,6 +201,7 @@ func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
 	p.jobs = make([]lint.Job, len(p.targets))
 	p.limits = make([]tarball.Limits, len(p.targets))
 	seen, warned := NewSettingsMemo(), map[string]bool{}
+	seen.absent = p.unstaged
 	for i, t := range p.targets {
 		s, err := SettingsFor(env, o.Config, t.Path, p.base, seen, o.Overlay)
 		if err != nil {
@@ -241,7 +248,7 @@ func (p *plan) lint(ctx context.Context, o Options) *Result {
 			overlay = o.Files.fill(pk, overlay)
 		}
 		pk.Overlay(overlay)
-		pk.Remove(namesIn(pk.Dir, p.unstaged))
+		pk.Remove(slices.Collect(maps.Keys(filesIn(pk.Dir, p.unstaged))))
 		if o.Specs { // the reports that name it: reading the manifest again was 5% of a folder's text lint
 			trees[i] = treeOf(pk, j.Opt.Spec)
 		}
@@ -266,12 +273,20 @@ func overlayIn(dir string, overlay map[string][]byte) map[string][]byte {
 		return nil
 	}
 	out := map[string][]byte{}
-	for path, data := range overlay {
-		rel, err := filepath.Rel(dir, path)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			continue
+	for name, path := range filesIn(dir, slices.Collect(maps.Keys(overlay))) {
+		out[name] = overlay[path]
+	}
+	return out
+}
+
+// filesIn maps the slash name from dir of each of paths (absolute) inside
+// dir to its path.
+func filesIn(dir string, paths []string) map[string]string {
+	out := map[string]string{}
+	for _, path := range paths {
+		if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsLocal(rel) {
+			out[filepath.ToSlash(rel)] = path
 		}
-		out[filepath.ToSlash(rel)] = data
 	}
 	return out
 }

@@ -45,6 +45,9 @@ type Settings struct {
 type SettingsMemo struct {
 	made   map[string]*Settings
 	finder *config.Finder // made on first use, with the run's Env
+	// absent are configuration files on disk the search passes over (the
+	// commit removes them from git: see plan.unstaged).
+	absent []string
 }
 
 // NewSettingsMemo returns an empty memo.
@@ -70,6 +73,9 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 			d := Discovery(env)
 			if len(overlay) > 0 { // the editor's buffers: a new .wop.yaml applies before it is saved
 				d.Unsaved = func(p string) bool { _, ok := overlay[p]; return ok }
+			}
+			if len(memo.absent) > 0 {
+				d.Absent = func(p string) bool { return slices.Contains(memo.absent, p) }
 			}
 			memo.finder = config.NewFinder(d)
 		}

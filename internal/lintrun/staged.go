@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,26 +51,13 @@ func StagedChanges(ctx context.Context, dir string) (Staged, error) {
 }
 
 // stillOnDisk returns the removed files that are still in the working
-// tree (git rm --cached), saying of each that lint judges the commit,
-// which lacks it: the hook sees the working tree, where it still is.
-func stillOnDisk(env *Env, removed []string) []string {
+// tree (git rm --cached): the hook sees the working tree, where they are,
+// while the commit lacks them.
+func stillOnDisk(removed []string) []string {
 	var out []string
 	for _, p := range removed {
 		if _, err := os.Lstat(p); err == nil {
-			fmt.Fprintf(env.ErrOut, "wop: %s: the commit removes it from git, but it is still on disk; linted as the commit has it, without the file\n", env.Rel(p))
 			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// namesIn returns the files of paths (absolute) inside dir, as slash names
-// from dir.
-func namesIn(dir string, paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if rel, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(rel) {
-			out = append(out, filepath.ToSlash(rel))
 		}
 	}
 	return out
