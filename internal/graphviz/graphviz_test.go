@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wop-cli/wop/internal/testutil/filetree"
 )
 
 // TestLocate: $WOP_GRAPHVIZ_HELPER, then the helper beside wop, then PATH.
@@ -174,13 +176,8 @@ fi
 	// and the cache other wop processes share is left alone.
 	runs := filepath.Join(t.TempDir(), "runs")
 	crasher := script(t, t.TempDir(), "echo run >> '"+runs+"'\necho 'panic: boom' >&2\necho 'goroutine 1 [running]:' >&2\nexit 2\n")
+	filetree.Write(t, cache, map[string]string{"go-graphviz/module": "compiled"})
 	kept := filepath.Join(cache, "go-graphviz", "module")
-	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(kept, []byte("compiled"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	_, err := renderOne(t, Renderer{Helper: crasher, CacheDir: cache})
 	if err == nil || !strings.Contains(err.Error(), "exit status 2: panic: boom") || strings.Contains(err.Error(), "goroutine") {
 		t.Errorf("crashing helper: %v", err)
@@ -232,13 +229,8 @@ func TestHelperThatCannotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()
+	filetree.Write(t, cache, map[string]string{"go-graphviz/module": "compiled"})
 	compiled := filepath.Join(cache, "go-graphviz", "module")
-	if err := os.MkdirAll(filepath.Dir(compiled), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(compiled, []byte("compiled"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	_, err := renderOne(t, Renderer{Helper: helper, CacheDir: cache})
 	if err == nil || !strings.Contains(err.Error(), "cannot be run") {
 		t.Errorf("err = %v, want the helper named as not runnable", err)
