@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/assist"
 	"github.com/wop-cli/wop/internal/config"
@@ -215,13 +216,28 @@ func findingRange(idx *lines, doc *jsonpos.Doc, d diag.Diagnostic) protocol.Rang
 	}
 	start := idx.lintOffset(d.Start.Line, max(d.Start.Column, 1))
 	end := -1
-	if doc != nil {
+	switch {
+	case d.Rule == "json-invalid":
+		// The text does not parse: the mistake is the one character there
+		// (a stray comma, the byte encoding/json stopped at).
+		end = syntaxEnd(idx.text, start)
+	case doc != nil:
 		end = spanEnd(doc.Src, doc.Root, start)
 	}
 	if end < start {
 		end = trimmedLineEnd(idx.text, start)
 	}
 	return idx.rangeOf(start, end)
+}
+
+// syntaxEnd is the end of the character at off, within its line (off
+// itself at the line's end).
+func syntaxEnd(text []byte, off int) int {
+	if off >= len(text) || text[off] == '\n' || text[off] == '\r' {
+		return off
+	}
+	_, n := utf8.DecodeRune(text[off:])
+	return off + n
 }
 
 // trimmedLineEnd is the end of off's line without trailing blanks (never

@@ -61,6 +61,26 @@ func TestHalfTypedJSON(t *testing.T) {
 	}
 }
 
+// TestSyntaxErrorRange: a JSON syntax error underlines the one character
+// the message is about (the stray comma), not the rest of its line.
+func TestSyntaxErrorRange(t *testing.T) {
+	dir := copyExample(t)
+	s := start(t, dir)
+	manifest := filepath.Join(dir, "pack.json")
+	if err := s.Open(s.ctx, manifest, `{"name": "x",, "version": "1.0.0"}`); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := find(p.Diagnostics, "json-invalid")
+	want := protocol.Range{Start: protocol.Position{Line: 0, Character: 13}, End: protocol.Position{Line: 0, Character: 14}}
+	if !ok || d.Range != want || !strings.Contains(d.Message, "a second comma") {
+		t.Errorf("diagnostics = %+v, want json-invalid over the second comma, 0:13-0:14", p.Diagnostics)
+	}
+}
+
 // TestConfigDiagnostics: a .wop.yaml buffer's mistakes are diagnostics at
 // their line and column.
 func TestConfigDiagnostics(t *testing.T) {
