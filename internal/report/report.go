@@ -78,6 +78,10 @@ type Tally struct {
 	// Ignored is how many findings the configuration's ignore lists
 	// dropped: "(2 ignored by .wop.yaml)".
 	Ignored int
+	// LintOnly is how many configuration entries lower or ignore an
+	// enforced rule, each warned of above the findings: they hold for
+	// lint only.
+	LintOnly int
 }
 
 // Summary is the one-line tally printed after text output: "1 error, 2
@@ -98,6 +102,9 @@ func Summary(diags []diag.Diagnostic, t Tally, n int, noun string) string {
 		info, n, plural(n, noun, noun+"s"))
 	if t.Ignored > 0 {
 		line += fmt.Sprintf(" (%d ignored by .wop.yaml)", t.Ignored)
+	}
+	if t.LintOnly > 0 {
+		line += fmt.Sprintf("; %d .wop.yaml %s for lint only (warned above)", t.LintOnly, plural(t.LintOnly, "entry holds", "entries hold"))
 	}
 	fixable := 0
 	for _, d := range diags {

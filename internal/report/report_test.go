@@ -95,6 +95,9 @@ func TestSummary(t *testing.T) {
 		{[]diag.Diagnostic{fixable, warn, fixable}, Tally{}, 1, "2 errors, 1 warning, 0 info in 1 pack; 2 fixable: run wop pack lint --fix"},
 		// What .wop.yaml ignored is counted, not hidden from the total.
 		{[]diag.Diagnostic{warn}, Tally{Ignored: 2}, 1, "0 errors, 1 warning, 0 info in 1 pack (2 ignored by .wop.yaml)"},
+		// The entries warned of as holding for lint only are counted too.
+		{nil, Tally{Ignored: 1, LintOnly: 1}, 1, "0 errors, 0 warnings, 0 info in 1 pack (1 ignored by .wop.yaml); 1 .wop.yaml entry holds for lint only (warned above)"},
+		{[]diag.Diagnostic{fixable}, Tally{LintOnly: 2}, 1, "1 error, 0 warnings, 0 info in 1 pack; 2 .wop.yaml entries hold for lint only (warned above); 1 fixable: run wop pack lint --fix"},
 		// build and publish have no --info: they say where to see them.
 		{[]diag.Diagnostic{fixable}, Tally{HiddenInfo: 1, Ignored: 1, InfoHint: "wop pack lint --info shows"}, 1,
 			"1 error, 0 warnings, 1 info (hidden: wop pack lint --info shows it) in 1 pack (1 ignored by .wop.yaml); 1 fixable: run wop pack lint --fix"},
