@@ -5,13 +5,9 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"os/signal"
-
+	"github.com/wop-cli/wop/internal/helperbin"
 	"github.com/wop-cli/wop/internal/sign/sigstore"
+	"github.com/wop-cli/wop/internal/sigstorehelper"
 )
 
 // version is set at release time by -ldflags "-X main.version=...", as
@@ -19,18 +15,5 @@ import (
 var version = "dev"
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		fmt.Println("wop-sigstore", version)
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	resp := sigstore.Serve(ctx, os.Stdin)
-	stop()
-	if err := json.NewEncoder(os.Stdout).Encode(resp); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if resp.Error != "" {
-		os.Exit(1)
-	}
+	helperbin.Main(sigstorehelper.Name, version, sigstore.Serve, func(r sigstorehelper.Response) bool { return r.Error != "" })
 }

@@ -23,8 +23,7 @@ import (
 // svg format runs end to end without building the helper.
 func TestMain(m *testing.M) {
 	if os.Getenv("WOP_GRAPHRUN_TEST_HELPER") == "1" {
-		resp := engine.Serve(context.Background(), os.Stdin)
-		_ = json.NewEncoder(os.Stdout).Encode(resp)
+		engine.Main("test")
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -1,6 +1,7 @@
 // Package helperbin finds wop's helper binaries (wop-sigstore,
 // wop-graphviz): programs installed with wop that carry what only a few
-// commands need, so wop itself stays small and starts fast.
+// commands need, so wop itself stays small and starts fast. Main is the
+// helpers' own side: one request in, one answer out.
 package helperbin
 
 import (

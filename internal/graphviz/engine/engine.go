@@ -10,11 +10,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 
 	gv "github.com/goccy/go-graphviz"
 	"github.com/wop-cli/wop/internal/graphviz"
+	"github.com/wop-cli/wop/internal/helperbin"
 )
 
 // maxRequest bounds what the helper reads: wop sends a few kilobytes per
@@ -77,21 +76,8 @@ func Render(ctx context.Context, layout graphviz.Layout, dot []byte) ([]byte, er
 	return buf.Bytes(), nil
 }
 
-// Main is the helper's main: --version, or serve one request and exit 1
-// when it failed.
+// Main is the helper's main (helperbin.Main): --version, or serve one
+// request and exit 1 when it failed.
 func Main(version string) {
-	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		fmt.Println(graphviz.Name, version)
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	resp := Serve(ctx, os.Stdin)
-	stop()
-	if err := json.NewEncoder(os.Stdout).Encode(resp); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if resp.Error != "" {
-		os.Exit(1)
-	}
+	helperbin.Main(graphviz.Name, version, Serve, func(r graphviz.Response) bool { return r.Error != "" })
 }

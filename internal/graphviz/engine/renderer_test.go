@@ -2,8 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,7 +15,7 @@ import (
 // the real compiled module.
 func TestMain(m *testing.M) {
 	if os.Getenv("WOP_ENGINE_TEST_HELPER") == "1" {
-		_ = json.NewEncoder(os.Stdout).Encode(Serve(context.Background(), os.Stdin))
+		Main("test")
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
