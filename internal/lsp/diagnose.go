@@ -342,11 +342,16 @@ func (s *Server) publish(ctx context.Context, u unit, byFile map[string][]findin
 func (s *Server) findingsOf(path string) []finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	type key struct {
+		rng                 protocol.Range
+		sev                 diag.Severity
+		rule, message, file string
+	}
 	var out []finding
-	seen := map[string]bool{}
+	seen := map[key]bool{}
 	for _, byFile := range s.unitFindings {
 		for _, f := range byFile[path] {
-			key := fmt.Sprint(f.rng, f.d.Severity, f.d.Rule, f.d.Message)
+			key := key{f.rng, f.d.Severity, f.d.Rule, f.d.Message, f.d.File}
 			if !seen[key] {
 				seen[key] = true
 				out = append(out, f)
