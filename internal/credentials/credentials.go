@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,13 @@ func load(path string) (*File, error) {
 	return &f, nil
 }
 
-// Save stores token for a registry, creating the file with mode 0600.
+// Save stores token for a registry, creating the file with mode 0600. A
+// registry wop would never send it to (http across a network: see
+// registry.SafeForCredentials) is refused before anything is written.
 func Save(path, registryURL string, token registry.Token) error {
+	if u, err := url.Parse(registryURL); err != nil || !registry.SafeForCredentials(u) {
+		return fmt.Errorf("registry URL %s: wop sends tokens only over https, or over http to this machine (localhost, 127.0.0.1, ::1); log in with the registry's https URL", registry.NewRedactor().String(registryURL))
+	}
 	f, err := load(path)
 	if err != nil {
 		return err

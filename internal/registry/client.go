@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -70,6 +71,9 @@ func New(o Options) (*Client, error) {
 		c.backoff = DefaultBackoff
 	}
 	userinfo := u.User
+	if (o.Token != "" || userinfo != nil) && !SafeForCredentials(u) {
+		return nil, fmt.Errorf("registry URL %s: wop sends credentials only over https, or over http to this machine (localhost, 127.0.0.1, ::1), never in the clear across a network; use the registry's https URL", c.redact.URL(u))
+	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""
@@ -88,6 +92,21 @@ func New(o Options) (*Client, error) {
 	}
 	c.hc = &http.Client{Transport: at, CheckRedirect: c.checkRedirect}
 	return c, nil
+}
+
+// SafeForCredentials says whether a token or password may go to u: over
+// https, or over http only to a loopback address, which never leaves the
+// machine.
+func SafeForCredentials(u *url.URL) bool {
+	if u.Scheme == "https" {
+		return true
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Base is the registry URL for display: no userinfo, no trailing slash.

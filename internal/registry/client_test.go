@@ -538,3 +538,32 @@ func TestRedactorShortSecret(t *testing.T) {
 		t.Errorf("longest first: %s", got)
 	}
 }
+
+// TestNoCredentialsInTheClear: a token or a password goes over https, or
+// over http only to a loopback address; a plain-http registry across a
+// network gets no client at all with credentials, and the refusal prints
+// neither.
+func TestNoCredentialsInTheClear(t *testing.T) {
+	for _, tt := range []struct {
+		url   string
+		token Token
+		ok    bool
+	}{
+		{"https://registry.example.test", "tok-123456", true},
+		{"http://127.0.0.1:8080", "tok-123456", true},
+		{"http://localhost:8080", "tok-123456", true},
+		{"http://[::1]:8080", "tok-123456", true},
+		{"http://registry.example.test", "", true}, // nothing to leak
+		{"http://registry.example.test", "tok-123456", false},
+		{"http://192.0.2.2:18085", "tok-123456", false},
+		{"http://alice:pa55w0rd@registry.example.test", "", false},
+	} {
+		_, err := New(Options{Registry: tt.url, Token: tt.token})
+		if (err == nil) != tt.ok {
+			t.Errorf("%s with token %q: err %v, want ok %v", tt.url, tt.token, err, tt.ok)
+		}
+		if err != nil && (!strings.Contains(err.Error(), "only over https") || strings.Contains(err.Error(), "pa55w0rd") || strings.Contains(err.Error(), "tok-123456")) {
+			t.Errorf("%s: %v", tt.url, err)
+		}
+	}
+}
