@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
@@ -98,8 +99,9 @@ type plan struct {
 	// configWarnings are the configurations' entries that hold for lint
 	// only (warnOverrides), already printed.
 	configWarnings []diag.Diagnostic
-	// unstaged are files the commit removes from git that are still on
-	// disk (absolute): the packs are linted without them.
+	// unstaged are files on disk the commit lacks (absolute; a folder
+	// ends in a separator): removed from git but left on disk, or never
+	// added. The packs are linted without them.
 	unstaged []string
 }
 
@@ -162,20 +164,7 @@ func prepare(ctx context.Context, env *Env, o Options) (*plan, error) {
 	}
 	var err error
 	if o.Changed {
-		var staged Staged
-		if o.StagedDeletions {
-			if staged, err = StagedChanges(ctx, env.WorkDir); err != nil {
-				return nil, err
-			}
-			p.unstaged = stillOnDisk(staged.Removed)
-			for _, f := range p.unstaged {
-				fmt.Fprintf(env.ErrOut, "%s: the commit removes it from git, but it is still on disk; linted as the commit has it, without the file\n", env.Rel(f))
-			}
-		}
-		p.targets, p.looseAGF, err = ChangedTargets(env, append(slices.Clip(o.Paths), staged.Added...), staged.Removed)
-		p.targets = slices.DeleteFunc(p.targets, func(t Target) bool { // no pack.json in the commit: no pack
-			return slices.Contains(p.unstaged, filepath.Join(t.Path, pack.ManifestName))
-		})
+		p.targets, p.looseAGF, p.unstaged, err = changedTargets(ctx, env, o)
 	} else {
 		p.targets, err = ExpandTargets(env, o.Paths)
 	}
@@ -280,12 +269,17 @@ func overlayIn(dir string, overlay map[string][]byte) map[string][]byte {
 }
 
 // filesIn maps the slash name from dir of each of paths (absolute) inside
-// dir to its path.
+// dir to its path; a path ending in a separator (a folder) keeps a
+// trailing slash.
 func filesIn(dir string, paths []string) map[string]string {
 	out := map[string]string{}
 	for _, path := range paths {
-		if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsLocal(rel) {
-			out[filepath.ToSlash(rel)] = path
+		if rel, err := filepath.Rel(dir, path); err == nil && rel != "." && filepath.IsLocal(rel) {
+			name := filepath.ToSlash(rel)
+			if strings.HasSuffix(path, string(filepath.Separator)) {
+				name += "/"
+			}
+			out[name] = path
 		}
 	}
 	return out

@@ -75,7 +75,7 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 				d.Unsaved = func(p string) bool { _, ok := overlay[p]; return ok }
 			}
 			if len(memo.absent) > 0 {
-				d.Absent = func(p string) bool { return slices.Contains(memo.absent, p) }
+				d.Absent = func(p string) bool { return absentFrom(memo.absent, p) }
 			}
 			memo.finder = config.NewFinder(d)
 		}

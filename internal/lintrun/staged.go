@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 // stagedTimeout and stagedMaxOutput bound the git calls: a hook must not
@@ -24,6 +28,7 @@ const (
 type Staged struct {
 	Removed []string // deleted files and renames' old names, absolute
 	Added   []string // renames' new names, absolute
+	Top     string   // the work tree's top
 }
 
 // StagedChanges asks git, in dir's work tree, which files the index deletes
@@ -41,6 +46,7 @@ func StagedChanges(ctx context.Context, dir string) (Staged, error) {
 		return Staged{}, inputf("--staged-deletions: git diff --cached: %v", err)
 	}
 	s := ParseNameStatus(out)
+	s.Top = top
 	for i, p := range s.Removed {
 		s.Removed[i] = filepath.Join(top, filepath.FromSlash(p))
 	}
@@ -48,6 +54,100 @@ func StagedChanges(ctx context.Context, dir string) (Staged, error) {
 		s.Added[i] = filepath.Join(top, filepath.FromSlash(p))
 	}
 	return s, nil
+}
+
+// changedTargets are --changed's packs: those of the files o names and,
+// with o.StagedDeletions, of the files the commit deletes or renames away;
+// and the files on disk the commit lacks (absent), which lint leaves out:
+// removed from git but still on disk (git rm --cached), or never added.
+// A pack whose pack.json the commit lacks is no pack.
+func changedTargets(ctx context.Context, env *Env, o Options) (targets []Target, looseAGF, absent []string, err error) {
+	var staged Staged
+	if o.StagedDeletions {
+		if staged, err = StagedChanges(ctx, env.WorkDir); err != nil {
+			return nil, nil, nil, err
+		}
+		absent = stillOnDisk(staged.Removed)
+		for _, f := range absent {
+			fmt.Fprintf(env.ErrOut, "%s: the commit removes it from git, but it is still on disk; linted as the commit has it, without the file\n", env.Rel(f))
+		}
+	}
+	targets, looseAGF, err = ChangedTargets(env, append(slices.Clip(o.Paths), staged.Added...), staged.Removed)
+	if err != nil || !o.StagedDeletions || len(targets) == 0 {
+		return targets, looseAGF, absent, err
+	}
+	dirs := make([]string, len(targets))
+	for i, t := range targets {
+		dirs[i] = t.Path
+	}
+	untracked, err := untrackedIn(ctx, staged.Top, dirs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(untracked) > 0 {
+		fmt.Fprintf(env.ErrOut, "not in git, so not in the commit, and linted away: %s (git add what a pack needs)\n", listSome(env, untracked))
+	}
+	absent = append(absent, untracked...)
+	targets = slices.DeleteFunc(targets, func(t Target) bool {
+		return absentFrom(absent, filepath.Join(t.Path, pack.ManifestName))
+	})
+	return targets, looseAGF, absent, nil
+}
+
+// untrackedIn asks git for the files under dirs it does not track
+// (untracked or ignored); a folder none of whose files it tracks is one
+// entry, ending in a separator (node_modules/, not its thousands of files).
+func untrackedIn(ctx context.Context, top string, dirs []string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, stagedTimeout)
+	defer cancel()
+	args := []string{"ls-files", "--others", "--directory", "--no-empty-directory", "-z", "--"}
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(top, d); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			args = append(args, filepath.ToSlash(rel))
+		}
+	}
+	out, err := gitOutput(ctx, top, args...)
+	if err != nil {
+		return nil, inputf("--staged-deletions: git ls-files --others: %v", err)
+	}
+	var paths []string
+	for _, p := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+		if p == "" {
+			continue
+		}
+		abs := filepath.Join(top, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			abs += string(filepath.Separator)
+		}
+		paths = append(paths, abs)
+	}
+	return paths, nil
+}
+
+// absentFrom says whether path is one of absent, or inside a folder of it.
+func absentFrom(absent []string, path string) bool {
+	for _, a := range absent {
+		if path == a || strings.HasSuffix(a, string(filepath.Separator)) && strings.HasPrefix(path, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// listSome names up to five of paths, then how many more.
+func listSome(env *Env, paths []string) string {
+	var names []string
+	for _, p := range paths[:min(len(paths), 5)] {
+		name := filepath.ToSlash(env.Rel(p))
+		if strings.HasSuffix(p, string(filepath.Separator)) {
+			name += "/" // a folder
+		}
+		names = append(names, name)
+	}
+	if n := len(paths) - len(names); n > 0 {
+		names = append(names, fmt.Sprintf("and %d more", n))
+	}
+	return strings.Join(names, ", ")
 }
 
 // stillOnDisk returns the removed files that are still in the working

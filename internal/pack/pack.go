@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,20 +242,31 @@ func (pk *Pack) Overlay(files map[string][]byte) {
 	}
 }
 
-// Remove makes a directory pack lack files (slash names from its root)
-// that are still on disk: a commit that removes a file from git but not
-// from the working tree (git rm --cached) is linted as it will be pushed.
+// Remove makes a directory pack lack files (slash names from its root; a
+// name ending in "/" is a folder and everything in it) that are still on
+// disk: a commit that leaves out a file of the working tree (git rm
+// --cached, or never added) is linted as it will be pushed.
 func (pk *Pack) Remove(names []string) {
 	if pk.Archive != nil || len(names) == 0 {
 		return
 	}
+	exact := map[string]bool{}
+	var folders []string
+	for _, n := range names {
+		if strings.HasSuffix(n, "/") {
+			folders = append(folders, n)
+		} else {
+			exact[n] = true
+		}
+	}
+	gone := func(name string) bool {
+		return exact[name] || slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(name, f) })
+	}
 	pk.mu.Lock()
 	defer pk.mu.Unlock()
-	pk.Files = slices.DeleteFunc(pk.Files, func(f File) bool { return slices.Contains(names, f.Name) })
-	for _, name := range names {
-		delete(pk.overlay, name)
-		delete(pk.kept, name)
-	}
+	pk.Files = slices.DeleteFunc(pk.Files, func(f File) bool { return gone(f.Name) })
+	maps.DeleteFunc(pk.overlay, func(name string, _ []byte) bool { return gone(name) })
+	maps.DeleteFunc(pk.kept, func(name string, _ []byte) bool { return gone(name) })
 }
 
 // overlaid returns the overlay's bytes for name, if it has them.
