@@ -86,7 +86,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "accept the findings listed in this file; only new ones count")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this file as a baseline and exit 0")
 	cmd.Flags().BoolVar(&o.changed, "changed", false, "the arguments are changed files (as pre-commit passes them): lint the pack holding each, once; skip files in no pack")
-	cmd.Flags().BoolVar(&o.staged, "staged-deletions", false, "--changed, and also the packs of files the git index deletes or renames (pre-commit passes only files that exist)")
+	cmd.Flags().BoolVar(&o.staged, "staged-deletions", false, "--changed, and also the packs of files the git index deletes or renames (pre-commit passes only files that exist); each pack as the commit has it, without files git does not track")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the report to this file (replaced only when lint ran; default: standard output)")
 	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cli.CompleteValues(cmd, "explain", ruleIDs)
