@@ -190,7 +190,11 @@ func checkPackTooLarge(p *Pass) {
 func checkSymlinks(p *Pass) {
 	for _, f := range bundled(p) {
 		if !f.Mode.IsRegular() && !f.Mode.IsDir() {
-			p.ReportFilef(f.Name, "%s would be bundled; archives may hold regular files only: replace it with the file it points to", fileKind(f))
+			fix := "replace it with the file it points to"
+			if f.Mode&fs.ModeSymlink == 0 {
+				fix = "delete it, or move it out of the pack"
+			}
+			p.ReportFilef(f.Name, "%s would be bundled; archives may hold regular files only: %s", fileKind(f), fix)
 		}
 	}
 }
