@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -113,6 +114,13 @@ func resolve(p *Pass, target string) (refTarget, string) {
 			return targetNotFile, ""
 		}
 	}
+	// A folder on its path that is a link (prompts -> /etc) is never
+	// followed: missing, and the link is why.
+	for dir := path.Dir(target); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if f, ok := p.Pack.Lookup(dir); ok && f.Mode&fs.ModeSymlink != 0 {
+			return targetMissing, dir
+		}
+	}
 	return targetMissing, ""
 }
 
@@ -128,6 +136,10 @@ func checkRefResolution(want refTarget) func(*Pass) {
 			}
 			switch got {
 			case targetMissing:
+				if actual != "" {
+					p.Reportf(r.Pointer, "%s %q: not found, as %s is a symbolic link, which wop never follows (a pack holds regular files only): make %s a real folder", r.Field, r.Target, actual, actual)
+					continue
+				}
 				p.Reportf(r.Pointer, "%s %q: file not found in the %s; add it or fix the path", r.Field, r.Target, where(p))
 			case targetCase:
 				p.Reportf(r.Pointer, "%s %q: no such file, but %q differs only in case (archive names are case-sensitive); write %q", r.Field, r.Target, actual, actual)
