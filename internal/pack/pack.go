@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -165,14 +166,21 @@ func loadArchive(p string, lim tarball.Limits) (*Pack, error) {
 }
 
 // missingManifest says why an archive has no usable pack.json: refused
-// copies (too large, unsafe) are named, not reported as absent.
+// copies (too large, unsafe) are named, not reported as absent, and one in
+// a folder (npm pack's package/) is pointed at. It is not ErrNoManifest,
+// which means a directory without one.
 func missingManifest(a *tarball.Archive) error {
 	for _, is := range a.Refused() {
 		if name := strings.TrimPrefix(is.Entry, "./"); name == ManifestName {
 			return fmt.Errorf("the archive's pack.json is refused: %s", is.Message)
 		}
 	}
-	return fmt.Errorf("%w at the archive's root", ErrNoManifest)
+	for _, e := range a.Entries {
+		if path.Base(e.Name) == ManifestName {
+			return fmt.Errorf("no pack.json at the archive's root, only %s: a pack archive keeps its files at the root, as wop pack build writes them (not in a folder, as npm pack does)", e.Name)
+		}
+	}
+	return errors.New("no pack.json at the archive's root: not a pack archive")
 }
 
 // DisplayName is how findings name a pack given as p: a slash path, ""

@@ -247,3 +247,17 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("ReadFile(big.md) err = %v, want too large", err)
 	}
 }
+
+// TestArchiveWithoutRootManifest: an archive with no pack.json at its root
+// says so, and points at one in a folder (npm pack's package/); it is not
+// ErrNoManifest, which callers read as "a directory without a pack".
+func TestArchiveWithoutRootManifest(t *testing.T) {
+	_, err := Load(writeTgz(t, map[string]string{"package/pack.json": "{}"}), tarball.DefaultLimits)
+	if err == nil || errors.Is(err, ErrNoManifest) || !strings.Contains(err.Error(), "only package/pack.json") {
+		t.Errorf("npm-style archive: %v", err)
+	}
+	_, err = Load(writeTgz(t, map[string]string{"README.md": "hi"}), tarball.DefaultLimits)
+	if err == nil || errors.Is(err, ErrNoManifest) || !strings.Contains(err.Error(), "no pack.json at the archive's root") {
+		t.Errorf("no manifest at all: %v", err)
+	}
+}
