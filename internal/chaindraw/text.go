@@ -174,8 +174,12 @@ func changeSummary(c *Changes) string {
 		}
 		return n
 	}
-	return fmt.Sprintf("; against the previous release: nodes +%d −%d ~%d, edges +%d −%d, %d nodes' inputs changed",
-		count(c.Nodes, Added), count(c.Nodes, Removed), count(c.Nodes, Changed), count(c.Edges, Added), count(c.Edges, Removed), len(c.Inputs))
+	whose := "nodes'"
+	if len(c.Inputs) == 1 {
+		whose = "node's"
+	}
+	return fmt.Sprintf("; against the previous release: nodes +%d −%d ~%d, edges +%d −%d, %d %s inputs changed",
+		count(c.Nodes, Added), count(c.Nodes, Removed), count(c.Nodes, Changed), count(c.Edges, Added), count(c.Edges, Removed), len(c.Inputs), whose)
 }
 
 func digits(n int) int { return len(fmt.Sprint(n)) }
