@@ -69,8 +69,8 @@ func All() Rules {
 		// nodes[]
 		{ID: "duplicate-typeid", Severity: diag.Error, Since: "0.1.0", Check: checkDuplicateTypeID, Summary: "two nodes share a typeId"},
 		{ID: "typeid-local-namespace", Severity: diag.Error, Since: "0.1.0", Check: checkTypeIDLocal, Summary: "a local.* typeId in a publishable pack or chain"},
-		{ID: "typeid-reserved-core", Severity: diag.Warning, Since: "0.1.0", Check: checkTypeIDReservedCore, Summary: "a non-core pack defines a core.* typeId or a core primitive"},
-		{ID: "role-unknown", Severity: diag.Warning, Since: "0.1.0", Check: checkRoleUnknown, Summary: "a node role outside pure, side-effect, human-input, streaming-output, gate"},
+		{ID: "typeid-reserved-core", Severity: diag.Warning, Since: "0.1.0", Check: checkTypeIDReservedCore, Summary: "a non-core pack defines a typeId the spec reserves, or a core.* typeId another pack defines (other core.* typeIds: info)"},
+		{ID: "role-unknown", Severity: diag.Warning, Since: "0.1.0", Check: checkRoleUnknown, Summary: "a node role neither the spec (pure, side-effect, human-input, streaming-output, gate) nor the reference host (read, action) names"},
 		{ID: "role-pure-side-effectful", Severity: diag.Error, Since: "0.1.0", Check: checkRolePureSideEffectful, Summary: "role pure with capability side-effectful"},
 		{ID: "role-pure-nondeterministic", Severity: diag.Warning, Since: "0.1.0", Check: checkPureNondeterministic, Summary: "a pure node that mints ids, reads the clock or draws randomness"},
 		{ID: "role-pure-host-surface", Severity: diag.Warning, Since: "0.1.0", Check: checkPureHostSurface, Summary: "a pure node declares secrets or host services it calls"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
@@ -270,4 +271,73 @@ func checkPeerDepMetaOrphan(p *Pass) {
 			p.ReportNamef("/peerDependenciesMeta/"+jsonpos.EscapeToken(m.Name), "peerDependenciesMeta names %q, which is not in peerDependencies: the metadata applies to nothing", m.Name)
 		}
 	}
+}
+
+// specCoreTypeIDs are the Core typeIds the spec reserves for the workflow
+// primitives every compliant server provides (node-packs.md, "Reserved Core
+// OpenWOP node typeIds"); core.conformance.* is reserved besides, for
+// conformance-only typeIds. The spec reserves the core.* scope for pack
+// names, not typeIds: a typeId need not carry its pack's name, and
+// multi-segment core typeIds (core.ai.callPrompt) are the optional tier any
+// pack may ship.
+var specCoreTypeIDs = []string{
+	"core.start", "core.end", "core.conditional", "core.delay", "core.loop", "core.parallel",
+	"core.merge", "core.setVariable", "core.getVariable", "core.interrupt", "core.identity",
+	"core.subWorkflow", "core.channelWrite", "core.orchestrator.supervisor", "core.dispatch",
+	"core.conversationGate",
+}
+
+// bareBuiltins are the primitive names some engines give their own nodes
+// without a namespace; the spec reserves none of them.
+var bareBuiltins = []string{"start", "end", "if", "switch", "loop", "merge", "delay", "wait", "subflow"}
+
+// checkTypeIDReservedCore flags, in a pack outside core.*, the typeIds the
+// spec reserves and the core.* typeIds another pack (or host) in the catalog
+// defines too; any other core.* typeId is only information: it is legal, the
+// spec recommends the pack's own prefix, and a vendor may keep one on
+// purpose (the registry's vendor.myndhyve.chat keeps core.chat.*, which its
+// chains name).
+func checkTypeIDReservedCore(p *Pass) {
+	name := packName(p)
+	if strings.HasPrefix(name, "core.") {
+		return
+	}
+	eachNode(p, func(ptr string, n *jsonpos.Value) {
+		id := n.Get("typeId").String()
+		switch {
+		case slices.Contains(specCoreTypeIDs, id):
+			p.Reportf(ptr+"/typeId", "typeId %q is a Core primitive the spec reserves (node-packs.md, Reserved Core OpenWOP node typeIds): every compliant host registers its own, so this one clashes with it; prefix it with the pack name %q", id, name)
+		case strings.HasPrefix(id, "core.conformance."):
+			p.Reportf(ptr+"/typeId", "typeId %q is in core.conformance.*, which the spec reserves for conformance-only typeIds that hosts may refuse outright; prefix it with the pack name %q", id, name)
+		case strings.HasPrefix(id, "core."):
+			if other, ok := otherDefiner(p, id, name); ok {
+				p.Reportf(ptr+"/typeId", "typeId %q is defined by %s too: with both installed, which one a chain naming it runs is up to the host; prefix this pack's with its name %q, or drop it and depend on %s", id, other, name, other)
+				return
+			}
+			where := "no other pack defines it without a catalog to ask (--catalog)"
+			if p.Catalog != nil {
+				where = "no other pack in the catalog defines it"
+			}
+			p.ReportSeverity(diag.Info, ptr+"/typeId", "typeId %q is in core.*, outside pack %q's own name; the spec reserves core.* for pack names and a list of Core typeIds, neither of which this is, and %s; prefixing it with %q is recommended, but renaming it breaks every chain that names it", id, name, where, name)
+		case slices.Contains(bareBuiltins, id):
+			p.ReportSeverity(diag.Info, ptr+"/typeId", "typeId %q has no namespace, like some engines' own primitives; it collides with any other pack that chose it, so prefix it with the pack name %q", id, name)
+		}
+	})
+}
+
+// otherDefiner names the first pack or host in the catalog, other than the
+// pack being linted, that defines typeID.
+func otherDefiner(p *Pass, typeID, self string) (string, bool) {
+	if p.Catalog == nil {
+		return "", false
+	}
+	for _, pk := range p.Catalog.AllPacks() {
+		if pk.Name != self && pk.Kind != "workflow-chain" && slices.Contains(pk.TypeIDs, typeID) {
+			if pk.Kind == catalog.KindHost {
+				return "host " + pk.Name, true
+			}
+			return "pack " + pk.Name, true
+		}
+	}
+	return "", false
 }

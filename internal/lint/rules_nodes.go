@@ -11,11 +11,6 @@ import (
 	"github.com/wop-cli/wop/internal/regex"
 )
 
-var nodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate"}
-
-// coreBuiltins are typeIds the OpenWOP core reserves for its primitives.
-var coreBuiltins = []string{"start", "end", "if", "switch", "loop", "merge", "delay", "wait", "subflow"}
-
 func eachNode(p *Pass, fn func(ptr string, n *jsonpos.Value)) {
 	eachObject(p.Root().Get("nodes"), "/nodes", fn)
 }
@@ -66,33 +61,6 @@ func walkTypeIDs(v *jsonpos.Value, ptr string, fn func(ptr, id string)) {
 	walkObjects(v, ptr, func(at string, m jsonpos.Member) {
 		if m.Name == "typeId" && m.Value.Kind == jsonpos.String {
 			fn(at+"/typeId", m.Value.Str)
-		}
-	})
-}
-
-func checkTypeIDReservedCore(p *Pass) {
-	if strings.HasPrefix(packName(p), "core.") {
-		return
-	}
-	eachNode(p, func(ptr string, n *jsonpos.Value) {
-		id := n.Get("typeId").String()
-		switch {
-		case strings.HasPrefix(id, "core."):
-			p.Reportf(ptr+"/typeId", "typeId %q is in core.*, reserved for the working group; prefix it with the pack name %q", id, packName(p))
-		case slices.Contains(coreBuiltins, id):
-			p.Reportf(ptr+"/typeId", "typeId %q redefines a core primitive; prefix it with the pack name %q", id, packName(p))
-		}
-	})
-}
-
-func checkRoleUnknown(p *Pass) {
-	eachNode(p, func(ptr string, n *jsonpos.Value) {
-		if r := n.Get("role"); r != nil && r.Kind == jsonpos.String && !slices.Contains(nodeRoles, r.Str) {
-			hint := ""
-			if r.Str == "action" || r.Str == "transform" {
-				hint = fmt.Sprintf(" (%q is not a NodeRole: an action with effects is side-effect, a transform is pure)", r.Str)
-			}
-			p.Reportf(ptr+"/role", "role %q is not one of %s; engines schedule unknown roles conservatively%s", r.Str, strings.Join(nodeRoles, ", "), hint)
 		}
 	})
 }
