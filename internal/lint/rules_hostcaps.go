@@ -39,8 +39,12 @@ var hostSurfaceFamilies = []string{
 }
 
 // checkPeerDepCapabilityUnprovided reports a peer dependency on a host
-// capability no known host provides: every host refuses to register the
-// pack (pack_peer_dependency_missing) unless it is optional. Facets
+// capability no known host provides. The spec has a host that lacks it
+// refuse to register the pack (pack_peer_dependency_missing) unless it is
+// optional; the reference host does not check peer dependencies at all
+// (openwop-app backend/typescript/src/packs/tarballLoader.ts registers every
+// node of the nodes map), so there the nodes load and fail when they reach
+// for the surface (host_capability_missing). The message says both. Facets
 // (aiProviders.imageGeneration) of a provided family are not judged: hosts
 // are known by family.
 func checkPeerDepCapabilityUnprovided(p *Pass) {
@@ -56,7 +60,7 @@ func checkPeerDepCapabilityUnprovided(p *Pass) {
 		if opt := p.Root().Get("peerDependenciesMeta").Get(m.Name).Get("optional"); opt != nil && opt.Kind == jsonpos.Bool && opt.Bool {
 			continue // degrades instead of refusing the install (RFC 0072)
 		}
-		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (%s %s), and a host that lacks it refuses to register the pack (pack_peer_dependency_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta", m.Name, hosts, strings.Join(hostNamespace(known), ", "))
+		p.ReportNamef("/peerDependencies/"+jsonpos.EscapeToken(m.Name), "peer dependency %q: no known host provides this capability (%s %s); the spec has a host that lacks it refuse to register the pack (pack_peer_dependency_missing), and the reference host, which does not check peer dependencies, loads it and its nodes fail when they reach for the capability (host_capability_missing): depend on a capability hosts provide, or mark it optional in peerDependenciesMeta if the pack works without it", m.Name, hosts, strings.Join(hostNamespace(known), ", "))
 	}
 }
 
