@@ -124,3 +124,40 @@ func TestNameDirMismatchJudgesRegistryLayoutsOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaceKeysTheFoldersBeside: readme-link-sibling judges a link by the
+// folders beside the pack, so a sibling folder that appears or goes changes
+// the Place the cache keys.
+func TestPlaceKeysTheFoldersBeside(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"vendor.acme.a", "vendor.acme.b"} {
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name, "pack.json"), []byte(`{"name":"`+name+`"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place := func() Place {
+		pk, err := pack.Load(filepath.Join(root, "vendor.acme.a"), tarball.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := placeOf(pk, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl
+	}
+	before := place()
+	if !before.Beside.Has("vendor.acme.b") || before.Beside.Has("vendor.acme.c") {
+		t.Fatalf("Beside = %+v, want vendor.acme.a and vendor.acme.b", before.Beside)
+	}
+	if err := os.Mkdir(filepath.Join(root, "vendor.acme.c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	after := place()
+	if !after.Beside.Has("vendor.acme.c") || after.Beside.Stamp == before.Beside.Stamp {
+		t.Errorf("a new sibling folder left the keyed stamp at %s", after.Beside.Stamp)
+	}
+}

@@ -24,6 +24,7 @@ func All() Rules {
 		{ID: "private-key-in-pack", Severity: diag.Error, Since: "0.1.0", Enforced: true, Raw: true, Check: checkSecretFiles, Summary: "a private key or .env secret file would be bundled"},
 		{ID: "stray-signature", Severity: diag.Warning, Since: "0.1.0", Raw: true, Check: checkStraySignature, Summary: "a signature file in the source goes stale; the build writes it"},
 		{ID: "readme-link-broken", Severity: diag.Warning, Since: "0.1.0", Check: checkReadmeLinks, Summary: "a bundled markdown link leads out of the pack or to a file not bundled"},
+		{ID: "readme-link-sibling", Severity: diag.Info, Since: "0.1.0", Check: checkReadmeLinkSibling, Summary: "a bundled markdown link to a folder beside the pack (a sibling pack): it works in the repository's web view, not in the archive"},
 		// Manifest shape
 		{ID: "manifest-schema", Severity: diag.Error, Since: "0.1.0", Enforced: true, Check: checkManifestSchema, Summary: "pack.json must validate against its kind's JSON Schema"},
 		{ID: "kind-unknown", Severity: diag.Error, Since: "0.1.0", Enforced: true, Check: checkKindUnknown, Summary: "kind is not an OpenWOP pack kind"},
