@@ -46,6 +46,7 @@ func analyzeDAG(d *DAG, o Options) {
 		a.bind(&d.Nodes[i])
 	}
 	a.feeds()
+	a.markOrdering()
 	a.edgeDangling()
 	a.edgeTypeConflicts()
 	a.cycle()
@@ -261,7 +262,7 @@ func (a *analyzer) edgeDangling() {
 // edgePort reports a port the node type's closed input or output schema
 // does not declare.
 func (a *analyzer) edgePort(e Edge, n *Node, member, port string) {
-	if n.Type == nil || port == "" {
+	if n.Type == nil || port == "" || member == "to" && e.OrderingOnly {
 		return
 	}
 	s, kind := a.outputSchema(n), "output"
@@ -273,7 +274,7 @@ func (a *analyzer) edgePort(e Edge, n *Node, member, port string) {
 	}
 	if _, declared := s.props[strings.SplitN(port, ".", 2)[0]]; !declared {
 		a.report(Finding{Rule: RuleEdgeDangling, Pointer: e.Pointer + "/" + member, Node: n.ID, Edge: e.Pointer,
-			Message: fmt.Sprintf("edge %s port %q: %s's %s schema declares no %q (it has %s)", member, port, n.Type.TypeID, kind, port, KeyList(s.props))})
+			Message: fmt.Sprintf("edge %s port %q: %s's %s schema declares no %q (it has %s)%s", member, port, n.Type.TypeID, kind, port, KeyList(s.props), portHint(port, s))})
 	}
 }
 

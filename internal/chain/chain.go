@@ -140,6 +140,10 @@ type Edge struct {
 	Pointer  string `json:"pointer"`
 	// Dangling is set when From or To names no node of the DAG.
 	Dangling bool `json:"dangling,omitempty"`
+	// OrderingOnly is set when the edge only orders its target after its
+	// source: its port is no input of the target's type (see markOrdering),
+	// so the target reads nothing from it, and it is no dangling edge.
+	OrderingOnly bool `json:"orderingOnly,omitempty"`
 	// Carries is what the upstream output (its port's member, or the whole
 	// output map) is known to carry; nil when its schema is unknown.
 	Carries *Carried `json:"carries,omitempty"`
