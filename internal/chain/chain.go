@@ -257,7 +257,7 @@ func Analyze(root *jsonpos.Value, o Options) *Analysis {
 	for _, d := range a.DAGs {
 		analyzeDAG(d, o)
 	}
-	titleFindings(root, a)
+	titleFindings(root, a, o)
 	return a
 }
 

@@ -100,7 +100,7 @@ func (a *analyzer) gated() map[string]bool {
 // its own chain's: the trace of a scripted edit that copied one chain's
 // notify node into another, so its notifications announce the wrong
 // workflow. Titles are the "title" members of a node's inputs and config.
-func titleFindings(root *jsonpos.Value, an *Analysis) {
+func titleFindings(root *jsonpos.Value, an *Analysis, o Options) {
 	labels := map[string]string{} // label -> chainId
 	eachObject(root.Get("chains"), "/chains", func(_ string, c *jsonpos.Value) {
 		if l := strings.TrimSpace(c.Get("label").String()); l != "" {
@@ -128,7 +128,7 @@ func titleFindings(root *jsonpos.Value, an *Analysis) {
 				if other, ok := labels[t]; ok && t != own {
 					id := n.Get("id").String()
 					d.Findings = append(d.Findings, Finding{Rule: RuleNodeTitleForeign, Pointer: np + "/" + member + "/title", Node: id,
-						Message: fmt.Sprintf("node %q carries the title %q, the label of chain %q, not of its own chain %q (%q): a copy left by an edit, so what the node shows names the wrong workflow; give it this chain's title", id, t, other, c.Get("chainId").String(), own)})
+						Message: fmt.Sprintf("node %q carries the title %q, the label of chain %q, not of its own chain %q (%q): a copy left by an edit; %s", id, t, other, c.Get("chainId").String(), own, titleFix(d, id, member, o))})
 				}
 			}
 		})
