@@ -48,6 +48,12 @@ func checkChainConfigInvalid(p *Pass) {
 				at = n.Pointer
 			}
 			msg := fmt.Sprintf("node %q: config does not fit %s's config schema (%s@%s): %s", n.ID, t.TypeID, t.Pack, t.PackVersion, pr.Message)
+			if pr.OnName && pr.Meant == "" && pr.Keyword == "additionalProperties" {
+				// The registry's own chains set keys their node honours while
+				// its schema lags (modelClass on core.ai.chatCompletion): which
+				// side is wrong is not in the manifest, so name both fixes.
+				msg += fmt.Sprintf("; if the node does not read it, delete it from the chain; if it does, its schema lags the executor: declare it in %s's config schema (%s)", t.TypeID, t.Pack)
+			}
 			p.Suggest("pack.json", p.Manifest, at, pr.OnName && pr.Meant != "" && at != n.Pointer, msg, pr.Meant, pr.Sure)
 		}
 	})
