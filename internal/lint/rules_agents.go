@@ -2,12 +2,14 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 func eachAgent(p *Pass, fn func(ptr string, a *jsonpos.Value)) {
@@ -267,21 +269,42 @@ func checkPromptToolIDs(p *Pass) {
 	})
 }
 
-// nearestTool suggests the allowlisted tool that ends like the mention:
-// "openwop:core.http.fetch" vs "openwop:core.openwop.http.fetch".
+// nearestTool suggests the allowlisted tool a mention meant, when one
+// stands out: the one ending in the same name under another namespace
+// ("openwop:core.http.fetch" for "openwop:core.openwop.http.fetch"), else
+// the one in the same namespace whose name starts like it or is a near
+// spelling ("openwop:core.rag.retrieve" for "openwop:core.rag.retriever-basic"),
+// else a near spelling of the whole id. Rivals as near mean no guess.
 func nearestTool(mention string, allowed map[string]bool) string {
-	tail := mention[strings.LastIndexByte(mention, '.')+1:]
-	var cands []string
-	for t := range allowed {
-		if strings.HasSuffix(t, "."+tail) {
-			cands = append(cands, t)
+	tools := slices.Sorted(maps.Keys(allowed))
+	dot := strings.LastIndexByte(mention, '.')
+	space, tail := mention[:dot+1], mention[dot+1:]
+	var sameName, sameSpace []string
+	for _, t := range tools {
+		td := strings.LastIndexByte(t, '.')
+		switch ttail := t[td+1:]; {
+		case ttail == tail:
+			sameName = append(sameName, t)
+		case t[:td+1] == space && (strings.HasPrefix(ttail, tail) || strings.HasPrefix(tail, ttail) || len(suggest.Closest(tail, []string{ttail}, 2)) == 1):
+			sameSpace = append(sameSpace, t)
 		}
 	}
-	slices.Sort(cands)
-	if len(cands) == 0 {
-		return ""
+	for _, cands := range [][]string{sameName, sameSpace} {
+		if len(cands) > 1 {
+			cands = suggest.Closest(mention, cands, len(mention)) // the nearest of them
+		}
+		switch len(cands) {
+		case 0:
+			continue
+		case 1:
+			return fmt.Sprintf(" (did you mean %q?)", cands[0])
+		}
+		return "" // rivals as near: no guess
 	}
-	return fmt.Sprintf(" (did you mean %q?)", cands[0])
+	if c := suggest.Closest(mention, tools, 3); len(c) == 1 {
+		return fmt.Sprintf(" (did you mean %q?)", c[0])
+	}
+	return ""
 }
 
 func checkMemoryPeerDep(p *Pass) {
