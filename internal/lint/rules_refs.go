@@ -11,6 +11,7 @@ import (
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/spec"
+	"github.com/wop-cli/wop/internal/suggest"
 )
 
 var (
@@ -140,6 +141,10 @@ func checkRefResolution(want refTarget) func(*Pass) {
 					p.Reportf(r.Pointer, "%s %q: not found, as %s is a symbolic link, which wop never follows (a pack holds regular files only): make %s a real folder", r.Field, r.Target, actual, actual)
 					continue
 				}
+				if meant, ok := nearestFile(p, r.Target); ok {
+					p.Suggest(pack.ManifestName, p.Manifest, r.Pointer, false, fmt.Sprintf("%s %q: file not found in the %s; did you mean %q?", r.Field, r.Target, where(p), meant), meant, true)
+					continue
+				}
 				p.Reportf(r.Pointer, "%s %q: file not found in the %s; add it or fix the path", r.Field, r.Target, where(p))
 			case targetCase:
 				p.Reportf(r.Pointer, "%s %q: no such file, but %q differs only in case (archive names are case-sensitive); write %q", r.Field, r.Target, actual, actual)
@@ -151,6 +156,35 @@ func checkRefResolution(want refTarget) func(*Pass) {
 		}
 	}
 }
+
+// nearestFile is the pack's file a missing ref evidently meant
+// ("prompts/note.md" beside "prompts/notes.md"): the near spelling in the
+// ref's own folder, else in the whole pack, and none when a rival is as
+// near (a person then decides). Only regular files are offered.
+func nearestFile(p *Pass, target string) (string, bool) {
+	dir, base := path.Split(target)
+	var here, all []string
+	for _, f := range p.Pack.Files {
+		if !f.Mode.IsRegular() {
+			continue
+		}
+		all = append(all, f.Name)
+		if d, b := path.Split(f.Name); d == dir {
+			here = append(here, b)
+		}
+	}
+	if c := suggest.Closest(base, here, nearBy(base)); len(c) > 0 {
+		return dir + c[0], len(c) == 1
+	}
+	if c := suggest.Closest(target, all, nearBy(base)); len(c) == 1 {
+		return c[0], true
+	}
+	return "", false
+}
+
+// nearBy is how many edits a file name may be from a ref to be its near
+// spelling: a letter or two in a short name, a few in a long one.
+func nearBy(name string) int { return min(4, max(2, len(name)/5)) }
 
 // readable reads a directory pack's file through the pass's cache; a file
 // over the size ceiling is readable (the size rules report it), and an

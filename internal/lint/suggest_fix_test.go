@@ -80,6 +80,7 @@ func TestSuggestionFixes(t *testing.T) {
 		{"agf unknown field", "agf-unknown-field", "helper.agf.yaml", "max_steps: 5", "max_step: 5", true},
 		{"agf quoted key", "agf-unknown-field", "helper.agf.yaml", "max_steps: 5", "'max_step': 5", true},
 		{"agf schema enum", "agf-schema", "helper.agf.yaml", "tool_choice: auto", "tool_choice: \"requird\"", true},
+		{"ref respelt", "ref-missing", "pack.json", `"taskSchemaRef": "schemas/task.json"`, `"taskSchemaRef": "schemas/tasks.json"`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

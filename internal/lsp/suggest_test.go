@@ -109,3 +109,38 @@ func applyQuickFix(t *testing.T, s *session, path string, d protocol.Diagnostic,
 	}
 	return v
 }
+
+// TestRefMissingQuickFix: a ref to a file the pack lacks, beside the file
+// it meant ("prompts/note.md" by "prompts/notes.md"), is offered the
+// preferred quick fix that names the file, not only "Ignore" (which build
+// would then refuse); applied, the finding is gone.
+func TestRefMissingQuickFix(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "community.acme.demo")
+	manifest := filepath.Join(dir, "pack.json")
+	text := strings.Replace(suggestManifest, `"systemPrompt": "You help."`, `"systemPromptRef": "prompts/note.md"`, 1)
+	if err := os.MkdirAll(filepath.Join(dir, "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, data := range map[string]string{manifest: text, filepath.Join(dir, "prompts", "notes.md"): "You take notes.\n"} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, dir)
+	if err := s.Open(s.ctx, manifest, text); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Diagnostics(s.ctx, manifest, func(p protocol.PublishDiagnosticsParams) bool { _, ok := find(p.Diagnostics, "ref-missing"); return ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := find(p.Diagnostics, "ref-missing")
+	v := applyQuickFix(t, s, manifest, d, `Replace "prompts/note.md" with "prompts/notes.md"`)
+	p, err = s.Diagnostics(s.ctx, manifest, lsptest.AtVersion(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := find(p.Diagnostics, "ref-missing"); ok {
+		t.Errorf("after the quick fix: ref-missing %s", d.Message)
+	}
+}
