@@ -4,8 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -262,6 +264,74 @@ func rewriteWant(t *testing.T, path string, raw, want []byte) {
 	}
 }
 
+// precisionRow is one rule's row of docs/rules-precision.csv: its findings
+// on the registry checkout and how many were judged true.
+type precisionRow struct {
+	rule            string
+	findings, right int
+	note            string
+}
+
+func (r precisionRow) judged() string {
+	if r.findings == 0 {
+		return "no finding"
+	}
+	return fmt.Sprintf("%d of %d findings judged true (%d%%)", r.right, r.findings, 100*r.right/r.findings)
+}
+
+// readPrecision reads docs/rules-precision.csv, the numbers the integrator
+// updates after judging a rule's findings again; a row must name a rule
+// and judge no more findings true than there are.
+func readPrecision(t *testing.T) map[string]precisionRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "docs", "rules-precision.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment, r.FieldsPerRecord = '#', 4
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("docs/rules-precision.csv: %v", err)
+	}
+	if len(recs) == 0 || !slices.Equal(recs[0], []string{"rule", "findings", "true", "note"}) {
+		t.Fatalf("docs/rules-precision.csv: the first row is not the header rule,findings,true,note")
+	}
+	rows := map[string]precisionRow{}
+	for _, rec := range recs[1:] {
+		n, errN := strconv.Atoi(rec[1])
+		k, errK := strconv.Atoi(rec[2])
+		switch {
+		case Lookup(rec[0]) == nil:
+			t.Errorf("docs/rules-precision.csv: no rule %q", rec[0])
+		case errN != nil || errK != nil || k < 0 || k > n:
+			t.Errorf("docs/rules-precision.csv: %s: %s of %s findings judged true", rec[0], rec[2], rec[1])
+		case rows[rec[0]].rule != "":
+			t.Errorf("docs/rules-precision.csv: %s has two rows", rec[0])
+		}
+		rows[rec[0]] = precisionRow{rule: rec[0], findings: n, right: k, note: rec[3]}
+	}
+	return rows
+}
+
+// precisionTable is docs/rules.md's table of the judged rules, by id.
+func precisionTable(rows map[string]precisionRow) string {
+	var b strings.Builder
+	b.WriteString("\n## Precision on the registry checkout\n\n")
+	b.WriteString("Each judged rule's findings on the registry checkout (89 packs of openwop-registry, `wop pack lint --info --catalog packs packs`), each judged by hand against the packs' code, the registry's history, the spec and the reference host, so a maintainer knows what a rule's findings are worth. Rules without a row have not been judged. The numbers live in [rules-precision.csv](rules-precision.csv).\n\n")
+	b.WriteString("| rule | findings | judged true | precision | note |\n|---|---|---|---|---|\n")
+	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		r := rows[id]
+		precision := "-"
+		if r.findings > 0 {
+			precision = fmt.Sprintf("%d%%", 100*r.right/r.findings)
+		}
+		fmt.Fprintf(&b, "| [%s](#%s) | %d | %d | %s | %s |\n", id, id, r.findings, r.right, precision, strings.ReplaceAll(r.note, "|", "\\|"))
+	}
+	return b.String()
+}
+
 // TestRulesDoc keeps docs/rules.md in step with the registry and catalog.
 func TestRulesDoc(t *testing.T) {
 	var b strings.Builder
@@ -275,6 +345,8 @@ func TestRulesDoc(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, r.ID, r.Severity, r.Since, strings.ReplaceAll(summary, "|", "\\|"))
 	}
+	rows := readPrecision(t)
+	b.WriteString(precisionTable(rows))
 	for _, r := range All() {
 		if r.Deprecated != "" {
 			continue
@@ -284,6 +356,9 @@ func TestRulesDoc(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s (%s)\n\n%s\n\n%s\n", r.ID, r.Summary, r.Severity, strings.TrimSpace(doc.Prose), r.ConfigNote())
+		if row, ok := rows[r.ID]; ok {
+			fmt.Fprintf(&b, "\nOn the registry checkout: %s ([precision](#precision-on-the-registry-checkout)).\n", row.judged())
+		}
 		fmt.Fprintf(&b, "\nwop says about the bad example:\n\n```\n%s```\n", doc.Want)
 	}
 	path := filepath.Join("..", "..", "docs", "rules.md")
