@@ -76,3 +76,21 @@ func profileRuleIDs() []string {
 	slices.Sort(ids)
 	return slices.Compact(ids)
 }
+
+// TestRegistryProfileLeavesSiblingLinks: the registry profile raises
+// readme-link-broken to an error, and leaves a README's link to a sibling
+// pack (readme-link-sibling) information: the registry's maintainers keep
+// those links relative on purpose, and they work where the README is read.
+func TestRegistryProfileLeavesSiblingLinks(t *testing.T) {
+	p, err := FindRuleProfile("registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	effective := WithProfile(p, nil)
+	if effective["readme-link-broken"] != diag.Error {
+		t.Errorf("readme-link-broken under the registry profile: %v, want error", effective["readme-link-broken"])
+	}
+	if sev, raised := effective["readme-link-sibling"]; raised || Lookup("readme-link-sibling").Severity != diag.Info {
+		t.Errorf("readme-link-sibling: profile %v (raised %v), default %v; want information, left alone", sev, raised, Lookup("readme-link-sibling").Severity)
+	}
+}

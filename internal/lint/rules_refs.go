@@ -173,8 +173,12 @@ func nearestFile(p *Pass, target string) (string, bool) {
 			here = append(here, b)
 		}
 	}
-	if c := suggest.Closest(base, here, nearBy(base)); len(c) > 0 {
-		return dir + c[0], len(c) == 1
+	switch c := suggest.Closest(base, here, nearBy(base)); len(c) {
+	case 0:
+	case 1:
+		return dir + c[0], true
+	default:
+		return "", false // rivals in its own folder: no guess, and no look further
 	}
 	if c := suggest.Closest(target, all, nearBy(base)); len(c) == 1 {
 		return c[0], true
