@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/regex"
@@ -25,7 +26,7 @@ func checkReadmeLinks(p *Pass) {
 			if _, ok := siblingFolder(p, resolved); ok {
 				return // readme-link-sibling's
 			}
-			if folder := firstFolder(resolved); p.Place.Beside != nil && folder != ".." {
+			if folder := firstFolder(resolved); p.Place.Beside != nil && !p.Place.Beside.Has(folder) && folder != ".." {
 				p.ReportOffset(name, src, at, fmt.Sprintf("link %q leads out of the pack to %s, which this checkout does not hold beside it: it goes nowhere here, in the archive or on the registry page; link the absolute URL of what it meant", target, folder))
 				return
 			}
@@ -60,7 +61,8 @@ func siblingFolder(p *Pass, resolved string) (string, bool) {
 		return "", false
 	}
 	folder := firstFolder(resolved)
-	if folder == "" || folder == ".." || !p.Place.Beside.Has(folder) {
+	// A path back into the pack itself ("../<its folder>/x") is no sibling.
+	if folder == "" || folder == ".." || folder == path.Base(filepath.ToSlash(p.Place.Abs)) || !p.Place.Beside.Has(folder) {
 		return "", false
 	}
 	return folder, true
