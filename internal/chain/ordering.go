@@ -13,7 +13,7 @@ import (
 // the target wait for its source (an email goes out only after approval);
 // the value it carries lands under a key the node does not read (the
 // reference host hands a node its edge-fed ports as ctx.inputs,
-// openwop-app backend/typescript/src/executor/nodeCtxInputs.ts, and a node
+// openwop-app-install backend/typescript/src/executor/nodeCtxInputs.ts, and a node
 // reads the keys it knows), so the port name is a label. Such an edge is a
 // documented form, not a dangling one: reporting it as an error whose fix
 // is to delete or re-point it would remove the wait.

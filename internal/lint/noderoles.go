@@ -14,7 +14,7 @@ import (
 // names ("Common values", nodes[].role): the list is open there.
 var specRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate"}
 
-// hostRoles is the reference host's closed role taxonomy (openwop-app,
+// hostRoles is the reference host's closed role taxonomy (github.com/openwop/openwop-app-install,
 // scripts/gen-side-effect-floor.mjs, ROLES): its build fails on a bundled
 // pack's node whose role is missing or outside it, so that a typo never
 // drops a node out of replay's side-effect floor. The registry's packs use

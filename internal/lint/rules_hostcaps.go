@@ -42,7 +42,7 @@ var hostSurfaceFamilies = []string{
 // capability no known host provides. The spec has a host that lacks it
 // refuse to register the pack (pack_peer_dependency_missing) unless it is
 // optional; the reference host does not check peer dependencies at all
-// (openwop-app backend/typescript/src/packs/tarballLoader.ts registers every
+// (openwop-app-install backend/typescript/src/packs/tarballLoader.ts registers every
 // node of the nodes map), so there the nodes load and fail when they reach
 // for the surface (host_capability_missing). The message says both. Facets
 // (aiProviders.imageGeneration) of a provided family are not judged: hosts
