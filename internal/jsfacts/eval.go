@@ -121,7 +121,7 @@ func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
 		case exits && s.Else == nil && a.presenceTest(s.Cond) != "" && !failing(exitAt):
 			name := a.presenceTest(s.Cond)
 			if next := firstExit(rest); next != nil && !failing(next) {
-				a.markFallback(name, "what the code after it builds", mentions[name])
+				a.markFallback(name, "", mentions[name])
 			} else if next != nil {
 				a.failure(name, mentions[name])
 			}
@@ -131,7 +131,7 @@ func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
 			}
 		case s.Else == nil && a.absenceTest(s.Cond) != "" && assigns(s.Body):
 			name := a.absenceTest(s.Cond)
-			a.markFallback(name, "the value it assigns", mentions[name])
+			a.markFallback(name, "", mentions[name])
 		}
 	}
 	a.stmt(s.Body, nil)

@@ -54,7 +54,7 @@ const (
 type Fact struct {
 	Input string
 	Kind  Kind
-	Value string // the fallback's value, as written (Fallback, Hollow)
+	Value string // the fallback's value, as written (Fallback, Hollow); "" when the code builds one
 	Line  int    // the line that decides (1-based; 0 when unknown)
 }
 
@@ -152,7 +152,11 @@ func (f Fact) String() string {
 	var b strings.Builder
 	switch f.Kind {
 	case Fallback:
-		b.WriteString("falls back to " + f.Value)
+		if f.Value == "" {
+			b.WriteString("builds a value of its own")
+		} else {
+			b.WriteString("falls back to " + f.Value)
+		}
 	case Hollow:
 		b.WriteString("puts an empty " + f.Value + " in its place")
 	case Failure:
