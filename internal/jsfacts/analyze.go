@@ -149,6 +149,7 @@ type val struct {
 	k    kind
 	name string // vMember: path; vInput, vDefaulted, vDerived: the input
 	f    *fn
+	at   []byte // vMember: its last member's name, for the line
 }
 
 // fn is a function of the pack: its parameters and body.
@@ -637,7 +638,11 @@ func (a *analysis) bind(b js.IBinding, v val, at []byte) {
 			if item.Value.Default != nil {
 				def := a.eval(item.Value.Default)
 				if v.k == vInputs && key != "" {
-					a.fallback(key, item.Value.Default, def, keyData)
+					at := keyData
+					if nv, ok := item.Value.Binding.(*js.Var); ok && a.lineOf(at) == 0 {
+						at = nv.Data // { tone = 'x' }: the key is the parser's, the name the source's
+					}
+					a.fallback(key, item.Value.Default, def, at)
 					sub = val{k: vDefaulted, name: key}
 				} else if sub.k == vNone {
 					sub = def
@@ -677,9 +682,9 @@ func (a *analysis) member(base val, name string, at []byte) val {
 		if a.node != nil && slices.Contains(hostSurfaces, name) {
 			a.surface(name, at)
 		}
-		return val{k: vMember, name: name}
+		return val{k: vMember, name: name, at: at}
 	case vMember:
-		return val{k: vMember, name: base.name + "." + name}
+		return val{k: vMember, name: base.name + "." + name, at: at}
 	case vInputs:
 		if a.node != nil {
 			if _, seen := a.node.inputs[name]; !seen {

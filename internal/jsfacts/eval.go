@@ -507,7 +507,7 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 	case vFunc:
 		return a.call(callee.f, args)
 	case vMember:
-		a.hostCall(callee.name, e)
+		a.hostCall(callee)
 	case vDerived, vInput, vDefaulted:
 		return val{k: vDerived, name: callee.name}
 	}
@@ -537,7 +537,8 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 // data and not a known host surface (which member already recorded):
 // ctx.dataIntegration.transform(...) reaches the host whatever the host
 // calls that member.
-func (a *analysis) hostCall(path string, e *js.CallExpr) {
+func (a *analysis) hostCall(callee val) {
+	path := callee.name
 	if a.node == nil {
 		return
 	}
@@ -552,7 +553,7 @@ func (a *analysis) hostCall(path string, e *js.CallExpr) {
 			return // ctx.x.call(...): x itself is called
 		}
 	}
-	a.surface(first+"."+rest+"()", litData(calleeName(e.X)))
+	a.surface(first+"."+rest+"()", callee.at)
 }
 
 func calleeName(e js.IExpr) js.IExpr {
