@@ -16,7 +16,8 @@ const (
 	// MaxSource is the largest source analysed; a larger one yields no facts.
 	MaxSource = 1 << 20
 	maxDepth  = 200     // bracket nesting, and operator chains within a statement
-	maxSteps  = 2000000 // expressions and statements visited, for the whole file
+	maxSteps  = 1 << 18 // expressions and statements visited, per node
+	maxTotal  = 1 << 22 // and for the whole file: past it, no more nodes are claimed
 	maxCalls  = 32      // nested calls into the pack's own functions
 )
 
@@ -82,7 +83,11 @@ func Analyze(src []byte) (f *Facts) {
 	f.exports, f.hasDefault = a.exportNames, a.defaultExpr != nil || a.cjsDefault
 	f.nodes = map[string]*Node{}
 	for id, impl := range a.implementations() {
+		a.total += a.steps
 		a.steps = 0
+		if a.total > maxTotal {
+			break // the file's budget is spent: the rest claim nothing
+		}
 		if n := a.analyzeNode(impl); n != nil {
 			f.nodes[id] = n
 		}
@@ -173,7 +178,8 @@ type analysis struct {
 	node      *Node // the node being analysed; nil at module level
 	active    map[*fn]bool
 	calls     int
-	steps     int
+	steps     int // this node's
+	total     int // the file's
 	depth     int
 	exhausted bool
 	returns   *[]val // what the function being analysed returns

@@ -1,6 +1,7 @@
 package jsfacts
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,4 +131,39 @@ func TestNoClaims(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzAnalyze: any source, however broken or hostile, is analysed without
+// a panic, in bounded time, and what it claims is well formed: surfaces
+// are host surfaces or methods called through a member of ctx, facts name
+// a line of the source.
+func FuzzAnalyze(f *testing.F) {
+	f.Add(`export const nodes = { 'acme.upper': { async execute(ctx) { return ctx.db.get(ctx.inputs.k ?? 1); } } };`, "acme.upper")
+	f.Add("function a(c) { return b(c) }\nfunction b(c) { return a(c) }\nexport const nodes = { 'x': { execute: a } };", "x")
+	f.Add("const { db } = ctx; `${'{'}` /* ( */ 'x': (", "x")
+	f.Add("export const nodes = { 'x': async ({ dataIntegration: di }) => { const { a } = ctx; return di?.t?.(a.b()); } };", "x")
+	f.Add("exports.nodes = [{ typeId: 'x', run(ctx) { let d; d = ctx.kv; if (!ctx.inputs.a || !ctx.inputs.b) throw 1; return d.get(ctx.inputs.c || 'z'); } }];", "x")
+	f.Add("function mk(k) { return async function (ctx) { const { inputs: { q = 'd' } } = ctx; return ctx[k].go(q); }; }\nexport default { nodes: { 'x': mk('svc') } };", "x")
+	f.Fuzz(func(t *testing.T, src, typeID string) {
+		facts := Analyze([]byte(src))
+		lines := strings.Count(src, "\n") + 1
+		for _, id := range facts.TypeIDs() {
+			n := facts.Node(id)
+			for _, s := range n.Surfaces() {
+				member, method, call := strings.Cut(strings.TrimSuffix(s, "()"), ".")
+				if !slices.Contains(hostSurfaces, s) && !(call && strings.HasSuffix(s, "()") && isContextMember(member) && method != "") {
+					t.Fatalf("surface %q is not a host surface", s)
+				}
+				if l := n.SurfaceLine(s); l < 0 || l > lines {
+					t.Fatalf("surface %q on line %d of %d", s, l, lines)
+				}
+			}
+			for name, fact := range n.inputs {
+				if fact.Line < 0 || fact.Line > lines || fact.Input != name {
+					t.Fatalf("fact %+v for %q (%d lines)", *fact, name, lines)
+				}
+			}
+		}
+		_ = facts.Node(typeID)
+	})
 }

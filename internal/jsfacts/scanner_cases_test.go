@@ -184,3 +184,24 @@ func TestBounded(t *testing.T) {
 
 // TestPackExecutorParsedOnce: the rules that read the pack's executor share
 // one parse per pass, and each gets the whole scan budget, so a rule's
+
+// TestBoundedManyNodes: many nodes, each following a fan of helper calls,
+// cost the file's budget at most.
+func TestBoundedManyNodes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("function h0(c) { return c.db; }\n")
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, "function h%d(c) { h%d(c); return h%d(c); }\n", i, i-1, i-1)
+	}
+	b.WriteString("export const nodes = {\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  'n.%d': (ctx) => h29(ctx),\n", i)
+	}
+	b.WriteString("};\n")
+	start := time.Now()
+	f := Analyze([]byte(b.String()))
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
+	}
+	t.Logf("%d nodes claimed in %v", len(f.TypeIDs()), time.Since(start))
+}
