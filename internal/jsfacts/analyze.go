@@ -256,23 +256,23 @@ func (a *analysis) moduleVars(d *js.VarDecl) {
 func (a *analysis) export(s *js.ExportStmt) {
 	if s.Module != nil {
 		for _, al := range s.List { // export { x } from './y': names only
-			a.exportNames[string(orName(al))] = true
+			a.exportNames[string(al.Binding)] = true
 		}
 		return
 	}
 	switch d := s.Decl.(type) {
 	case nil:
 		for _, al := range s.List {
-			name := string(orName(al))
+			name, local := string(al.Binding), localName(al)
 			if name == "default" {
-				a.defaultExpr = &js.Var{Data: al.Binding}
-				if v := a.lookup(al.Binding); v != nil {
+				a.defaultExpr = &js.Var{Data: local}
+				if v := a.lookup(local); v != nil {
 					a.defaultExpr = v
 				}
 				continue
 			}
 			a.exportNames[name] = true
-			if v := a.lookup(al.Binding); v != nil {
+			if v := a.lookup(local); v != nil {
 				a.exportExprs[name] = v
 			}
 		}
@@ -305,8 +305,9 @@ func (a *analysis) export(s *js.ExportStmt) {
 	}
 }
 
-// orName is the exported name of an export list item.
-func orName(al js.Alias) []byte {
+// localName is the module's own name of an export list item: a in
+// export { a as nodes } (the parser keeps the exported name in Binding).
+func localName(al js.Alias) []byte {
 	if al.Name != nil {
 		return al.Name
 	}

@@ -167,3 +167,29 @@ func FuzzAnalyze(f *testing.F) {
 		_ = facts.Node(typeID)
 	})
 }
+
+// TestExports: the named and default exports runtime-entry-exports reads,
+// in the forms of the registry's entries and of bundlers.
+func TestExports(t *testing.T) {
+	for _, tc := range []struct {
+		src               string
+		named, hasDefault bool
+	}{
+		{"export const nodes = {};\nexport default {};\n", true, true},
+		{"const m = {};\nexport default m;\n", false, true},
+		{"const a = {};\nexport { a as nodes };\n", true, false},
+		{"const nodes = {};\nexport { nodes as default };\n", false, true},
+		{"module.exports = { nodes: {} };\n", true, true},
+		{"exports.nodes = {};\n", true, false},
+		{"module.exports.nodes = {};\n", true, false},
+		{"export const nodeHandlers = {};\n", false, false},
+		{"export async function nodes() {}\n", true, false},
+		{"export { nodes } from './nodes.mjs';\n", true, false},
+		{"// export const nodes = {};\nconst s = 'export const nodes = {}';\n", false, false},
+	} {
+		f := analyze(t, tc.src)
+		if f.Exports("nodes") != tc.named || f.HasDefault() != tc.hasDefault {
+			t.Errorf("%q: nodes %v, default %v; want %v, %v", tc.src, f.Exports("nodes"), f.HasDefault(), tc.named, tc.hasDefault)
+		}
+	}
+}

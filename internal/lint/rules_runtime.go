@@ -170,8 +170,8 @@ func checkMCPEntry(p *Pass) {
 }
 
 // Named and default exports of an ES module or CommonJS entry, as a loader
-// sees them. These are text patterns, not a parser: they look for the forms
-// bundlers emit.
+// sees them, for an entry the JavaScript parser refuses (jsfacts reads the
+// others): text patterns for the forms bundlers emit.
 var (
 	esmNamedNodes = regex.Lazy(`(?m)^\s*export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+nodes\b`)
 	esmExportList = regex.Lazy(`export\s*\{([^}]*)\}`)
@@ -203,11 +203,16 @@ func checkRuntimeEntryExports(p *Pass) {
 	if t, _ := resolve(p, name); t != targetFile {
 		return // runtime-entry-missing says it
 	}
-	src, err := p.ReadFile(name)
-	if err != nil {
-		return
+	var named, hasDefault bool
+	if facts := packFacts(p); facts.Parsed() {
+		named, hasDefault = facts.Exports("nodes"), facts.HasDefault()
+	} else {
+		src, err := p.ReadFile(name)
+		if err != nil {
+			return
+		}
+		named, hasDefault = exportsNodes(string(src)) // a source the parser refuses: its text
 	}
-	named, hasDefault := exportsNodes(string(src))
 	if named {
 		return
 	}
