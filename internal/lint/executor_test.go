@@ -69,3 +69,29 @@ func TestChainFillsReadTheOwnExecutorOnce(t *testing.T) {
 		t.Error("the pack's own node type was read from a second analysis of its executor, not the pass's")
 	}
 }
+
+// TestRuntimeEntryExportsReadsTheParse: the exports are the parser's, so a
+// comment or a string that spells an export is none, and an entry the
+// parser refuses gets no claim rather than a guess from its text.
+func TestRuntimeEntryExportsReadsTheParse(t *testing.T) {
+	manifest := `{"name": "community.acme.demo", "version": "1.0.0", "description": "Demo.", "license": "Apache-2.0",
+ "engines": {"openwop": ">=1.1.0 <2.0.0"}, "runtime": {"language": "javascript", "entry": "index.mjs", "format": "esm"},
+ "nodes": [{"typeId": "community.acme.demo.up", "version": "1.0.0", "role": "pure", "outputSchemaRef": "o.json"}]}`
+	for _, tc := range []struct {
+		name, src string
+		fires     bool
+	}{
+		{"named in an export list", "const m = {};\nexport { m as nodes };\n", false},
+		{"CommonJS", "exports.nodes = {};\n", false},
+		{"only in a comment", "/*\nexport const nodes = {};\n*/\nexport default {};\n", true},
+		{"only in a string", "const s = `\nexport const nodes = {}\n`;\nexport default { s };\n", true},
+		{"does not parse", "export default {\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := lintExample(t, []ExampleFile{{Name: "pack.json", Data: manifest}, {Name: "index.mjs", Data: tc.src}, {Name: "o.json", Data: `{"type": "object"}`}}, tarball.DefaultLimits, "runtime-entry-exports")
+			if (len(got) > 0) != tc.fires {
+				t.Errorf("findings %v, want fires=%v", got, tc.fires)
+			}
+		})
+	}
+}
