@@ -1,6 +1,7 @@
 package jsfacts
 
 import (
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -14,11 +15,12 @@ import (
 // tens of kilobytes), a fraction of a second of work.
 const (
 	// MaxSource is the largest source analysed; a larger one yields no facts.
-	MaxSource = 1 << 20
-	maxDepth  = 200     // bracket nesting, and operator chains within a statement
-	maxSteps  = 1 << 18 // expressions and statements visited, per node
-	maxTotal  = 1 << 22 // and for the whole file: past it, no more nodes are claimed
-	maxCalls  = 32      // nested calls into the pack's own functions
+	MaxSource  = 1 << 20
+	maxDepth   = 200     // bracket nesting, and operator chains within a statement
+	maxSteps   = 1 << 18 // expressions and statements visited, per node
+	maxTotal   = 1 << 22 // and for the whole file: past it, no more nodes are claimed
+	maxCalls   = 32      // nested calls into the pack's own functions
+	maxModules = 16      // modules of the pack an entry's imports lead to
 )
 
 // hostSurfaces are the ctx members through which a node reaches the host:
@@ -50,10 +52,18 @@ func isContextMember(name string) bool {
 // implMethods are the members of a node object that hold its code.
 var implMethods = []string{"execute", "run", "handler", "invoke"}
 
-// Analyze reads one executor's source. It never panics and returns facts
-// claiming nothing when src is too large, too deeply nested or does not
-// parse.
-func Analyze(src []byte) (f *Facts) {
+// Reader reads a module of the pack by its slash-separated path from the
+// pack's root ("lib/util.mjs"), nil when there is none (or it is out of
+// the pack, or too large).
+type Reader func(path string) []byte
+
+// Analyze reads one executor's source, the entry at entry (a
+// slash-separated path in the pack; "" when unknown). Functions it imports
+// from the pack's other modules by a relative path are followed when read
+// is not nil; any other import is code the analysis does not follow. It
+// never panics and returns facts claiming nothing when src is too large,
+// too deeply nested or does not parse.
+func Analyze(src []byte, entry string, read Reader) (f *Facts) {
 	f = &Facts{}
 	if len(src) == 0 || len(src) > MaxSource || !shallow(src) {
 		return f
@@ -69,13 +79,9 @@ func Analyze(src []byte) (f *Facts) {
 	if err != nil {
 		return f
 	}
-	a := &analysis{buf: in.Bytes()[:len(src)], env: map[*js.Var]val{}, objs: map[*js.Var]js.IExpr{}, active: map[*fn]bool{}}
-	for i, c := range a.buf {
-		if c == '\n' {
-			a.lines = append(a.lines, i)
-		}
-	}
-	a.module(ast)
+	a := &analysis{sources: []source{newSource(entry, in.Bytes()[:len(src)])}, env: map[*js.Var]val{}, objs: map[*js.Var]js.IExpr{}, active: map[*fn]bool{},
+		read: read, modules: map[string]*moduleExports{entry: nil}}
+	a.module(ast, path.Dir(entry))
 	if a.exhausted {
 		return &Facts{}
 	}
@@ -165,15 +171,17 @@ type fn struct {
 }
 
 type analysis struct {
-	buf   []byte
-	lines []int // offsets of '\n'
-	env   map[*js.Var]val
-	objs  map[*js.Var]js.IExpr // what a module-level const was initialised with
+	sources []source // the entry, then the modules it imports
+	env     map[*js.Var]val
+	objs    map[*js.Var]js.IExpr // what a module-level const was initialised with
 
 	exportNames map[string]bool
 	exportExprs map[string]js.IExpr
 	defaultExpr js.IExpr
 	cjsDefault  bool
+
+	read    Reader
+	modules map[string]*moduleExports // by path; nil while being read (an import cycle)
 
 	node      *Node // the node being analysed; nil at module level
 	active    map[*fn]bool
@@ -185,18 +193,41 @@ type analysis struct {
 	returns   *[]val // what the function being analysed returns
 }
 
-// lineOf returns the 1-based line of a slice of the parsed buffer, 0 when b
-// is not one (a name the parser made up). The pointer is only compared,
-// never dereferenced.
-func (a *analysis) lineOf(b []byte) int {
-	if len(b) == 0 || len(a.buf) == 0 {
-		return 0
+// source is a parsed module: its path, buffer and line ends.
+type source struct {
+	name  string
+	buf   []byte
+	lines []int // offsets of '\n'
+}
+
+func newSource(name string, buf []byte) source {
+	s := source{name: name, buf: buf}
+	for i, c := range buf {
+		if c == '\n' {
+			s.lines = append(s.lines, i)
+		}
 	}
-	p, base := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(a.buf)))
-	if p < base || p >= base+uintptr(len(a.buf)) {
-		return 0
+	return s
+}
+
+// lineOf returns where a slice of a parsed buffer lies: the module and its
+// 1-based line; the zero Pos when b is in none (a name the parser made
+// up). The pointers are only compared, never dereferenced.
+func (a *analysis) lineOf(b []byte) Pos {
+	if len(b) == 0 {
+		return Pos{}
 	}
-	return sort.SearchInts(a.lines, int(p-base)) + 1
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for _, s := range a.sources {
+		if len(s.buf) == 0 {
+			continue
+		}
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(s.buf)))
+		if p >= base && p < base+uintptr(len(s.buf)) {
+			return Pos{File: s.name, Line: sort.SearchInts(s.lines, int(p-base)) + 1}
+		}
+	}
+	return Pos{}
 }
 
 // step counts one unit of work; past the budget the analysis stops and
@@ -209,9 +240,21 @@ func (a *analysis) step() bool {
 	return !a.exhausted
 }
 
-// module reads the top level: functions (hoisted), consts, exports.
-func (a *analysis) module(ast *js.AST) {
+// moduleExports is what another module of the pack exports.
+type moduleExports struct {
+	exprs       map[string]js.IExpr
+	defaultExpr js.IExpr
+}
+
+// module reads the top level: imports, functions (hoisted), consts,
+// exports. dir is the module's folder in the pack.
+func (a *analysis) module(ast *js.AST, dir string) {
 	a.exportNames, a.exportExprs = map[string]bool{}, map[string]js.IExpr{}
+	for _, s := range ast.List {
+		if imp, ok := s.(*js.ImportStmt); ok {
+			a.imports(imp, &ast.Scope, dir)
+		}
+	}
 	for _, s := range ast.List {
 		switch s := s.(type) {
 		case *js.FuncDecl:
@@ -236,6 +279,88 @@ func (a *analysis) module(ast *js.AST) {
 			a.eval(s.Value)
 		}
 	}
+}
+
+// imports binds the names an import of a module of the pack (a relative
+// path inside the pack) brings in to what that module exports.
+func (a *analysis) imports(imp *js.ImportStmt, scope *js.Scope, dir string) {
+	spec := unquote(imp.Module)
+	if a.read == nil || !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		return // a package or a built-in: not followed
+	}
+	file := path.Join(dir, spec)
+	if file == ".." || strings.HasPrefix(file, "../") {
+		return // out of the pack
+	}
+	mod := a.load(file)
+	if mod == nil {
+		return
+	}
+	bindTo := func(local []byte, e js.IExpr) {
+		v := moduleVar(scope, local)
+		if v == nil || e == nil {
+			return
+		}
+		if f := a.implFunc(e, 0); f != nil {
+			a.env[v] = val{k: vFunc, f: f}
+		} else if obj := a.resolve(e); obj != nil {
+			a.objs[v] = obj
+		}
+	}
+	if imp.Default != nil {
+		bindTo(imp.Default, mod.defaultExpr)
+	}
+	for _, al := range imp.List {
+		if string(al.Name) == "*" || al.Binding == nil {
+			continue // a namespace import: its members are not followed
+		}
+		imported := al.Binding
+		if al.Name != nil {
+			imported = al.Name
+		}
+		bindTo(al.Binding, mod.exprs[string(imported)])
+	}
+}
+
+// moduleVar finds the variable an imported name is used through: the
+// parser declares no variable for an import, so its uses share the
+// module scope's undeclared one.
+func moduleVar(scope *js.Scope, name []byte) *js.Var {
+	for _, v := range scope.Undeclared {
+		if string(v.Data) == string(name) {
+			return v
+		}
+	}
+	return nil
+}
+
+// load reads, parses and runs another module of the pack once, and returns
+// its exports (nil when it cannot be read, parsed, or is being read).
+func (a *analysis) load(file string) *moduleExports {
+	if mod, seen := a.modules[file]; seen {
+		return mod
+	}
+	if len(a.modules) > maxModules {
+		return nil
+	}
+	a.modules[file] = nil
+	src := a.read(file)
+	if len(src) == 0 || len(src) > MaxSource || !shallow(src) {
+		return nil
+	}
+	in := parse.NewInputBytes([]byte(string(src)))
+	ast, err := js.Parse(in, js.Options{})
+	if err != nil {
+		return nil
+	}
+	a.sources = append(a.sources, newSource(file, in.Bytes()[:len(src)]))
+	names, exprs, def, cjs := a.exportNames, a.exportExprs, a.defaultExpr, a.cjsDefault
+	a.defaultExpr, a.cjsDefault = nil, false
+	a.module(ast, path.Dir(file))
+	mod := &moduleExports{exprs: a.exportExprs, defaultExpr: a.defaultExpr}
+	a.exportNames, a.exportExprs, a.defaultExpr, a.cjsDefault = names, exprs, def, cjs
+	a.modules[file] = mod
+	return mod
 }
 
 func (a *analysis) declareFunc(d *js.FuncDecl) {
@@ -564,7 +689,7 @@ func (a *analysis) analyzeNode(impl js.IExpr) *Node {
 	if f == nil || a.exhausted {
 		return nil
 	}
-	n := &Node{Line: a.lineOf(f.at), surfaces: map[string]int{}, inputs: map[string]*Fact{}}
+	n := &Node{At: a.lineOf(f.at), surfaces: map[string]Pos{}, inputs: map[string]*Fact{}}
 	a.node = n
 	defer func() { a.node = nil }()
 	a.call(f, []val{{k: vCtx}})
@@ -581,7 +706,7 @@ func (a *analysis) call(f *fn, args []val) val {
 	if a.active[f] || a.calls >= maxCalls {
 		if a.node != nil {
 			for _, v := range args {
-				a.escape(v, 0) // what it does there is not followed
+				a.escape(v, Pos{}) // what it does there is not followed
 			}
 		}
 		return val{}
@@ -601,7 +726,7 @@ func (a *analysis) call(f *fn, args []val) val {
 	}
 	if f.params.Rest != nil {
 		for _, v := range args[min(len(args), len(f.params.List)):] {
-			a.escape(v, 0)
+			a.escape(v, Pos{})
 		}
 	}
 	var rets []val
@@ -646,7 +771,7 @@ func (a *analysis) bind(b js.IBinding, v val, at []byte) {
 				def := a.eval(item.Value.Default)
 				if v.k == vInputs && key != "" {
 					at := keyData
-					if nv, ok := item.Value.Binding.(*js.Var); ok && a.lineOf(at) == 0 {
+					if nv, ok := item.Value.Binding.(*js.Var); ok && a.lineOf(at).Line == 0 {
 						at = nv.Data // { tone = 'x' }: the key is the parser's, the name the source's
 					}
 					a.fallback(key, item.Value.Default, def, at)
@@ -695,7 +820,7 @@ func (a *analysis) member(base val, name string, at []byte) val {
 	case vInputs:
 		if a.node != nil {
 			if _, seen := a.node.inputs[name]; !seen {
-				a.node.inputs[name] = &Fact{Input: name, Kind: Passed, Line: a.lineOf(at)}
+				a.node.inputs[name] = &Fact{Input: name, Kind: Passed, At: a.lineOf(at)}
 			}
 		}
 		return val{k: vInput, name: name}
@@ -713,18 +838,18 @@ func (a *analysis) surface(s string, at []byte) {
 
 func (a *analysis) dynamic(at []byte) {
 	if a.node != nil && !a.node.dynamic {
-		a.node.dynamic, a.node.dynamicLine = true, a.lineOf(at)
+		a.node.dynamic, a.node.dynamicAt = true, a.lineOf(at)
 	}
 }
 
 // escape notes a value handed to code the analysis does not follow: the
 // inputs object (or ctx, which holds it) read there in any way.
-func (a *analysis) escape(v val, line int) {
+func (a *analysis) escape(v val, at Pos) {
 	if a.node == nil || a.node.dynamic {
 		return
 	}
 	if v.k == vInputs || v.k == vCtx {
-		a.node.dynamic, a.node.dynamicLine = true, line
+		a.node.dynamic, a.node.dynamicAt = true, at
 	}
 }
 
@@ -748,11 +873,11 @@ func (a *analysis) fallback(name string, def js.IExpr, dv val, at []byte) {
 	if f.Kind == Hollow && kind == Hollow {
 		return
 	}
-	f.Kind, f.Value, f.Line = kind, render(def), a.lineOf(at)
+	f.Kind, f.Value, f.At = kind, render(def), a.lineOf(at)
 }
 
 // failure records that the node fails when input name is absent.
-func (a *analysis) failure(name string, line int) {
+func (a *analysis) failure(name string, at Pos) {
 	if a.node == nil {
 		return
 	}
@@ -762,7 +887,7 @@ func (a *analysis) failure(name string, line int) {
 		a.node.inputs[name] = f
 	}
 	if f.Kind != Failure {
-		f.Kind, f.Value, f.Line = Failure, "", line
+		f.Kind, f.Value, f.At = Failure, "", at
 	}
 }
 

@@ -34,7 +34,7 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 		if a.returns != nil {
 			*a.returns = append(*a.returns, v)
 		}
-		a.escape(v, 0)
+		a.escape(v, Pos{})
 	case *js.ThrowStmt:
 		a.eval(s.Value)
 	case *js.BlockStmt:
@@ -72,7 +72,7 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 	case *js.LabelledStmt:
 		a.stmt(s.Value, rest)
 	case *js.WithStmt:
-		a.escape(a.eval(s.Cond), 0)
+		a.escape(a.eval(s.Cond), Pos{})
 		a.stmt(s.Body, nil)
 	}
 }
@@ -126,8 +126,8 @@ func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
 				a.failure(name, mentions[name])
 			}
 		case exits:
-			for name, line := range mentions {
-				a.failure(name, line)
+			for name, at := range mentions {
+				a.failure(name, at)
 			}
 		case s.Else == nil && a.absenceTest(s.Cond) != "" && assigns(s.Body):
 			name := a.absenceTest(s.Cond)
@@ -141,27 +141,27 @@ func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
 }
 
 // markFallback records a fallback the code builds (not one expression).
-func (a *analysis) markFallback(name, what string, line int) {
+func (a *analysis) markFallback(name, what string, at Pos) {
 	f := a.node.inputs[name]
 	if f == nil {
 		f = &Fact{Input: name}
 		a.node.inputs[name] = f
 	}
 	if f.Kind == Passed || f.Kind == Hollow {
-		f.Kind, f.Value, f.Line = Fallback, what, line
+		f.Kind, f.Value, f.At = Fallback, what, at
 	}
 }
 
 // mentions evaluates a condition and returns the inputs it reads (directly,
 // through a variable holding one, or something derived from one), each
 // with the line of its first mention.
-func (a *analysis) mentions(cond js.IExpr) map[string]int {
-	out := map[string]int{}
+func (a *analysis) mentions(cond js.IExpr) map[string]Pos {
+	out := map[string]Pos{}
 	a.collect(cond, out, 0)
 	return out
 }
 
-func (a *analysis) collect(e js.IExpr, out map[string]int, depth int) {
+func (a *analysis) collect(e js.IExpr, out map[string]Pos, depth int) {
 	if e == nil || depth > maxDepth || !a.step() {
 		return
 	}
@@ -196,7 +196,7 @@ func (a *analysis) collect(e js.IExpr, out map[string]int, depth int) {
 
 // exprLine is the line of an expression: of its last member name or
 // literal, the part nearest what it reads.
-func (a *analysis) exprLine(e js.IExpr) int {
+func (a *analysis) exprLine(e js.IExpr) Pos {
 	for range 64 {
 		switch x := e.(type) {
 		case *js.DotExpr:
@@ -223,10 +223,10 @@ func (a *analysis) exprLine(e js.IExpr) int {
 			if l, ok := literal(e); ok {
 				return a.lineOf(l.Data)
 			}
-			return 0
+			return Pos{}
 		}
 	}
-	return 0
+	return Pos{}
 }
 
 // inputOf returns the input an expression is, as it is, or "".
@@ -422,7 +422,7 @@ func (a *analysis) eval(e js.IExpr) val {
 		a.eval(e.X)
 		if e.Args != nil {
 			for _, arg := range e.Args.List {
-				a.escape(a.eval(arg.Value), 0)
+				a.escape(a.eval(arg.Value), Pos{})
 			}
 		}
 		return val{}
@@ -450,19 +450,19 @@ func (a *analysis) eval(e js.IExpr) val {
 			if _, isMethod := p.Value.(*js.MethodDecl); isMethod {
 				continue
 			}
-			a.escape(a.eval(p.Value), 0)
+			a.escape(a.eval(p.Value), Pos{})
 			a.eval(p.Init)
 		}
 		return val{}
 	case *js.ArrayExpr:
 		for _, el := range e.List {
-			a.escape(a.eval(el.Value), 0)
+			a.escape(a.eval(el.Value), Pos{})
 		}
 		return val{}
 	case *js.TemplateExpr:
 		a.eval(e.Tag)
 		for _, part := range e.List {
-			a.escape(a.eval(part.Expr), 0)
+			a.escape(a.eval(part.Expr), Pos{})
 		}
 		return val{}
 	case *js.ArrowFunc:
@@ -474,7 +474,7 @@ func (a *analysis) eval(e js.IExpr) val {
 		}
 		return val{k: vFunc, f: f}
 	case *js.YieldExpr:
-		a.escape(a.eval(e.X), 0)
+		a.escape(a.eval(e.X), Pos{})
 		return val{}
 	case *js.VarDecl:
 		a.varDecl(e)
@@ -572,7 +572,7 @@ func (a *analysis) binary(e *js.BinaryExpr) val {
 			return v
 		}
 		a.eval(e.X)
-		a.escape(v, 0)
+		a.escape(v, Pos{})
 		return v
 	case js.NullishToken, js.OrToken, js.NullishEqToken, js.OrEqToken:
 		l := a.eval(e.X)

@@ -14,7 +14,7 @@
 // match a function of the pack (ctx.a2a.sendMessage against the pack's own
 // sendMessage), is never mistaken for it. Its AST carries no positions, but
 // every name and literal is a slice of the parsed buffer, so a fact's line
-// is where that slice lies in the buffer (see lineOf).
+// is where that slice lies in its buffer (see lineOf).
 //
 // The analysis is a small abstract interpretation: values are "ctx", "a
 // member of ctx", "the inputs object", "input X" (and what is derived from
@@ -55,16 +55,32 @@ type Fact struct {
 	Input string
 	Kind  Kind
 	Value string // the fallback's value, as written (Fallback, Hollow); "" when the code builds one
-	Line  int    // the line that decides (1-based; 0 when unknown)
+	At    Pos    // the line that decides
+}
+
+// Pos is a line of a module of the pack: File is the path the analysis was
+// given for it (the entry's, or the import's resolved path); Line is
+// 1-based, 0 when unknown.
+type Pos struct {
+	File string
+	Line int
+}
+
+// String renders file:line, or file when the line is unknown.
+func (p Pos) String() string {
+	if p.Line <= 0 {
+		return p.File
+	}
+	return p.File + ":" + strconv.Itoa(p.Line)
 }
 
 // Node is what the code implementing one typeId does.
 type Node struct {
-	Line        int            // where the implementing function starts
-	surfaces    map[string]int // host surface or "member.method()" -> line
-	inputs      map[string]*Fact
-	dynamic     bool // it reads inputs in ways that name no key
-	dynamicLine int
+	At        Pos            // where the implementing function starts
+	surfaces  map[string]Pos // host surface or "member.method()" -> where first reached
+	inputs    map[string]*Fact
+	dynamic   bool // it reads inputs in ways that name no key
+	dynamicAt Pos
 }
 
 // Surfaces returns the host surfaces the node reaches through ctx, sorted:
@@ -79,8 +95,8 @@ func (n *Node) Surfaces() []string {
 	return out
 }
 
-// SurfaceLine returns the line where the node first reaches surface s.
-func (n *Node) SurfaceLine(s string) int { return n.surfaces[s] }
+// SurfaceAt returns where the node first reaches surface s.
+func (n *Node) SurfaceAt(s string) Pos { return n.surfaces[s] }
 
 // Input returns what the node does with input name, and false when its
 // code never reads it by that name.
@@ -95,8 +111,8 @@ func (n *Node) Input(name string) (Fact, bool) {
 // ReadsDynamically reports whether the node reads its inputs in a way that
 // names no key (it hands the inputs object to code the analysis cannot
 // follow, spreads or iterates it, indexes it with a computed key), and
-// the line where it first does.
-func (n *Node) ReadsDynamically() (bool, int) { return n.dynamic, n.dynamicLine }
+// where it first does (when known).
+func (n *Node) ReadsDynamically() (bool, Pos) { return n.dynamic, n.dynamicAt }
 
 // Reads reports whether the node may read input name: it reads it by
 // name, or it reads its inputs dynamically.
@@ -164,10 +180,8 @@ func (f Fact) String() string {
 	default:
 		b.WriteString("passes it on")
 	}
-	if f.Line > 0 {
-		b.WriteString(" (line ")
-		b.WriteString(strconv.Itoa(f.Line))
-		b.WriteString(")")
+	if f.At.File != "" {
+		b.WriteString(" (" + f.At.String() + ")")
 	}
 	return b.String()
 }

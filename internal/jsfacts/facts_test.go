@@ -8,7 +8,7 @@ import (
 
 func analyze(t *testing.T, src string) *Facts {
 	t.Helper()
-	f := Analyze([]byte(src))
+	f := Analyze([]byte(src), "index.mjs", nil)
 	if !f.Parsed() {
 		t.Fatalf("not parsed: %s", src)
 	}
@@ -61,7 +61,7 @@ func TestInputFacts(t *testing.T) {
 			if !ok {
 				t.Fatalf("input %q not read; inputs %v", tc.input, n.inputs)
 			}
-			if f.Kind != tc.kind || tc.value != "" && f.Value != tc.value || tc.line != 0 && f.Line != tc.line {
+			if f.Kind != tc.kind || tc.value != "" && f.Value != tc.value || tc.line != 0 && f.At.Line != tc.line {
 				t.Errorf("input %q: %+v, want kind %d value %q line %d", tc.input, f, tc.kind, tc.value, tc.line)
 			}
 		})
@@ -126,7 +126,7 @@ func TestNoClaims(t *testing.T) {
 		"factory": "export const nodes = { 'a.b': makeNode('x') };",
 	} {
 		t.Run(name, func(t *testing.T) {
-			if n := Analyze([]byte(src)).Node("a.b"); n != nil {
+			if n := Analyze([]byte(src), "index.mjs", nil).Node("a.b"); n != nil {
 				t.Errorf("claims a node: %+v", n)
 			}
 		})
@@ -145,7 +145,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("exports.nodes = [{ typeId: 'x', run(ctx) { let d; d = ctx.kv; if (!ctx.inputs.a || !ctx.inputs.b) throw 1; return d.get(ctx.inputs.c || 'z'); } }];", "x")
 	f.Add("function mk(k) { return async function (ctx) { const { inputs: { q = 'd' } } = ctx; return ctx[k].go(q); }; }\nexport default { nodes: { 'x': mk('svc') } };", "x")
 	f.Fuzz(func(t *testing.T, src, typeID string) {
-		facts := Analyze([]byte(src))
+		facts := Analyze([]byte(src), "index.mjs", nil)
 		lines := strings.Count(src, "\n") + 1
 		for _, id := range facts.TypeIDs() {
 			n := facts.Node(id)
@@ -154,12 +154,12 @@ func FuzzAnalyze(f *testing.F) {
 				if !slices.Contains(hostSurfaces, s) && !(call && strings.HasSuffix(s, "()") && isContextMember(member) && method != "") {
 					t.Fatalf("surface %q is not a host surface", s)
 				}
-				if l := n.SurfaceLine(s); l < 0 || l > lines {
+				if l := n.SurfaceAt(s).Line; l < 0 || l > lines {
 					t.Fatalf("surface %q on line %d of %d", s, l, lines)
 				}
 			}
 			for name, fact := range n.inputs {
-				if fact.Line < 0 || fact.Line > lines || fact.Input != name {
+				if fact.At.Line < 0 || fact.At.Line > lines || fact.Input != name {
 					t.Fatalf("fact %+v for %q (%d lines)", *fact, name, lines)
 				}
 			}
@@ -191,5 +191,49 @@ func TestExports(t *testing.T) {
 		if f.Exports("nodes") != tc.named || f.HasDefault() != tc.hasDefault {
 			t.Errorf("%q: nodes %v, default %v; want %v, %v", tc.src, f.Exports("nodes"), f.HasDefault(), tc.named, tc.hasDefault)
 		}
+	}
+}
+
+// TestImports: a function imported from another module of the pack by a
+// relative path is followed; a package's, or a path out of the pack, is not.
+func TestImports(t *testing.T) {
+	files := map[string]string{
+		"lib/store.mjs": "export async function save(c, v) { return c.storage.put(v); }\nexport default function pick(i) { return i.topic ?? 'news'; }\n",
+		"lib/util.mjs":  "import { save as keep } from './store.mjs';\nexport const persist = (c) => keep(c, 1);\n",
+		"../other.mjs":  "export function save(c) { return c.db.put(); }\n",
+	}
+	read := func(p string) []byte {
+		if s, ok := files[p]; ok {
+			return []byte(s)
+		}
+		return nil
+	}
+	src := `import { persist } from './lib/util.mjs';
+import pick from './lib/store.mjs';
+import { save } from '../other.mjs';
+import { helper } from 'some-package';
+export const nodes = {
+  'a.one': async (ctx) => persist(ctx),
+  'a.two': async (ctx) => pick(ctx.inputs),
+  'a.three': async (ctx) => save(ctx),
+  'a.four': async (ctx) => helper(ctx),
+};`
+	f := Analyze([]byte(src), "index.mjs", read)
+	if got := surfaces(f.Node("a.one")); !slices.Equal(got, []string{"storage"}) {
+		t.Errorf("through two modules: surfaces %q, want [storage]", got)
+	} else if at := f.Node("a.one").SurfaceAt("storage"); at != (Pos{File: "lib/store.mjs", Line: 1}) {
+		t.Errorf("the surface is reached at %v, want lib/store.mjs:1", at)
+	}
+	if fact, ok := f.Node("a.two").Input("topic"); !ok || fact.Kind != Fallback || fact.Value != "'news'" {
+		t.Errorf("a default import's fallback: %+v", fact)
+	}
+	if got := surfaces(f.Node("a.three")); got != nil {
+		t.Errorf("a module out of the pack was followed: %q", got)
+	}
+	if dyn, _ := f.Node("a.four").ReadsDynamically(); !dyn {
+		t.Error("ctx handed to a package's function: the node may read any input")
+	}
+	if n := Analyze([]byte(src), "index.mjs", nil).Node("a.one"); n == nil || surfaces(n) != nil {
+		t.Error("without a reader, imports are not followed")
 	}
 }

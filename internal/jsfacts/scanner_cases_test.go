@@ -18,7 +18,9 @@ func surfaces(n *Node) []string {
 	return n.Surfaces()
 }
 
-func surfacesOf(src, typeID string) []string { return surfaces(Analyze([]byte(src)).Node(typeID)) }
+func surfacesOf(src, typeID string) []string {
+	return surfaces(Analyze([]byte(src), "index.mjs", nil).Node(typeID))
+}
 
 func TestScannerSurfaceCases(t *testing.T) {
 	tests := []struct {
@@ -154,7 +156,7 @@ export const nodes = {
   'acme.openapi': openapiCall,
   'acme.grpc': grpcUnary,
 };`
-	x := Analyze([]byte(src))
+	x := Analyze([]byte(src), "index.mjs", nil)
 	if got := surfaces(x.Node("acme.openapi")); !slices.Equal(got, []string{"http"}) {
 		t.Errorf("openapi surfaces = %q, want [http]", got)
 	}
@@ -174,7 +176,7 @@ func TestBounded(t *testing.T) {
 	}
 	for i, src := range srcs {
 		start := time.Now()
-		x := Analyze([]byte(src))
+		x := Analyze([]byte(src), "index.mjs", nil)
 		_ = surfaces(x.Node("x"))
 		if d := time.Since(start); d > 30*time.Second { // quadratic would take hours; generous for a loaded machine
 			t.Errorf("source %d (%d bytes) took %v", i, len(src), d)
@@ -199,7 +201,7 @@ func TestBoundedManyNodes(t *testing.T) {
 	}
 	b.WriteString("};\n")
 	start := time.Now()
-	f := Analyze([]byte(b.String()))
+	f := Analyze([]byte(b.String()), "index.mjs", nil)
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
 	}

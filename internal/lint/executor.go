@@ -17,13 +17,19 @@ type executors struct {
 }
 
 // executorSource reads the pack's JavaScript runtime entry (nil when the
-// pack has none, or it is not in the pack).
-func executorSource(p *Pass) []byte {
+// pack has none, or it is not in the pack) and its path.
+func executorSource(p *Pass) ([]byte, string) {
 	rt := p.Root().Get("runtime")
 	if rt.Get("language").String() != "javascript" {
-		return nil
+		return nil, ""
 	}
 	name := path.Clean(rt.Get("entry").String())
+	return packModule(p, name), name
+}
+
+// packModule reads a file of the pack for the analysis (nil when it is not
+// a file in the pack): the entry, and the modules it imports.
+func packModule(p *Pass, name string) []byte {
 	if t, _ := resolve(p, name); t != targetFile {
 		return nil
 	}
@@ -45,7 +51,8 @@ func (p *Pass) executors() *executors {
 func packFacts(p *Pass) *jsfacts.Facts {
 	x := p.executors()
 	if x.own == nil {
-		x.own = jsfacts.Analyze(executorSource(p))
+		src, entry := executorSource(p)
+		x.own = jsfacts.Analyze(src, entry, func(name string) []byte { return packModule(p, name) })
 	}
 	return x.own
 }
@@ -63,7 +70,7 @@ func typeFacts(x *executors, pass *Pass, c *catalog.Catalog, t *catalog.NodeType
 	}
 	f, ok := x.byPack[t.Pack]
 	if !ok {
-		f = jsfacts.Analyze([]byte(c.RuntimeSource(t)))
+		f = jsfacts.Analyze([]byte(c.RuntimeSource(t)), "", nil) // the catalog lends the entry alone
 		x.byPack[t.Pack] = f
 	}
 	return f.Node(t.TypeID)

@@ -195,17 +195,18 @@ func checkPureHostSurface(p *Pass) {
 		}
 		if used := node.Surfaces(); len(used) > 0 {
 			entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
-			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", atLine(entry, node.SurfaceLine(used[0])), strings.Join(used, ", ctx."))
+			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", atLine(entry, node.SurfaceAt(used[0])), strings.Join(used, ", ctx."))
 		}
 	})
 }
 
-// atLine renders file:line ("file" when the line is unknown).
-func atLine(file string, line int) string {
-	if line <= 0 {
-		return file
+// atLine renders where a fact of the executor was decided: module:line,
+// or the entry when the analysis kept no position.
+func atLine(entry string, at jsfacts.Pos) string {
+	if at.File == "" {
+		return entry
 	}
-	return fmt.Sprintf("%s:%d", file, line)
+	return at.String()
 }
 
 func checkNodeSchemaRefs(p *Pass) {
@@ -319,7 +320,7 @@ func executorFallback(p *Pass, typeID, input string) string {
 	}
 	entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
 	if f.Value == "" {
-		return fmt.Sprintf("its executor (%s) builds a value of its own when it is missing", atLine(entry, f.Line))
+		return fmt.Sprintf("its executor (%s) builds a value of its own when it is missing", atLine(entry, f.At))
 	}
-	return fmt.Sprintf("its executor (%s) puts %s in its place when it is missing", atLine(entry, f.Line), f.Value)
+	return fmt.Sprintf("its executor (%s) puts %s in its place when it is missing", atLine(entry, f.At), f.Value)
 }
