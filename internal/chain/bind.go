@@ -218,5 +218,7 @@ func FillsItself(prop any) string {
 }
 
 // documentedFallback matches a property description saying the node copes
-// without the property.
-var documentedFallback = regex.Lazy(`(?i)\b(defaults? to|falls? back|fallback|optional|not required|(if|when) (omitted|absent|missing|not (set|given|provided|supplied)))\b`)
+// without the property. The bare word "fallback" does not: a description
+// names fallbacks of other things ("the fallback model reads it"); "falls
+// back to" or "used as a fallback when omitted" says it of the property.
+var documentedFallback = regex.Lazy(`(?i)\b(defaults? to|falls? back (to|on)|optional|not required|(if|when) (omitted|absent|missing|not (set|given|provided|supplied)))\b`)

@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/jsfacts"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
 )
@@ -18,11 +19,11 @@ func chains(p *Pass) *chain.Analysis {
 }
 
 // chainOptions passes the analysis what lint knows and it must not import.
-// A node type of the pack being linted is read from the pass's own parse of
-// its executor (the pack as linted, not the catalog's copy), so the
-// executor is parsed once per lint.
+// A node type of the pack being linted is read from the pass's own analysis
+// of its executor (the pack as linted, not the catalog's copy), so the
+// executor is analysed once per lint.
 func chainOptions(p *Pass) chain.Options {
-	return chainOptionsWith(p.Root(), p.Catalog, p.Spec, executorFills{byPack: map[string]*executor{}, pass: p})
+	return chainOptionsWith(p.Root(), p.Catalog, p.Spec, executorFills{x: p.executors(), pass: p})
 }
 
 // ChainOptions are the facts the chain analysis of a manifest reads, as
@@ -31,7 +32,7 @@ func chainOptions(p *Pass) chain.Options {
 // reader of the analysis (lint, the editor's hover) passes the same, so
 // they agree.
 func ChainOptions(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree) chain.Options {
-	return chainOptionsWith(root, c, tree, executorFills{byPack: map[string]*executor{}})
+	return chainOptionsWith(root, c, tree, executorFills{x: &executors{byPack: map[string]*jsfacts.Facts{}}})
 }
 
 func chainOptionsWith(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree, fills executorFills) chain.Options {
@@ -42,7 +43,6 @@ func chainOptionsWith(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree, f
 	o.OwnTypeIDs = map[string]bool{}
 	eachObject(root.Get("nodes"), "/nodes", func(_ string, n *jsonpos.Value) { o.OwnTypeIDs[n.Get("typeId").String()] = true })
 	if c != nil {
-		fills.own = root.Get("name").String()
 		o.Fills = func(t *catalog.NodeType, input string) bool { return fills.fills(c, t, input) }
 	}
 	return o
@@ -63,24 +63,21 @@ func chainRule(id string) func(p *Pass) {
 // executorFills reads the executors of the catalog's packs, each once per
 // lint of a pack, to learn which required inputs a node type fills itself.
 type executorFills struct {
-	byPack map[string]*executor
-	own    string // the linted pack's name
-	pass   *Pass  // its pass, whose parse of the pack's executor serves own; nil outside lint
+	x    *executors
+	pass *Pass // the pass, whose analysis of the pack's executor serves its own types; nil outside lint
 }
 
-// fills reports whether node type t's own executor copes with input r
-// being absent (a fallback, a default, a presence check): a chain that
-// leaves r out runs, so the contradiction between the schema and the
-// executor is node-input-required-filled's, on the node type's pack.
+// fills reports whether node type t's own executor puts a usable value in
+// r's place when it is absent (jsfacts.Fallback): a chain that leaves r
+// out runs, so the contradiction between the schema and the executor is
+// node-input-required-filled's, on the node type's pack. A hollow
+// fallback (”, {}) or a failure fills nothing: the edge into r is
+// type-checked as any other.
 func (f executorFills) fills(c *catalog.Catalog, t *catalog.NodeType, r string) bool {
-	x, ok := f.byPack[t.Pack]
-	if !ok {
-		if f.pass != nil && t.Pack == f.own {
-			x = packExecutor(f.pass)
-		} else {
-			x = parseExecutor(c.RuntimeSource(t))
-		}
-		f.byPack[t.Pack] = x
+	n := typeFacts(f.x, f.pass, c, t)
+	if n == nil {
+		return false
 	}
-	return x.toleratesMissing(t.TypeID, r) != ""
+	fact, ok := n.Input(r)
+	return ok && fact.Kind == jsfacts.Fallback
 }

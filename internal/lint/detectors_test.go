@@ -52,28 +52,6 @@ func TestImpureMention(t *testing.T) {
 	}
 }
 
-func TestExportsNodes(t *testing.T) {
-	tests := []struct {
-		src               string
-		named, hasDefault bool
-	}{
-		{"export const nodes = {};\nexport default {};\n", true, true},
-		{"const m = {};\nexport default m;\n", false, true},
-		{"const a = {};\nexport { a as nodes };\n", true, false},
-		{"export { nodes as default };\n", false, true},
-		{"module.exports = { nodes: {} };\n", true, false},
-		{"exports.nodes = {};\n", true, false},
-		{"export const nodeHandlers = {};\n", false, false},
-		{"export async function nodes() {}\n", true, false},
-	}
-	for _, tt := range tests {
-		named, def := exportsNodes(tt.src)
-		if named != tt.named || def != tt.hasDefault {
-			t.Errorf("exportsNodes(%q) = %v, %v; want %v, %v", tt.src, named, def, tt.named, tt.hasDefault)
-		}
-	}
-}
-
 // TestPureConfigDefault: a pure node whose config defaults to a random or
 // clock mode is nondeterministic; a deterministic default is not.
 func TestPureConfigDefault(t *testing.T) {

@@ -34,7 +34,7 @@ type Pass struct {
 	// Computed once per pass and shared by the rules: the rules ask the same
 	// questions about the same files.
 	json         map[string]*jsonFile // parsed JSON files
-	executor     *executor            // the pack's own executor, parsed once (see packExecutor)
+	executor     *executors           // the executors' analyses, each made once (see packFacts)
 	files        map[string]fileRead  // file contents, within cacheBudget
 	cached       int                  // bytes held in files
 	scratch      []byte               // reused by lend for files past the budget

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/jsonpos"
 )
@@ -127,6 +128,19 @@ func sampleOf(typ, template string) any {
 	return template
 }
 
+// neverReads says "; the node never reads it" when the analysis of the
+// node type's executor shows the implementing function and that it never
+// reads input key, by name or dynamically; "" when it cannot tell (no
+// executor to follow, a stub) or the node may read it (the chat node turns
+// any string input into its user message).
+func neverReads(p *Pass, t *catalog.NodeType, key string) string {
+	node := typeFacts(p.executors(), p, p.Catalog, t)
+	if node == nil || node.Reads(key) {
+		return ""
+	}
+	return "; its executor never reads it"
+}
+
 func checkChainKeyUndeclared(p *Pass) {
 	eachDAGNode(p, func(_ *chain.DAG, n *chain.Node) {
 		t := n.Type
@@ -151,7 +165,10 @@ func checkChainKeyUndeclared(p *Pass) {
 					continue
 				}
 				at := n.Pointer + "/" + part.member + "/" + jsonpos.EscapeToken(m.Name)
-				msg := fmt.Sprintf("node %q: %s key %q is not declared by %s's %s schema (%s@%s), which declares %s; the node never reads it", n.ID, part.member, m.Name, t.TypeID, part.schema, t.Pack, t.PackVersion, chain.KeyList(props))
+				msg := fmt.Sprintf("node %q: %s key %q is not declared by %s's %s schema (%s@%s), which declares %s", n.ID, part.member, m.Name, t.TypeID, part.schema, t.Pack, t.PackVersion, chain.KeyList(props))
+				if part.member == "inputs" {
+					msg += neverReads(p, t, m.Name)
+				}
 				if closed {
 					p.ReportSeverity(p.rule.Severity.Raise(), at, "%s", msg+" and the schema refuses it")
 					continue

@@ -2,11 +2,13 @@ package lint
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/jsfacts"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
 )
@@ -145,7 +147,6 @@ func impureConfigDefault(p *Pass, ref string) (prop, def string) {
 }
 
 func checkPureHostSurface(p *Pass) {
-	var x *executor // read when a pure node needs it
 	eachNode(p, func(ptr string, n *jsonpos.Value) {
 		if n.Get("role").String() != "pure" {
 			return
@@ -156,13 +157,24 @@ func checkPureHostSurface(p *Pass) {
 				return
 			}
 		}
-		if x == nil {
-			x = packExecutor(p)
+		node := packFacts(p).Node(n.Get("typeId").String())
+		if node == nil {
+			return
 		}
-		if used := x.surfaces(n.Get("typeId").String()); len(used) > 0 {
-			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", p.Root().Get("runtime").Get("entry").String(), strings.Join(used, ", ctx."))
+		if used := node.Surfaces(); len(used) > 0 {
+			entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
+			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", atLine(entry, node.SurfaceAt(used[0])), strings.Join(used, ", ctx."))
 		}
 	})
+}
+
+// atLine renders where a fact of the executor was decided: module:line,
+// or the entry when the analysis kept no position.
+func atLine(entry string, at jsfacts.Pos) string {
+	if at.File == "" {
+		return entry
+	}
+	return at.String()
 }
 
 func checkNodeSchemaRefs(p *Pass) {
@@ -226,9 +238,11 @@ func checkDuplicateSecretID(p *Pass) {
 // input schema that requires what the node fills itself: chains that rely
 // on the fallback work (hosts do not validate inputs) but look broken to
 // everything that reads the schema, so chain-input-unbound skips such an
-// input rather than report it on every chain.
+// input rather than report it on every chain. The executor counts only
+// where its analysis shows a usable value put in the input's place
+// (jsfacts.Fallback): a hollow one (”, {}, []), a failure, or code the
+// analysis cannot follow fills nothing.
 func checkNodeInputRequiredFilled(p *Pass) {
-	var x *executor // read when a schema requires something
 	eachNode(p, func(_ string, n *jsonpos.Value) {
 		ref := n.Get("inputSchemaRef").String()
 		if ref == "" {
@@ -252,16 +266,29 @@ func checkNodeInputRequiredFilled(p *Pass) {
 				how = chain.FillsItself(prop.Interface())
 			}
 			if how == "" {
-				if x == nil {
-					x = packExecutor(p)
-				}
-				if h := x.toleratesMissing(typeID, r.Str); h != "" {
-					how = "its executor " + h
-				}
+				how = executorFallback(p, typeID, r.Str)
 			}
 			if how != "" {
 				p.ReportAt(ref, doc, fmt.Sprintf("/required/%d", i), false, fmt.Sprintf("%s requires input %q, yet %s: the node fills it itself. Hosts do not validate inputs, so chains that leave it out run, but lint and every host that validates call them broken: drop %q from required", typeID, r.Str, how, r.Str))
 			}
 		}
 	})
+}
+
+// executorFallback says where the pack's executor puts a usable value in
+// place of a missing input ("" when it does not, or cannot be followed).
+func executorFallback(p *Pass, typeID, input string) string {
+	node := packFacts(p).Node(typeID)
+	if node == nil {
+		return ""
+	}
+	f, ok := node.Input(input)
+	if !ok || f.Kind != jsfacts.Fallback {
+		return ""
+	}
+	entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
+	if f.Value == "" {
+		return fmt.Sprintf("its executor (%s) builds a value of its own when it is missing", atLine(entry, f.At))
+	}
+	return fmt.Sprintf("its executor (%s) puts %s in its place when it is missing", atLine(entry, f.At), f.Value)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/wop-cli/wop/internal/jsonpos"
 
 	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/regex"
 )
 
 // runtimeFormats are the formats each runtime language may declare.
@@ -169,30 +168,6 @@ func checkMCPEntry(p *Pass) {
 	}
 }
 
-// Named and default exports of an ES module or CommonJS entry, as a loader
-// sees them. These are text patterns, not a parser: they look for the forms
-// bundlers emit.
-var (
-	esmNamedNodes = regex.Lazy(`(?m)^\s*export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+nodes\b`)
-	esmExportList = regex.Lazy(`export\s*\{([^}]*)\}`)
-	cjsNamedNodes = regex.Lazy(`(?:module\.)?exports\.nodes\s*=|module\.exports\s*=\s*\{[^}]*\bnodes\b`)
-	esmDefault    = regex.Lazy(`(?m)^\s*export\s+default\b|export\s*\{[^}]*\bas\s+default\b`)
-)
-
-// exportsNodes reports whether JavaScript source exports a binding named
-// nodes, and whether it has a default export.
-func exportsNodes(src string) (named, hasDefault bool) {
-	named = esmNamedNodes().MatchString(src) || cjsNamedNodes().MatchString(src)
-	for _, m := range esmExportList().FindAllStringSubmatch(src, -1) {
-		for _, item := range strings.Split(m[1], ",") {
-			if f := strings.Fields(item); len(f) > 0 && f[len(f)-1] == "nodes" {
-				named = true
-			}
-		}
-	}
-	return named, esmDefault().MatchString(src)
-}
-
 func checkRuntimeEntryExports(p *Pass) {
 	rt := p.Root().Get("runtime")
 	if rt.Get("language").String() != "javascript" || p.Root().Get("nodes") == nil {
@@ -203,16 +178,14 @@ func checkRuntimeEntryExports(p *Pass) {
 	if t, _ := resolve(p, name); t != targetFile {
 		return // runtime-entry-missing says it
 	}
-	src, err := p.ReadFile(name)
-	if err != nil {
-		return
-	}
-	named, hasDefault := exportsNodes(string(src))
-	if named {
+	// The exports as the parser reads them (export lists, CommonJS
+	// assignments); an entry it refuses (or past its bounds) gets no claim.
+	facts := packFacts(p)
+	if !facts.Parsed() || facts.Exports("nodes") {
 		return
 	}
 	how := "no binding named nodes"
-	if hasDefault {
+	if facts.HasDefault() {
 		how = "its node map only as the default export"
 	}
 	p.Reportf("/runtime/entry", "runtime.entry %q exports %s; loaders that read the named nodes export register no node from this pack: add `export const nodes = { ... }` (keep the default export for hosts that read it)", entry, how)
