@@ -54,7 +54,7 @@ func (j *judge) conflict(up, down map[string]any, at string, depth int) string {
 	if at != "" {
 		where = fmt.Sprintf(" at %q", at)
 	}
-	if why := j.combined(up, down, at, where, depth); why != "" {
+	if why := j.combined(up, down, at, depth); why != "" {
 		return why
 	}
 	up, down = plain(up), plain(down)
@@ -81,24 +81,24 @@ func (j *judge) conflict(up, down map[string]any, at string, depth int) string {
 // combined reads the combinators of either side: an allOf member that
 // conflicts is a conflict (the side allows no more than it), a oneOf or
 // anyOf is one only when each branch conflicts.
-func (j *judge) combined(up, down map[string]any, at, where string, depth int) string {
+func (j *judge) combined(up, down map[string]any, at string, depth int) string {
 	for _, k := range []string{"allOf", "oneOf", "anyOf"} {
 		if list, ok := down[k].([]any); ok {
 			i, why := j.branches(list, k, func(b map[string]any) string { return j.conflict(up, b, at, depth+1) })
 			switch {
 			case why != "" && k == "allOf":
-				return fmt.Sprintf("refuses it%s in member %d of its allOf: it %s", where, i+1, why)
+				return fmt.Sprintf("refuses it in member %d of its allOf: it %s", i+1, why)
 			case why != "":
-				return fmt.Sprintf("refuses it%s in each of its %d %s branches: the first %s", where, len(list), k, why)
+				return fmt.Sprintf("refuses it in each of its %d %s branches: the first %s", len(list), k, why)
 			}
 		}
 		if list, ok := up[k].([]any); ok {
 			i, why := j.branches(list, k, func(b map[string]any) string { return j.conflict(b, down, at, depth+1) })
 			switch {
 			case why != "" && k == "allOf":
-				return fmt.Sprintf("refuses%s member %d of the allOf the upstream's schema has: it %s", where, i+1, why)
+				return fmt.Sprintf("refuses member %d of the allOf the upstream's schema has: it %s", i+1, why)
 			case why != "":
-				return fmt.Sprintf("refuses%s each of the %d %s branches the upstream's schema allows: for the first, it %s", where, len(list), k, why)
+				return fmt.Sprintf("refuses each of the %d %s branches the upstream's schema allows: for the first, it %s", len(list), k, why)
 			}
 		}
 	}
