@@ -97,18 +97,52 @@ func TestEdgeTypeOutputMember(t *testing.T) {
 		{"the map fits, the member does not", "post.envelope", false},
 		{"neither fits", "post.text", true},
 		{"an open upstream is silent", "", false},
+		// declared has properties but no "output" member and is open: its
+		// whole map may carry "meta", so envelope's requirement is no conflict.
+		{"an open upstream that declares members but no output stays open", "declared>post.envelope", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			from, to := "wrap", tc.to
 			if to == "" {
 				from, to = "open", "post.text"
 			}
+			if f, t, ok := strings.Cut(to, ">"); ok {
+				from, to = f, t
+			}
 			d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
-  {"id": "wrap", "typeId": "acme.tools.wrap"}, {"id": "open", "typeId": "acme.tools.open"}, {"id": "post", "typeId": "acme.tools.post"}],
+  {"id": "wrap", "typeId": "acme.tools.wrap"}, {"id": "open", "typeId": "acme.tools.open"}, {"id": "declared", "typeId": "acme.tools.declared"},
+  {"id": "post", "typeId": "acme.tools.post"}],
   "edges": [{"from": "`+from+`", "to": "`+to+`"}]}}]}`, Options{})
 			got := slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Rule == RuleEdgeTypeConflict })
 			if got != tc.want {
 				t.Errorf("conflict = %v, want %v: %+v", got, tc.want, d.Findings)
+			}
+		})
+	}
+}
+
+// TestEdgeTypeOpenUpstream: a port-less edge from an open upstream binds
+// an input only when the upstream's schema declares and requires that
+// member; then its type is checked. Every edge says how far it was
+// checked.
+func TestEdgeTypeOpenUpstream(t *testing.T) {
+	for _, tc := range []struct {
+		from, check string
+		conflict    bool
+	}{
+		{"requires", TypeChecked, true},  // n: required integer, into the string input n
+		{"declared", TypeUnknown, false}, // n declared, not required: it may be absent
+		{"open", TypeUnknown, false},
+		{"count", TypeChecked, true},
+		{"other", TypeUnrelated, false}, // zone: no input of post
+	} {
+		t.Run(tc.from, func(t *testing.T) {
+			d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "up", "typeId": "acme.tools.`+tc.from+`"}, {"id": "post", "typeId": "acme.tools.post", "inputs": {"title": "T", "token": "x"}}],
+  "edges": [{"from": "up", "to": "post"}]}}]}`, Options{})
+			got := slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Rule == RuleEdgeTypeConflict })
+			if got != tc.conflict || d.Edges[0].TypeCheck != tc.check {
+				t.Errorf("conflict = %v, typeCheck %q; want %v, %q: %+v", got, d.Edges[0].TypeCheck, tc.conflict, tc.check, d.Findings)
 			}
 		})
 	}
