@@ -89,3 +89,45 @@ func TestSchemaConflict(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSchemaConflict: any two schemas are compared without a panic, in
+// bounded time whatever their $refs and combinators, and the same twice.
+func FuzzSchemaConflict(f *testing.F) {
+	f.Add(`{"$ref": "#/$defs/a", "$defs": {"a": {"anyOf": [{"$ref": "#"}, {"$ref": "#/$defs/a"}]}}}`, `{"oneOf": [{"$ref": "#"}, {"type": "string"}]}`)
+	f.Add(`{"type": "array", "items": {"$ref": "#/$defs/i"}, "$defs": {"i": {"type": "integer"}}}`, `{"type": "array", "items": {"oneOf": [{"type": "string"}, {"type": "object"}]}}`)
+	f.Add(`{"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/properties/a"}}}`, `{"type": "object", "additionalProperties": false, "allOf": [{}]}`)
+	f.Fuzz(func(t *testing.T, up, down string) {
+		u, d := decodeSchema(up), decodeSchema(down)
+		if u == nil || d == nil {
+			return
+		}
+		if a, b := schemaConflict(u, d), schemaConflict(u, d); a != b {
+			t.Fatalf("two comparisons differ: %q, %q", a, b)
+		}
+	})
+}
+
+func decodeSchema(s string) map[string]any {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// TestSchemaConflictBounded: a schema whose combinators multiply at every
+// level (each branch a $ref back to it) is judged within the step bound.
+func TestSchemaConflictBounded(t *testing.T) {
+	branches := strings.Repeat(`{"$ref": "#"}, `, 30) + `{"type": "integer"}`
+	s := schemaOfJSON(t, `{"type": "array", "items": {"anyOf": [`+branches+`]}, "anyOf": [`+branches+`]}`)
+	j := &judge{upRoot: s, downRoot: s}
+	if why := j.conflict(s, s, "", 0); why != "" {
+		t.Errorf("a schema conflicts with itself: %s", why)
+	}
+	// Past the bound each call returns at once: a few more are counted.
+	if j.steps > maxSchemaSteps+64 {
+		t.Errorf("%d steps, bound %d", j.steps, maxSchemaSteps)
+	}
+}
