@@ -147,3 +147,26 @@ func TestEdgeTypeOpenUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestEdgeTypePortThroughRef: a port's path is followed through the local
+// $refs of the upstream's schema, and what the edge carries is read there.
+func TestEdgeTypePortThroughRef(t *testing.T) {
+	d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "refs", "typeId": "acme.tools.refs"}, {"id": "post", "typeId": "acme.tools.post", "inputs": {"title": "T", "token": "x"}}],
+  "edges": [{"from": "refs.item.label", "to": "post.n"}, {"from": "refs.item", "to": "post.payload"}]}}]}`, Options{})
+	var conflicts []string
+	for _, f := range d.Findings {
+		if f.Rule == RuleEdgeTypeConflict {
+			conflicts = append(conflicts, f.Edge)
+		}
+	}
+	if want := []string{"/chains/0/dag/edges/0"}; !slices.Equal(conflicts, want) {
+		t.Errorf("conflicts on %q, want %q: %+v", conflicts, want, d.Findings)
+	}
+	if c := d.Edges[1].Carries; c == nil || !slices.Equal(c.Types, []string{"object"}) || !slices.Equal(c.Properties, []string{"label"}) {
+		t.Errorf("refs.item carries %+v, want an object with label", c)
+	}
+	if d.Edges[0].TypeCheck != TypeChecked || d.Edges[1].TypeCheck != TypeChecked {
+		t.Errorf("typeCheck %q, %q", d.Edges[0].TypeCheck, d.Edges[1].TypeCheck)
+	}
+}
