@@ -17,10 +17,10 @@ import (
 )
 
 // waitForSignal is the stand-in wop's "wait": it reports its pid in
-// pidfile, then exits 130 on SIGINT or SIGTERM, as wop does.
+// pidfile, then exits 130 on SIGINT, SIGTERM or SIGHUP, as wop does.
 func waitForSignal(pidfile string) int {
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	os.WriteFile(pidfile+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
 	os.Rename(pidfile+".tmp", pidfile)
 	fmt.Printf("got %v\n", <-sigs)
@@ -50,7 +50,7 @@ func waitForPid(t *testing.T, pidfile string) int {
 	return 0
 }
 
-// TestShimSignals: SIGTERM sent to the shim alone, and Ctrl-C (SIGINT to
+// TestShimSignals: SIGTERM, SIGINT or SIGHUP sent to the shim alone, and Ctrl-C (SIGINT to
 // the whole process group, as a terminal sends it), stop wop, which exits
 // 130 and the shim with it, and no wop is left running; a wop that dies of
 // a signal makes the shim die of the same one.
@@ -65,6 +65,8 @@ func TestShimSignals(t *testing.T) {
 	}{
 		{"SIGTERM to the shim", false, syscall.SIGTERM, "got terminated"},
 		{"SIGINT to the shim", false, syscall.SIGINT, "got interrupt"},
+		// A closed terminal or an ssh session ending hangs up the shim.
+		{"SIGHUP to the shim", false, syscall.SIGHUP, "got hangup"},
 		{"Ctrl-C to the process group", true, syscall.SIGINT, "got interrupt"},
 	}
 	for _, tt := range tests {

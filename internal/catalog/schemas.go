@@ -68,6 +68,15 @@ func (c *Catalog) Validate(url string, instance any) ([]schema.Problem, error) {
 	return c.schemas.Validate(url, instance)
 }
 
+// Document returns the decoded schema document registered as url (nil
+// when none is): the root its local $refs ("#/$defs/x") point into. The
+// caller must not modify it.
+func (c *Catalog) Document(url string) map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.docs[url]
+}
+
 // Properties returns the top-level properties a schema declares, the ones
 // it requires, and whether it is closed (additionalProperties false).
 // ok is false for a schema that does not describe an object's members.

@@ -192,7 +192,11 @@ func (a *analyzer) outputCarries(up *Node, port, r string) (desc string, carries
 		desc = fmt.Sprintf("member %q of the output of %q (closed in %s@%s)", port, up.ID, t.Pack, t.PackVersion)
 	}
 	if !closed {
-		return "", false, false
+		// An open output map that declares r and requires it carries r on
+		// every run, whatever else it may carry.
+		_, declared := props[r]
+		sure := port == "" && declared && slices.Contains(s.required, r)
+		return desc, sure, sure
 	}
 	_, carries = props[r]
 	return desc, carries, true

@@ -97,19 +97,76 @@ func TestEdgeTypeOutputMember(t *testing.T) {
 		{"the map fits, the member does not", "post.envelope", false},
 		{"neither fits", "post.text", true},
 		{"an open upstream is silent", "", false},
+		// declared has properties but no "output" member and is open: its
+		// whole map may carry "meta", so envelope's requirement is no conflict.
+		{"an open upstream that declares members but no output stays open", "declared>post.envelope", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			from, to := "wrap", tc.to
 			if to == "" {
 				from, to = "open", "post.text"
 			}
+			if f, t, ok := strings.Cut(to, ">"); ok {
+				from, to = f, t
+			}
 			d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
-  {"id": "wrap", "typeId": "acme.tools.wrap"}, {"id": "open", "typeId": "acme.tools.open"}, {"id": "post", "typeId": "acme.tools.post"}],
+  {"id": "wrap", "typeId": "acme.tools.wrap"}, {"id": "open", "typeId": "acme.tools.open"}, {"id": "declared", "typeId": "acme.tools.declared"},
+  {"id": "post", "typeId": "acme.tools.post"}],
   "edges": [{"from": "`+from+`", "to": "`+to+`"}]}}]}`, Options{})
 			got := slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Rule == RuleEdgeTypeConflict })
 			if got != tc.want {
 				t.Errorf("conflict = %v, want %v: %+v", got, tc.want, d.Findings)
 			}
 		})
+	}
+}
+
+// TestEdgeTypeOpenUpstream: a port-less edge from an open upstream binds
+// an input only when the upstream's schema declares and requires that
+// member; then its type is checked. Every edge says how far it was
+// checked.
+func TestEdgeTypeOpenUpstream(t *testing.T) {
+	for _, tc := range []struct {
+		from, check string
+		conflict    bool
+	}{
+		{"requires", TypeChecked, true},  // n: required integer, into the string input n
+		{"declared", TypeUnknown, false}, // n declared, not required: it may be absent
+		{"open", TypeUnknown, false},
+		{"count", TypeChecked, true},
+		{"other", TypeUnrelated, false}, // zone: no input of post
+	} {
+		t.Run(tc.from, func(t *testing.T) {
+			d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "up", "typeId": "acme.tools.`+tc.from+`"}, {"id": "post", "typeId": "acme.tools.post", "inputs": {"title": "T", "token": "x"}}],
+  "edges": [{"from": "up", "to": "post"}]}}]}`, Options{})
+			got := slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Rule == RuleEdgeTypeConflict })
+			if got != tc.conflict || d.Edges[0].TypeCheck != tc.check {
+				t.Errorf("conflict = %v, typeCheck %q; want %v, %q: %+v", got, d.Edges[0].TypeCheck, tc.conflict, tc.check, d.Findings)
+			}
+		})
+	}
+}
+
+// TestEdgeTypePortThroughRef: a port's path is followed through the local
+// $refs of the upstream's schema, and what the edge carries is read there.
+func TestEdgeTypePortThroughRef(t *testing.T) {
+	d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "refs", "typeId": "acme.tools.refs"}, {"id": "post", "typeId": "acme.tools.post", "inputs": {"title": "T", "token": "x"}}],
+  "edges": [{"from": "refs.item.label", "to": "post.n"}, {"from": "refs.item", "to": "post.payload"}]}}]}`, Options{})
+	var conflicts []string
+	for _, f := range d.Findings {
+		if f.Rule == RuleEdgeTypeConflict {
+			conflicts = append(conflicts, f.Edge)
+		}
+	}
+	if want := []string{"/chains/0/dag/edges/0"}; !slices.Equal(conflicts, want) {
+		t.Errorf("conflicts on %q, want %q: %+v", conflicts, want, d.Findings)
+	}
+	if c := d.Edges[1].Carries; c == nil || !slices.Equal(c.Types, []string{"object"}) || !slices.Equal(c.Properties, []string{"label"}) {
+		t.Errorf("refs.item carries %+v, want an object with label", c)
+	}
+	if d.Edges[0].TypeCheck != TypeChecked || d.Edges[1].TypeCheck != TypeChecked {
+		t.Errorf("typeCheck %q, %q", d.Edges[0].TypeCheck, d.Edges[1].TypeCheck)
 	}
 }

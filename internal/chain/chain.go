@@ -147,6 +147,10 @@ type Edge struct {
 	// Carries is what the upstream output (its port's member, or the whole
 	// output map) is known to carry; nil when its schema is unknown.
 	Carries *Carried `json:"carries,omitempty"`
+	// TypeCheck says how far chain-edge-type-conflict could judge the edge:
+	// TypeChecked, TypeUnrelated or TypeUnknown ("" when an end names no
+	// node).
+	TypeCheck string `json:"typeCheck,omitempty"`
 }
 
 // Carried describes the value an edge hands over, from the upstream node

@@ -168,9 +168,13 @@ func Charts(ctx context.Context, env *lintrun.Env, o Options) ([]chaindraw.Chart
 	return charts, nil
 }
 
+// errNoChains: the packs hold no chain to draw (the step summary then
+// draws none).
+var errNoChains = errors.New("no workflow chains to draw (a chain is a chains[] entry with a dag)")
+
 func noChart(o Options, ids []string) error {
 	if o.Chain == "" {
-		return &lintrun.InputError{Err: fmt.Errorf("%s: no workflow chains to draw (a chain is a chains[] entry with a dag)", strings.Join(o.Paths, ", "))}
+		return &lintrun.InputError{Err: fmt.Errorf("%s: %w", strings.Join(o.Paths, ", "), errNoChains)}
 	}
 	msg := fmt.Sprintf("--chain %s: no such chain", o.Chain)
 	if near, ok := suggest.Nearest(o.Chain, ids, 3); ok {
