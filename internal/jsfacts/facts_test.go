@@ -242,3 +242,19 @@ export const nodes = {
 		t.Error("without a reader, imports are not followed")
 	}
 }
+
+// TestNodesIndependent: what one node's code assigns to a module variable
+// is not another node's fact, whichever is analysed first.
+func TestNodesIndependent(t *testing.T) {
+	src := `let client;
+export const nodes = {
+  'a.a': async (ctx) => { client = ctx.db; return 1; },
+  'a.b': async (ctx) => client.query(ctx.inputs.q),
+  'a.c': async (ctx) => { client = ctx.db; return 2; },
+};`
+	for range 20 {
+		if got := surfaces(Analyze([]byte(src), "index.mjs", nil).Node("a.b")); got != nil {
+			t.Fatalf("a.b reaches %q through another node's assignment", got)
+		}
+	}
+}
