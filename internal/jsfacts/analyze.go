@@ -1,6 +1,7 @@
 package jsfacts
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -88,13 +89,19 @@ func Analyze(src []byte, entry string, read Reader) (f *Facts) {
 	f.parsed = true
 	f.exports, f.hasDefault = a.exportNames, a.defaultExpr != nil || a.cjsDefault
 	f.nodes = map[string]*Node{}
-	for id, impl := range a.implementations() {
+	// Each node starts from the module as loaded, in typeId order: what
+	// one node's code assigns to a module variable never shows in
+	// another's facts, and the facts never depend on map order.
+	impls := a.implementations()
+	module := maps.Clone(a.env)
+	for _, id := range slices.Sorted(maps.Keys(impls)) {
 		a.total += a.steps
 		a.steps = 0
 		if a.total > maxTotal {
 			break // the file's budget is spent: the rest claim nothing
 		}
-		if n := a.analyzeNode(impl); n != nil {
+		a.env = maps.Clone(module)
+		if n := a.analyzeNode(impls[id]); n != nil {
 			f.nodes[id] = n
 		}
 	}

@@ -120,18 +120,28 @@ func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
 		switch {
 		case exits && s.Else == nil && a.presenceTest(s.Cond) != "" && !failing(exitAt):
 			name := a.presenceTest(s.Cond)
-			if next := firstExit(rest); next != nil && !failing(next) {
-				a.markFallback(name, "", mentions[name])
-			} else if next != nil {
+			next := firstExit(rest)
+			switch {
+			case next == nil:
+			case failing(next):
 				a.failure(name, mentions[name])
+			case builds(rest):
+				a.markFallback(name, "", mentions[name])
+			default:
+				a.hollowed(name, mentions[name]) // what follows returns only empty values
 			}
 		case exits:
 			for name, at := range mentions {
 				a.failure(name, at)
 			}
-		case s.Else == nil && a.absenceTest(s.Cond) != "" && assigns(s.Body):
+		case s.Else == nil && a.absenceTest(s.Cond) != "":
 			name := a.absenceTest(s.Cond)
-			a.markFallback(name, "", mentions[name])
+			switch assigned(s.Body) {
+			case assignsValue:
+				a.markFallback(name, "", mentions[name])
+			case assignsEmpty:
+				a.hollowed(name, mentions[name])
+			}
 		}
 	}
 	a.stmt(s.Body, nil)
@@ -364,20 +374,93 @@ func errorValue(e js.IExpr) bool {
 	return false
 }
 
-// assigns reports whether a statement assigns something (x = ..., x ??= ...).
-func assigns(s js.IStmt) bool {
+// assignment is what a statement assigns: nothing, only empty values, or
+// a value.
+type assignment int
+
+const (
+	assignsNothing assignment = iota
+	assignsEmpty
+	assignsValue
+)
+
+// assigned says what a statement assigns (x = ..., x ??= ...), directly
+// or in its block.
+func assigned(s js.IStmt) assignment {
 	switch s := s.(type) {
 	case *js.ExprStmt:
 		b, ok := s.Value.(*js.BinaryExpr)
-		return ok && (b.Op == js.EqToken || b.Op == js.NullishEqToken || b.Op == js.OrEqToken)
+		if !ok || b.Op != js.EqToken && b.Op != js.NullishEqToken && b.Op != js.OrEqToken {
+			return assignsNothing
+		}
+		if hollow(b.Y, val{}) {
+			return assignsEmpty
+		}
+		return assignsValue
 	case *js.BlockStmt:
+		out := assignsNothing
 		for _, x := range s.List {
-			if assigns(x) {
+			out = max(out, assigned(x))
+		}
+		return out
+	}
+	return assignsNothing
+}
+
+// builds reports whether the statements return, somewhere (not in a
+// nested function), a value that is neither a failure nor empty: the
+// code after a presence check builds a result of its own.
+func builds(list []js.IStmt) bool {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *js.ReturnStmt:
+			if s.Value != nil && !errorValue(s.Value) && !hollow(s.Value, val{}) {
+				return true
+			}
+		case *js.BlockStmt:
+			if builds(s.List) {
+				return true
+			}
+		case *js.IfStmt:
+			if builds([]js.IStmt{s.Body}) || s.Else != nil && builds([]js.IStmt{s.Else}) {
+				return true
+			}
+		case *js.ForStmt:
+			if builds(s.Body.List) {
+				return true
+			}
+		case *js.ForOfStmt:
+			if builds(s.Body.List) {
+				return true
+			}
+		case *js.ForInStmt:
+			if builds(s.Body.List) {
+				return true
+			}
+		case *js.WhileStmt:
+			if builds([]js.IStmt{s.Body}) {
+				return true
+			}
+		case *js.TryStmt:
+			if builds(s.Body.List) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hollowed records that the node puts only an empty value in an input's
+// place (unless a fact already decides more).
+func (a *analysis) hollowed(name string, at Pos) {
+	f := a.node.inputs[name]
+	if f == nil {
+		f = &Fact{Input: name}
+		a.node.inputs[name] = f
+	}
+	if f.Kind == Passed {
+		f.Kind, f.Value, f.At = Hollow, "", at
+	}
 }
 
 // eval computes the abstract value of an expression, recording on the way

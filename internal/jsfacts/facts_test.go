@@ -39,6 +39,8 @@ func TestInputFacts(t *testing.T) {
 		{name: "string literal is no read", src: "export const nodes = { 'a.b': async (ctx) => { ctx.log('inputs.topic ?? fallback'); return ctx.inputs.x; } };", input: "topic", absent: true},
 		{name: "presence guard then build", src: "function toMessages(input) {\n if (Array.isArray(input.messages) && input.messages.length > 0) {\n  return input.messages;\n }\n return [{ role: 'user', content: input.prompt ?? JSON.stringify(input) }];\n}\nexport const nodes = { 'a.b': { async execute(ctx) { return ctx.callAI({ messages: toMessages(ctx.inputs ?? {}) }); } } };", input: "messages", kind: Fallback, line: 2},
 		{name: "presence guard then error", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (Array.isArray(inputs.items) && inputs.items.length) return { status: 'success', outputs: inputs.items };\n return { status: 'error', error: 'no items' }; } };", input: "items", kind: Failure},
+		{name: "presence guard then only empty", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.items) return { status: 'success', outputs: inputs.items.map((i) => i.id) };\n return []; } };", input: "items", kind: Hollow, line: 2},
+		{name: "absent then assign empty", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.tags;\n if (!inputs.tags) { m = []; }\n return m; } };", input: "tags", kind: Hollow, line: 2},
 		{name: "absent then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (!inputs.mode) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
 		{name: "same-named const elsewhere", src: "function other() { const inputs = { x: 1 }; return inputs.x ?? 'y'; }\nexport const nodes = { 'a.b': async (ctx) => { other(); return ctx.inputs.x; } };", input: "x", kind: Passed},
 		{name: "cjs exports", src: "exports.nodes = { 'a.b': { run(ctx) { return ctx.inputs.q || 'default'; } } };", input: "q", kind: Fallback},
@@ -238,5 +240,21 @@ export const nodes = {
 	}
 	if n := Analyze([]byte(src), "index.mjs", nil).Node("a.one"); n == nil || surfaces(n) != nil {
 		t.Error("without a reader, imports are not followed")
+	}
+}
+
+// TestNodesIndependent: what one node's code assigns to a module variable
+// is not another node's fact, whichever is analysed first.
+func TestNodesIndependent(t *testing.T) {
+	src := `let client;
+export const nodes = {
+  'a.a': async (ctx) => { client = ctx.db; return 1; },
+  'a.b': async (ctx) => client.query(ctx.inputs.q),
+  'a.c': async (ctx) => { client = ctx.db; return 2; },
+};`
+	for range 20 {
+		if got := surfaces(Analyze([]byte(src), "index.mjs", nil).Node("a.b")); got != nil {
+			t.Fatalf("a.b reaches %q through another node's assignment", got)
+		}
 	}
 }
