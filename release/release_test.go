@@ -276,3 +276,70 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestPackages: release/packages, run where goreleaser built (dist/),
+// writes the npm tarballs from dist/artifacts.json's binaries, each Linux
+// package with the compiled Graphviz the build left, and says it skips the
+// extension where the tree has no editors/vscode/package.sh.
+func TestPackages(t *testing.T) {
+	for _, tool := range []string{"bash", "node", "npm", "tar"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH", tool)
+		}
+	}
+	tree := t.TempDir()
+	must(t, os.CopyFS(filepath.Join(tree, "npm"), os.DirFS("../npm")))
+	lic, err := os.ReadFile("../LICENSE")
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(tree, "LICENSE"), lic, 0o644))
+	var artifacts []map[string]string
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, goarch := range []string{"amd64", "arm64"} {
+			exe := map[string]string{"windows": ".exe"}[goos]
+			for _, name := range []string{"wop", "wop-sigstore", "wop-graphviz"} {
+				p := filepath.Join(tree, "dist", name+"_"+goos+"_"+goarch, name+exe)
+				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				must(t, os.WriteFile(p, []byte(name+" for "+goos+"/"+goarch+"\n"), 0o755))
+				artifacts = append(artifacts, map[string]string{"type": "Binary", "goos": goos, "goarch": goarch, "path": p})
+			}
+			pre := filepath.Join(tree, "dist", "wop-graphviz-precompiled", goos+"_"+goarch)
+			must(t, os.MkdirAll(pre, 0o755))
+			if goos+"_"+goarch == "linux_arm64" {
+				must(t, os.MkdirAll(filepath.Join(pre, "go-graphviz"), 0o755))
+				must(t, os.WriteFile(filepath.Join(pre, "go-graphviz", "module"), []byte("compiled\n"), 0o644))
+			}
+		}
+	}
+	artifacts = append(artifacts, map[string]string{"type": "Archive", "path": "dist/x.tar.gz"})
+	raw, err := json.Marshal(artifacts)
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(tree, "dist", "artifacts.json"), raw, 0o644))
+
+	out := filepath.Join(t.TempDir(), "out")
+	script, err := filepath.Abs("packages")
+	must(t, err)
+	cmd := exec.Command("bash", script, "1.2.3", out)
+	cmd.Dir = tree
+	stderr, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("release/packages: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(string(stderr), "skipping the VS Code extension") {
+		t.Errorf("no word of the skipped extension:\n%s", stderr)
+	}
+	tarballs, err := filepath.Glob(filepath.Join(out, "npm", "*.tgz"))
+	must(t, err)
+	if len(tarballs) != 7 {
+		t.Fatalf("npm tarballs %q, want @wop-cli/wop and six platform packages", tarballs)
+	}
+	for pkg, wantSeed := range map[string]bool{"wop-cli-wop-linux-arm64": true, "wop-cli-wop-linux-x64": false, "wop-cli-wop-win32-x64": false} {
+		list, err := exec.Command("tar", "-tzf", filepath.Join(out, "npm", pkg+"-1.2.3.tgz")).Output()
+		must(t, err)
+		if got := strings.Contains(string(list), "package/bin/wop-graphviz-precompiled/go-graphviz/module"); got != wantSeed {
+			t.Errorf("%s holds the compiled Graphviz: %v, want %v\n%s", pkg, got, wantSeed, list)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "vscode")); !os.IsNotExist(err) {
+		t.Errorf("an empty vscode/ was left: %v", err)
+	}
+}
