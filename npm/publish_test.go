@@ -22,6 +22,7 @@ func releasePublish(t *testing.T, s session, h host, b built, npm string) {
 	wrapper := filepath.Join(tmp, "bin")
 	must(t, os.MkdirAll(wrapper, 0o755))
 	must(t, os.WriteFile(filepath.Join(wrapper, "npm"), []byte("#!/bin/sh\necho \"$*\" >>'"+log+"'\nexec '"+npm+"' \"$@\"\n"), 0o755))
+	s.env = slices.Clone(s.env) // the wrapper is for these runs only
 	for i, kv := range s.env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
 			s.env[i] = "PATH=" + wrapper + string(os.PathListSeparator) + v
