@@ -150,8 +150,8 @@ func (s session) ok(dir, name string, args ...string) string {
 	return out
 }
 
-// registryInstall publishes the packages to a verdaccio on loopback and
-// uses them as a pack author would: npm install -D, npx wop (the same
+// registryInstall publishes the packages to a verdaccio on loopback with
+// the release's script (releasePublish) and uses them as a pack author would: npm install -D, npx wop (the same
 // output and exit code as the binary, on a clean and a broken pack), only
 // this platform's package installed, npm ci --omit=optional failing with the
 // message that says what to do, and npx of the package without installing it.
@@ -174,9 +174,7 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false",
 		"WOP_CACHE_DIR="+filepath.Join(tmp, "wop-cache"), "NO_COLOR=1")}
 
-	for _, p := range append(platformPackages(h), "@wop-cli/wop") { // the main package last, as a release does
-		s.ok(tmp, npm, "publish", "--tag", "test", filepath.Join(b.tarballs, tarballName(p, version)))
-	}
+	releasePublish(t, s, h, b, npm) // as the release workflow publishes
 
 	proj := filepath.Join(tmp, "project")
 	lintTargets(t, proj)

@@ -80,19 +80,19 @@ func TestREADMEWorkflow(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		packs    map[string]string // files under packs/; nil: no packs/ at all
+		packs    map[string]string // files of the repository, a pack as the Quickstart makes one; nil: no pack
 		wantRan  []string
 		wantFail bool
 	}{
-		{"clean", map[string]string{"community.acme.ok/pack.json": cleanPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, false},
-		{"lint errors", map[string]string{"community.acme.bad/pack.json": brokenPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, true},
+		{"clean", map[string]string{"pack.json": cleanPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, false},
+		{"lint errors", map[string]string{"pack.json": brokenPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, true},
 		{"lint cannot run", nil, []string{"lint to SARIF", "annotate and fail on errors"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, data := range tt.packs {
-				p := filepath.Join(dir, "packs", name)
+				p := filepath.Join(dir, name)
 				os.MkdirAll(filepath.Dir(p), 0o755)
 				os.WriteFile(p, []byte(data), 0o644)
 			}
@@ -103,7 +103,7 @@ func TestREADMEWorkflow(t *testing.T) {
 			if failed != tt.wantFail {
 				t.Errorf("job failed = %v, want %v", failed, tt.wantFail)
 			}
-			if tt.name == "lint errors" && !strings.Contains(annotations, "::error file=packs/community.acme.bad/pack.json") {
+			if tt.name == "lint errors" && !strings.Contains(annotations, "::error file=pack.json") {
 				t.Errorf("no annotation for the error:\n%s", annotations)
 			}
 		})

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -88,19 +87,19 @@ func TestReproducible(t *testing.T) {
 	s := Signing{Spec: sign.SpecV1, Key: key}
 
 	a := t.TempDir()
-	old := syscall.Umask(0o022)
+	old := umask(0o022)
 	writeFixture(t, a, names(), time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 	_, first := buildIn(t, a, s)
 
 	b := t.TempDir()
-	syscall.Umask(0o077)
+	umask(0o077)
 	reversed := names()
 	for i, j := 0, len(reversed)-1; i < j; i, j = i+1, j-1 {
 		reversed[i], reversed[j] = reversed[j], reversed[i]
 	}
 	writeFixture(t, b, reversed, time.Now())
 	_, second := buildIn(t, b, s)
-	syscall.Umask(old)
+	umask(old)
 
 	if !bytes.Equal(first, second) {
 		t.Fatal("two builds of the same source differ")

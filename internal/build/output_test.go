@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -142,7 +141,7 @@ func TestWriteRefusesAFileSwappedAfterListing(t *testing.T) {
 		},
 		"FIFO": func(t *testing.T, p, _ string) {
 			os.Remove(p)
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
+			if err := mkfifo(p); err != nil {
 				t.Fatal(err)
 			}
 		},

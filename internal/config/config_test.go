@@ -6,11 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/wop-cli/wop/internal/safefile"
 )
 
 func write(t *testing.T, dir, body string) string {
@@ -118,37 +114,6 @@ schemaBase: [x]
 	} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("missing %q in\n%v", w, err)
-		}
-	}
-}
-
-func TestLoadRefusesFIFOAndDevices(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("FIFOs and /dev/zero are Unix")
-	}
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	zero := filepath.Join(dir, "zero.yaml")
-	os.Symlink("/dev/zero", zero)
-	big := filepath.Join(dir, "big.yaml")
-	os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxSize)), 0o644)
-	for _, p := range []string{fifo, zero, big} {
-		done := make(chan error, 1)
-		go func() {
-			_, err := Load(p, Options{})
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			var tl *safefile.TooLargeError
-			if !errors.Is(err, safefile.ErrNotRegular) && !errors.As(err, &tl) {
-				t.Errorf("%s: %v", filepath.Base(p), err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: Load blocked", filepath.Base(p))
 		}
 	}
 }

@@ -1,0 +1,283 @@
+// Package action_test runs the GitHub Action's script, action/wop-action.sh,
+// as a runner would, against a release served on loopback: archives named
+// and checksummed as goreleaser names them, holding a wop built here.
+package action_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const version = "0.9.0"
+
+// runnerOS and runnerArch are GitHub's names for this machine's platform,
+// as a runner sets RUNNER_OS and RUNNER_ARCH.
+func runnerPlatform(t *testing.T) (runnerOS, runnerArch string) {
+	t.Helper()
+	switch runtime.GOOS {
+	case "linux":
+		runnerOS = "Linux"
+	case "darwin":
+		runnerOS = "macOS"
+	default:
+		t.Skipf("the action's script is tested on Linux and macOS runners; this is %s", runtime.GOOS)
+	}
+	switch runtime.GOARCH {
+	case "amd64":
+		runnerArch = "X64"
+	case "arm64":
+		runnerArch = "ARM64"
+	default:
+		t.Skipf("no wop release for %s", runtime.GOARCH)
+	}
+	return runnerOS, runnerArch
+}
+
+// release is what the loopback server serves under /v0.9.0/.
+type release map[string][]byte
+
+// buildRelease builds wop for this machine and packs it as goreleaser's
+// archive for this platform, with checksums.txt listing it.
+func buildRelease(t *testing.T) (rel release, archive string) {
+	t.Helper()
+	for _, tool := range []string{"bash", "curl", "tar", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH", tool)
+		}
+	}
+	dir := t.TempDir()
+	wop := filepath.Join(dir, "wop")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-X main.version="+version, "-o", wop, "../cmd/wop")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bin, err := os.ReadFile(wop)
+	must(t, err)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, f := range []struct {
+		name string
+		mode int64
+		data []byte
+	}{{"wop", 0o755, bin}, {"README.md", 0o644, []byte("# wop\n")}, {"LICENSE", 0o644, []byte("Apache-2.0\n")}} {
+		must(t, tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data)), Typeflag: tar.TypeReg}))
+		_, err := tw.Write(f.data)
+		must(t, err)
+	}
+	must(t, tw.Close())
+	must(t, gz.Close())
+	goos, goarch := runtime.GOOS, runtime.GOARCH
+	archive = fmt.Sprintf("wop_%s_%s_%s.tar.gz", version, goos, goarch)
+	other := fmt.Sprintf("wop_%s_windows_amd64.zip", version)
+	rel = release{archive: buf.Bytes(), other: []byte("another platform's archive")}
+	rel["checksums.txt"] = checksums(rel, archive, other)
+	return rel, archive
+}
+
+// checksums is goreleaser's checksums.txt for names: "SHA256  NAME" lines.
+func checksums(rel release, names ...string) []byte {
+	var b strings.Builder
+	for _, name := range names {
+		sum := sha256.Sum256(rel[name])
+		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+	}
+	return []byte(b.String())
+}
+
+func serve(t *testing.T, rel release) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, "/v"+version+"/")
+		data, found := rel[name]
+		if !ok || !found || r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// repo writes a pack repository laid out as the Quickstart makes one (the
+// pack at the root): clean, with a missing prompt (an error), or with a
+// license that is not SPDX (a warning).
+func repo(t *testing.T, kind string) string {
+	t.Helper()
+	dir := t.TempDir()
+	must(t, os.CopyFS(dir, os.DirFS("../examples/community.example.support-agents")))
+	breaks := map[string][2]string{
+		"error":   {`"prompts/`, `"prompts/missing-`},
+		"warning": {`"license": "Apache-2.0"`, `"license": "see the LICENSE file"`},
+	}
+	if b, ok := breaks[kind]; ok {
+		manifest := filepath.Join(dir, "pack.json")
+		raw, err := os.ReadFile(manifest)
+		must(t, err)
+		broken := bytes.Replace(raw, []byte(b[0]), []byte(b[1]), 1)
+		if bytes.Equal(broken, raw) {
+			t.Fatalf("the example has no %s to break", b[0])
+		}
+		must(t, os.WriteFile(manifest, broken, 0o644))
+	}
+	return dir
+}
+
+// run is one run of the script: its outputs and the runner's files.
+type run struct {
+	code                         int
+	stdout, stderr               string
+	path, output, summary, sarif string
+	runnerTemp                   string
+}
+
+func runAction(t *testing.T, url, dir string, env ...string) run {
+	t.Helper()
+	runnerOS, runnerArch := runnerPlatform(t)
+	script, err := filepath.Abs("wop-action.sh")
+	must(t, err)
+	tmp := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		files[f] = filepath.Join(tmp, f)
+		must(t, os.WriteFile(files[f], nil, 0o644))
+	}
+	runnerTemp := filepath.Join(tmp, "runner-temp")
+	must(t, os.MkdirAll(runnerTemp, 0o755))
+	cmd := exec.Command("bash", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RUNNER_OS="+runnerOS, "RUNNER_ARCH="+runnerArch, "RUNNER_TEMP="+runnerTemp,
+		"GITHUB_PATH="+files["GITHUB_PATH"], "GITHUB_OUTPUT="+files["GITHUB_OUTPUT"], "GITHUB_STEP_SUMMARY="+files["GITHUB_STEP_SUMMARY"],
+		"WOP_ACTION_RELEASES="+url, "WOP_ACTION_REF=v"+version, "WOP_CACHE_DIR="+filepath.Join(tmp, "cache"), "NO_COLOR=1")
+	cmd.Env = append(cmd.Env, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	r := run{stdout: out.String(), stderr: errOut.String(), runnerTemp: runnerTemp}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else {
+		must(t, err)
+	}
+	read := func(p string) string { b, _ := os.ReadFile(p); return string(b) }
+	r.path, r.output, r.summary = read(files["GITHUB_PATH"]), read(files["GITHUB_OUTPUT"]), read(files["GITHUB_STEP_SUMMARY"])
+	r.sarif = read(filepath.Join(dir, "wop.sarif"))
+	return r
+}
+
+// TestLint: the good archive is installed (on the job's PATH, the version
+// asked for) and lints: annotations, SARIF, the step summary and the exit
+// status at each fail-on threshold.
+func TestLint(t *testing.T) {
+	rel, _ := buildRelease(t)
+	url := serve(t, rel)
+	tests := []struct {
+		name     string
+		pack     string
+		env      []string
+		wantCode int
+		want     []string // in the stdout and the summary together
+	}{
+		{"clean", "clean", nil, 0, []string{"No findings.", "fail-on error: exit 0"}},
+		{"errors", "error", nil, 1, []string{"::error file=pack.json,line=", "| error | `pack.json:", "| ref-missing |", "1 error"}},
+		{"errors, fail-on none", "error", []string{"WOP_ACTION_FAIL_ON=none"}, 0, []string{"::error file=pack.json,line=", "fail-on none: exit 1"}},
+		{"warnings, fail-on error", "warning", nil, 0, []string{"::warning file=pack.json,line=", "| license-not-spdx |"}},
+		{"warnings, fail-on warning", "warning", []string{"WOP_ACTION_FAIL_ON=warning"}, 1, []string{"::warning file=pack.json,line=", "fail-on warning: exit 1"}},
+		{"version given, action pinned by commit", "clean", []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567", "WOP_ACTION_VERSION=" + version}, 0, []string{"No findings."}},
+		{"nothing to lint, fail-on none", "clean", []string{"WOP_ACTION_PATH=packs", "WOP_ACTION_FAIL_ON=none"}, 2, []string{"fail-on none: exit 2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runAction(t, url, repo(t, tt.pack), tt.env...)
+			if r.code != tt.wantCode {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tt.wantCode, r.stdout, r.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stdout+r.summary, w) {
+					t.Errorf("no %q in the output or the step summary:\n%s\n---\n%s", w, r.stdout, r.summary)
+				}
+			}
+			install := strings.TrimSpace(r.path)
+			out, err := exec.Command(filepath.Join(install, "wop"), "--version").Output()
+			if err != nil || !strings.Contains(string(out), version) || !strings.HasPrefix(install, r.runnerTemp) {
+				t.Errorf("GITHUB_PATH names %q, whose wop --version says %q (%v)", install, out, err)
+			}
+			if !strings.Contains(r.output, fmt.Sprintf("exit-code=%d\n", min(tt.wantCode, 2))) && tt.name != "errors, fail-on none" {
+				t.Errorf("GITHUB_OUTPUT:\n%s", r.output)
+			}
+			if tt.wantCode == 2 {
+				if r.sarif != "" || strings.Contains(r.output, "sarif=") {
+					t.Errorf("lint did not run, yet a SARIF report is there: %q", r.output)
+				}
+				return
+			}
+			var sarif struct {
+				Version string
+				Runs    []struct{ Results []json.RawMessage }
+			}
+			if err := json.Unmarshal([]byte(r.sarif), &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs) != 1 {
+				t.Fatalf("wop.sarif is not a SARIF 2.1.0 report (%v):\n%.300s", err, r.sarif)
+			}
+			if wantResults := tt.pack != "clean"; (len(sarif.Runs[0].Results) > 0) != wantResults || !strings.Contains(r.output, "sarif=wop.sarif\n") {
+				t.Errorf("SARIF results %d for a %s pack; GITHUB_OUTPUT:\n%s", len(sarif.Runs[0].Results), tt.pack, r.output)
+			}
+		})
+	}
+}
+
+// TestRefuses: an archive whose bytes are not those checksums.txt lists,
+// one it does not list, and an action pinned by commit without a version
+// install nothing and fail the step, saying why.
+func TestRefuses(t *testing.T) {
+	rel, archive := buildRelease(t)
+	tampered := release{}
+	for k, v := range rel {
+		tampered[k] = v
+	}
+	tampered[archive] = append(bytes.Clone(rel[archive]), 0)
+	unlisted := release{archive: rel[archive], "checksums.txt": checksums(rel, "wop_"+version+"_windows_amd64.zip")}
+	tests := []struct {
+		name string
+		rel  release
+		env  []string
+		want string
+	}{
+		{"tampered", tampered, nil, "checksums.txt says"},
+		{"not in checksums.txt", unlisted, nil, "does not list " + archive},
+		{"no version", rel, []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567"}, "give the version input"},
+		{"no such release", release{}, nil, "could not download"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runAction(t, serve(t, tt.rel), repo(t, "clean"), tt.env...)
+			if r.code != 1 || !strings.Contains(r.stderr, "::error title=wop action::") || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, want 1 and %q\nstderr:\n%s", r.code, tt.want, r.stderr)
+			}
+			left, _ := os.ReadDir(r.runnerTemp)
+			if r.path != "" || len(left) != 0 || r.sarif != "" || r.summary != "" {
+				t.Errorf("something was installed or written: GITHUB_PATH %q, RUNNER_TEMP %v, SARIF %d bytes, summary %q", r.path, left, len(r.sarif), r.summary)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
