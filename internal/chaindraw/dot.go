@@ -15,35 +15,75 @@ func DOT(c Chart) []byte {
 	return dotGraph(newView(c), c, false)
 }
 
+// DOTAll draws charts as one Graphviz digraph: one chart as DOT draws it,
+// several each in a cluster of its own, node ids prefixed with the chart's
+// index ("0/notify") so no two charts share one. dot -Tsvg makes one
+// document of it, -Tpng one picture.
+func DOTAll(charts []Chart) []byte {
+	if len(charts) == 1 {
+		return DOT(charts[0])
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %d chains\ndigraph \"chains\" {\n", len(charts))
+	b.WriteString(dotDefaults)
+	for i, c := range charts {
+		v := newView(c)
+		fmt.Fprintf(&b, "  subgraph \"cluster_%d\" {\n    graph [label=%s, style=\"rounded\", color=\"#dadce0\"];\n", i, dotID(c.Pack+" · "+v.title))
+		dotBody(&b, v, dotBodyOptions{prefix: strconv.Itoa(i) + "/", ind: "    "})
+		b.WriteString("  }\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// dotDefaults are the graph, node and edge attributes every digraph sets.
+const dotDefaults = "  graph [rankdir=TB, nodesep=0.5, ranksep=0.5, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, labelloc=t];\n" +
+	"  node [shape=box, margin=\"0.2,0.06\", style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n" +
+	"  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9];\n"
+
 // dotGraph writes the digraph; pinned places each node at its author
 // position, in points, for Graphviz's neato -n (the svg printer's choice
-// when every node has a position).
+// when the author's positions make a readable picture).
 func dotGraph(v *view, c Chart, pinned bool) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\ndigraph %s {\n", comment(c.Pack+" "+v.title), dotID(v.title))
-	b.WriteString("  graph [rankdir=TB, nodesep=0.5, ranksep=0.5, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, labelloc=t, label=" + dotID(v.title) + "];\n")
-	b.WriteString("  node [shape=box, margin=\"0.2,0.06\", style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n")
-	b.WriteString("  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9];\n")
-	scale := 1.0
+	b.WriteString(dotDefaults)
+	b.WriteString("  graph [label=" + dotID(v.title) + "];\n")
+	o := dotBodyOptions{ind: "  "}
 	if pinned {
-		scale = spread(v)
+		o.scale, o.pinned = spread(v), true
 	}
+	dotBody(&b, v, o)
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+type dotBodyOptions struct {
+	prefix string // before every node id
+	ind    string // before every line
+	pinned bool
+	scale  float64 // of the author positions, when pinned
+}
+
+// dotBody writes a chart's nodes, parameters, edges and loose findings.
+func dotBody(b *bytes.Buffer, v *view, o dotBodyOptions) {
+	id := func(s string) string { return dotID(o.prefix + s) }
 	for _, n := range v.nodes {
 		attrs := []string{"label=" + dotHTMLLabel(v.label(n))}
 		attrs = append(attrs, dotNodeStyle(n)...)
-		if pinned && n.Position != nil {
-			attrs = append(attrs, fmt.Sprintf("pos=\"%s,%s!\"", ftoa(n.Position.X*scale), ftoa(-n.Position.Y*scale)))
+		if o.pinned && n.Position != nil {
+			attrs = append(attrs, fmt.Sprintf("pos=\"%s,%s!\"", ftoa(n.Position.X*o.scale), ftoa(-n.Position.Y*o.scale)))
 		}
-		fmt.Fprintf(&b, "  %s [%s];\n", dotID(n.ID), strings.Join(attrs, ", "))
+		fmt.Fprintf(b, "%s%s [%s];\n", o.ind, id(n.ID), strings.Join(attrs, ", "))
 	}
 	for _, p := range v.params {
-		if len(p.Feeds) == 0 || pinned {
+		if len(p.Feeds) == 0 || o.pinned {
 			continue // a pinned drawing has no place for them
 		}
-		pid := dotID("params." + p.Name)
-		fmt.Fprintf(&b, "  %s [shape=note, fillcolor=\"#f1f3f4\", label=%s];\n", pid, dotID("params."+p.Name))
+		pid := id("params." + p.Name)
+		fmt.Fprintf(b, "%s%s [shape=note, fillcolor=\"#f1f3f4\", label=%s];\n", o.ind, pid, dotID(paramText(p)))
 		for _, to := range p.Feeds {
-			fmt.Fprintf(&b, "  %s -> %s [style=dotted, color=\"#5f6368\"];\n", pid, dotID(to))
+			fmt.Fprintf(b, "%s%s -> %s [style=dotted, color=\"#5f6368\"];\n", o.ind, pid, id(to))
 		}
 	}
 	for _, e := range v.edges {
@@ -52,17 +92,15 @@ func dotGraph(v *view, c Chart, pinned bool) []byte {
 			attrs = append(attrs, "label="+dotID(l))
 		}
 		attrs = append(attrs, dotEdgeStyle(e)...)
-		fmt.Fprintf(&b, "  %s -> %s", dotID(e.From), dotID(e.To))
+		fmt.Fprintf(b, "%s%s -> %s", o.ind, id(e.From), id(e.To))
 		if len(attrs) > 0 {
-			fmt.Fprintf(&b, " [%s]", strings.Join(attrs, ", "))
+			fmt.Fprintf(b, " [%s]", strings.Join(attrs, ", "))
 		}
 		b.WriteString(";\n")
 	}
 	for i, f := range v.loose {
-		fmt.Fprintf(&b, "  %s [shape=note, color=\"#d93025\", label=%s];\n", dotID(fmt.Sprintf("finding %d", i)), dotID("⚠ "+f.Rule+" at "+f.Pointer))
+		fmt.Fprintf(b, "%s%s [shape=note, color=\"#d93025\", label=%s];\n", o.ind, id(fmt.Sprintf("finding %d", i)), dotID("⚠ "+f.Rule+" at "+f.Pointer))
 	}
-	b.WriteString("}\n")
-	return b.Bytes()
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,21 +69,65 @@ func TestDOTParsesWithGraphviz(t *testing.T) {
 	if err != nil {
 		t.Skip("Graphviz's dot is not installed (apt-get install graphviz): DOT output not validated")
 	}
-	for name, c := range fixtures(t) {
+	fx := fixtures(t)
+	docs := map[string][]byte{"all charts in one graph": DOTAll(sortedCharts(fx))}
+	for name, c := range fx {
+		docs[name] = DOT(c)
+	}
+	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.CommandContext(t.Context(), dot, "-Tsvg")
-			cmd.Stdin = bytes.NewReader(DOT(c))
+			cmd.Stdin = bytes.NewReader(doc)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil || stderr.Len() > 0 {
-				t.Fatalf("dot: %v\n%s\n%s", err, stderr.String(), DOT(c))
+				t.Fatalf("dot: %v\n%s\n%s", err, stderr.String(), doc)
 			}
-			if err := xml.Unmarshal(out, new(struct{})); err != nil {
-				t.Errorf("dot's SVG is not XML: %v", err)
-			}
+			checkOneXMLDocument(t, out)
 		})
 	}
+}
+
+// checkOneXMLDocument fails unless doc is one XML document: dot writes one
+// SVG per graph of its input, one after the other, which no XML reader
+// takes.
+func checkOneXMLDocument(t *testing.T, doc []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	depth, roots := 0, 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				roots++
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if roots != 1 {
+		t.Errorf("%d root elements, want one document", roots)
+	}
+}
+
+// sortedCharts are the fixtures' charts in name order, as one command
+// drawing several packs would have them.
+func sortedCharts(fx map[string]Chart) []Chart {
+	names := slices.Sorted(maps.Keys(fx))
+	out := make([]Chart, 0, len(names))
+	for _, n := range names {
+		out = append(out, fx[n])
+	}
+	return out
 }
 
 // mermaidDir holds the mermaid and jsdom npm packages
@@ -110,11 +157,18 @@ func TestMermaidParses(t *testing.T) {
 		t.Skip("Mermaid's parser is not installed (bench/mermaid-setup.sh, or set WOP_MERMAID_DIR): Mermaid output not validated")
 	}
 	fx := fixtures(t)
+	docs := map[string]string{"all charts in one flowchart": MermaidAll(sortedCharts(fx))}
+	for name, c := range fx {
+		docs[name] = Mermaid(c)
+	}
+	for _, block := range mermaidFences(MermaidMarkdown(sortedCharts(fx))) {
+		docs[fmt.Sprintf("markdown block %d", len(docs))] = block
+	}
 	var names []string
 	var in bytes.Buffer
-	for name, c := range fx {
+	for name, doc := range docs {
 		names = append(names, name)
-		in.WriteString(Mermaid(c))
+		in.WriteString(doc)
 		in.WriteByte(0)
 	}
 	cmd := exec.CommandContext(t.Context(), node, filepath.Join("testdata", "mermaid-parse.mjs"), dir)
@@ -128,9 +182,21 @@ func TestMermaidParses(t *testing.T) {
 	}
 	for i, l := range lines {
 		if l != "ok" {
-			t.Errorf("%s: %s\n%s", names[i], l, Mermaid(fx[names[i]]))
+			t.Errorf("%s: %s\n%s", names[i], l, docs[names[i]])
 		}
 	}
+}
+
+// mermaidFences are the bodies of a Markdown document's mermaid blocks.
+func mermaidFences(md string) []string {
+	var out []string
+	for _, part := range strings.Split(md, "```mermaid\n")[1:] {
+		body, _, ok := strings.Cut(part, "```")
+		if ok {
+			out = append(out, body)
+		}
+	}
+	return out
 }
 
 func TestSVGIsSelfContainedXML(t *testing.T) {

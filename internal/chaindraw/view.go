@@ -257,3 +257,13 @@ func edgeLabel(e vedge) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// paramText is a parameter's label: its name, and "required" when a run
+// must give it.
+func paramText(p chain.Param) string {
+	s := "params." + p.Name
+	if p.Required && !p.Default {
+		s += " (required)"
+	}
+	return s
+}

@@ -40,7 +40,9 @@ type Options struct {
 	// Tree is --spec as typed (auto, v1, v2); Spec is used when it is "".
 	Tree string
 	// Chain is the chainId to draw; "" draws every chain.
-	Chain  string
+	Chain string
+	// Format is --format; "" takes it from Output's extension (.mmd and
+	// .md mermaid, .dot and .gv dot, .svg, .json), else text.
 	Format string
 	// Config, Catalogs, Host, Offline and Spec are lint's flags of the
 	// same names: the analysis drawn is the one lint reports from.
@@ -61,6 +63,9 @@ type Options struct {
 func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 	if len(o.Paths) == 0 {
 		o.Paths = []string{"."}
+	}
+	if o.Format == "" {
+		o.Format = FormatOf(o.Output)
 	}
 	if err := suggest.FlagValue("--format", o.Format, chaindraw.Formats...); err != nil {
 		return nil, err
@@ -91,7 +96,7 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 // format runs the wop-graphviz helper, its compiled code cached under
 // env.CacheDir.
 func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o Options) ([]byte, error) {
-	draw := chaindraw.Options{Color: o.Color, Width: o.Width}
+	draw := chaindraw.Options{Color: o.Color, Width: o.Width, Markdown: markdown(o.Output)}
 	if n, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && n > 0 && o.Width == 0 {
 		draw.Width = n // the terminal's, where the shell exports it
 	}
@@ -120,6 +125,32 @@ func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o O
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// FormatOf is the format a drawing written to file is in when --format
+// does not say: the one its extension names, else text.
+func FormatOf(file string) string {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".mmd", ".mermaid", ".md", ".markdown":
+		return "mermaid"
+	case ".dot", ".gv":
+		return "dot"
+	case ".svg":
+		return "svg"
+	case ".json":
+		return "json"
+	}
+	return "text"
+}
+
+// markdown reports whether file is Markdown, where a Mermaid drawing is a
+// heading and a fenced flowchart per chain.
+func markdown(file string) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".md", ".markdown":
+		return true
+	}
+	return false
 }
 
 // Charts analyses the chains o names, each with its changes when o asks
