@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/catalog"
+	"github.com/wop-cli/wop/internal/jsonpos"
 )
 
 // TestRole: a node's role comes from its type's declared role and
@@ -36,5 +37,41 @@ func TestRole(t *testing.T) {
 				t.Errorf("role(%s) = %q, want %q", tc.typeID, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestGating: an edge's condition and trigger rule are read as pack.json
+// has them, the condition said in words.
+func TestGating(t *testing.T) {
+	doc, err := jsonpos.Parse([]byte(`{"chains": [{"chainId": "c", "dag": {"nodes": [{"id": "a", "typeId": "x"}, {"id": "b", "typeId": "x"}],
+	 "edges": [
+	  {"from": "a", "to": "b", "condition": {"type": "falsy", "left": "approved"}, "triggerRule": "none_failed"},
+	  {"from": "a", "to": "b", "condition": {"type": "equals", "left": "branch", "right": "then"}},
+	  {"from": "a", "to": "b", "condition": {"type": "notEquals", "left": "willFile", "right": "yes"}},
+	  {"from": "a", "to": "b", "condition": {"type": "contains", "left": "branches", "right": "low"}},
+	  {"from": "a", "to": "b", "condition": {"type": "truthy", "left": "slot0Live"}},
+	  {"from": "a", "to": "b", "condition": {"type": "matches", "left": "x", "right": "^a"}},
+	  {"from": "a", "to": "b", "triggerRule": "all_success"},
+	  {"from": "a", "to": "b"}
+	 ]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Analyze(doc.Root, Options{}).DAGs[0]
+	want := []struct{ when, rule string }{
+		{"not approved", "none_failed"},
+		{`branch = "then"`, ""},
+		{`willFile ≠ "yes"`, ""},
+		{`branches contains "low"`, ""},
+		{"slot0Live", ""},
+		{`{"left":"x","right":"^a","type":"matches"}`, ""},
+		{"", "all_success"},
+		{"", ""},
+	}
+	for i, w := range want {
+		e := d.Edges[i]
+		if e.When != w.when || e.TriggerRule != w.rule || (w.when == "") != (e.Condition == nil) {
+			t.Errorf("edge %d: when %q rule %q condition %v, want %q %q", i, e.When, e.TriggerRule, e.Condition, w.when, w.rule)
+		}
 	}
 }

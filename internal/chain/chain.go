@@ -143,6 +143,8 @@ type Edge struct {
 	// Carries is what the upstream output (its port's member, or the whole
 	// output map) is known to carry; nil when its schema is unknown.
 	Carries *Carried `json:"carries,omitempty"`
+	// Gating is the edge's condition and trigger rule (read.go).
+	Gating
 }
 
 // Carried describes the value an edge hands over, from the upstream node

@@ -81,14 +81,14 @@ func dotBody(b *bytes.Buffer, v *view, o dotBodyOptions) {
 			continue // a pinned drawing has no place for them
 		}
 		pid := id("params." + p.Name)
-		fmt.Fprintf(b, "%s%s [shape=note, fillcolor=\"#f1f3f4\", label=%s];\n", o.ind, pid, dotID(paramText(p)))
+		fmt.Fprintf(b, "%s%s [shape=note, fillcolor=\"#f1f3f4\", label=%s];\n", o.ind, pid, dotID(v.paramText(p)))
 		for _, to := range p.Feeds {
 			fmt.Fprintf(b, "%s%s -> %s [style=dotted, color=\"#5f6368\"];\n", o.ind, pid, id(to))
 		}
 	}
 	for _, e := range v.edges {
 		var attrs []string
-		if l := edgeLabel(e); l != "" {
+		if l := v.edgeLabel(e); l != "" {
 			attrs = append(attrs, "label="+dotID(l))
 		}
 		attrs = append(attrs, dotEdgeStyle(e)...)
@@ -135,12 +135,19 @@ func dotHTMLLabel(lines []line) string {
 			t = "<FONT POINT-SIZE=\"8\" COLOR=\"#5f6368\">" + t + "</FONT>"
 		case lineUnbound, lineFinding:
 			t = "<FONT COLOR=\"#d93025\">" + t + "</FONT>"
+		case lineMark:
+			t = "<FONT POINT-SIZE=\"8\" COLOR=\"" + markColor[l.mark] + "\"><B>" + t + "</B></FONT>"
+		case lineChange:
+			t = "<FONT POINT-SIZE=\"8\" COLOR=\"#b06000\">" + t + "</FONT>"
 		}
 		b.WriteString(t)
 	}
 	b.WriteString("<BR ALIGN=\"LEFT\"/>>")
 	return b.String()
 }
+
+// markColor is the colour of a change's mark, as its frame has it.
+var markColor = map[Mark]string{Added: "#188038", Changed: "#b06000", Removed: "#80868b"}
 
 func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 
@@ -176,7 +183,9 @@ func dotEdgeStyle(e vedge) []string {
 	case len(e.findings) > 0:
 		return []string{`color="#d93025"`, `fontcolor="#d93025"`, `penwidth=2`}
 	case e.mark == Added:
-		return []string{`color="#188038"`, `penwidth=2`}
+		return []string{`color="#188038"`, `fontcolor="#188038"`, `penwidth=2`}
+	case e.mark == Changed:
+		return []string{`color="#f29900"`, `fontcolor="#b06000"`, `penwidth=2`}
 	}
 	return nil
 }

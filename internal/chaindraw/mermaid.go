@@ -75,8 +75,10 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 			switch l.kind {
 			case lineID:
 				t = "<b>" + t + "</b>"
-			case lineType:
+			case lineType, lineChange:
 				t = "<i>" + t + "</i>"
+			case lineMark:
+				t = "<b>" + t + "</b>"
 			}
 			lines = append(lines, t)
 		}
@@ -88,7 +90,7 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 			continue
 		}
 		pid := fmt.Sprintf("%sp%d", prefix, i)
-		fmt.Fprintf(b, "%s%s>\"%s\"]\n", ind, pid, mermaidText(paramText(p)))
+		fmt.Fprintf(b, "%s%s>\"%s\"]\n", ind, pid, mermaidText(v.paramText(p)))
 		for _, to := range p.Feeds {
 			if id, ok := ids[to]; ok {
 				fmt.Fprintf(b, "%s%s -.-> %s\n", ind, pid, id)
@@ -102,7 +104,7 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 		if e.mark == Removed {
 			arrow = "-.->"
 		}
-		if l := edgeLabel(e); l != "" {
+		if l := v.edgeLabel(e); l != "" {
 			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", ind, ids[e.From], arrow, mermaidText(l), ids[e.To])
 		} else {
 			fmt.Fprintf(b, "%s%s %s %s\n", ind, ids[e.From], arrow, ids[e.To])
@@ -175,6 +177,8 @@ func mermaidLinkStyle(e vedge) string {
 		return "stroke:#d93025,stroke-width:3px"
 	case e.mark == Added:
 		return "stroke:#188038,stroke-width:3px"
+	case e.mark == Changed:
+		return "stroke:#f29900,stroke-width:3px"
 	case e.mark == Removed:
 		return "stroke:#9aa0a6,stroke-dasharray:5 5"
 	case e.Dangling:
