@@ -280,3 +280,18 @@ func TestLargeChainsStayLinear(t *testing.T) {
 		t.Errorf("svg of 20,000 nodes: %v", err)
 	}
 }
+
+// TestTextCounts: the counts line says "1 node", "1 edge", "1 finding".
+func TestTextCounts(t *testing.T) {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "c",
+		Nodes:    []chain.Node{{ID: "a", TypeID: "x"}, {ID: "b", TypeID: "x"}},
+		Edges:    []chain.Edge{{From: "a", To: "b"}},
+		Findings: []chain.Finding{{Rule: chain.RuleCycle, Pointer: "/chains/0/dag", Message: "m"}}}
+	var buf bytes.Buffer
+	if err := Write(t.Context(), &buf, "text", []Chart{{Pack: "p@1.0.0", DAG: d}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "2 nodes, 1 edge, 1 finding\n") {
+		t.Errorf("counts:\n%s", buf.String())
+	}
+}

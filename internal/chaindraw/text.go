@@ -90,7 +90,7 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 		}
 	}
 	head := fmt.Sprintf("%s  %s", safe(c.Pack), safe(v.title))
-	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(wrap(head, width, "  ")), st.dim.Render(fmt.Sprintf("%d nodes, %d edges, %d findings%s", len(v.nodes), edges, v.findings, changeSummary(v.changes))))
+	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(wrap(head, width, "  ")), st.dim.Render(plural(len(v.nodes), "node")+", "+plural(edges, "edge")+", "+plural(v.findings, "finding")+changeSummary(v.changes)))
 	for _, p := range v.params {
 		if len(p.Feeds) > 0 {
 			b.WriteString(wrap(fmt.Sprintf("  %s ┄▶ %s", safe(v.paramText(p)), safe(strings.Join(p.Feeds, ", "))), width, "      ") + "\n")
@@ -188,6 +188,14 @@ func changeSummary(c *Changes) string {
 		s += fmt.Sprintf(" (%d newly required: %s)", n, strings.Join(c.NewRequired, ", "))
 	}
 	return s
+}
+
+// plural counts things: "1 edge", "2 edges".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func digits(n int) int { return len(fmt.Sprint(n)) }

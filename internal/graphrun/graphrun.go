@@ -214,13 +214,21 @@ func noChart(o Options, ids []string) error {
 }
 
 // Analyze is the chain analysis of a pack with the options lint judges it
-// by, and the pack's "name@version".
+// by, with every other finding lint places in its chains, and the pack's
+// "name@version".
 func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
 	raw, err := pk.ReadFile(pack.ManifestName)
 	if err != nil {
 		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), lintrun.WithoutPath(err))}
 	}
-	return AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+	an, name, err := AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+	if err != nil || len(an.DAGs) == 0 {
+		return an, name, err // no chain to place lint's findings on
+	}
+	if err := withLint(an, pk, opt); err != nil {
+		return nil, "", err
+	}
+	return an, name, nil
 }
 
 // AnalyzeManifest is Analyze over a manifest's bytes (an editor's unsaved
