@@ -56,9 +56,13 @@ func Write(ctx context.Context, w io.Writer, format string, charts []Chart, o Op
 	case "text":
 		return writeText(w, charts, o)
 	case "mermaid":
-		doc := MermaidAll(charts)
 		if o.Markdown {
-			doc = MermaidMarkdown(charts)
+			_, err := io.WriteString(w, MermaidMarkdown(charts))
+			return err
+		}
+		doc, links := mermaidAll(charts)
+		if len(charts) > 1 && (links > MermaidMaxEdges || len(doc) > MermaidMax) {
+			return fmt.Errorf("the %d chains make one Mermaid diagram of %d links and %d characters, more than Mermaid draws (%d links, %d characters): write Markdown, a diagram per chain (-o FILE.md), or draw fewer chains (--chain)", len(charts), links, len(doc), MermaidMaxEdges, MermaidMax)
 		}
 		_, err := io.WriteString(w, doc)
 		return err

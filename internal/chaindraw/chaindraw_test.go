@@ -295,3 +295,19 @@ func TestTextCounts(t *testing.T) {
 		t.Errorf("counts:\n%s", buf.String())
 	}
 }
+
+// TestMermaidTooLarge: charts that together pass Mermaid's limits are
+// refused as one diagram, with the way out; as Markdown they are drawn.
+func TestMermaidTooLarge(t *testing.T) {
+	var charts []Chart
+	for range 120 {
+		charts = append(charts, Chart{Pack: "demo@1.1.0", DAG: sample(t)})
+	}
+	err := Write(t.Context(), io.Discard, "mermaid", charts, Options{})
+	if err == nil || !strings.Contains(err.Error(), "-o FILE.md") {
+		t.Errorf("err = %v, want the Markdown way out", err)
+	}
+	if err := Write(t.Context(), io.Discard, "mermaid", charts, Options{Markdown: true}); err != nil {
+		t.Errorf("as Markdown: %v", err)
+	}
+}

@@ -18,6 +18,16 @@ func Mermaid(c Chart) string { return MermaidAll([]Chart{c}) }
 // subgraph of its own, their ids prefixed with the chart's index (c0n0,
 // c1n0, ...) so no two charts share one.
 func MermaidAll(charts []Chart) string {
+	doc, _ := mermaidAll(charts)
+	return doc
+}
+
+// MermaidMaxEdges is the number of links Mermaid draws in one diagram (its
+// maxEdges; beyond it the diagram is refused).
+const MermaidMaxEdges = 500
+
+// mermaidAll is MermaidAll and the number of links it draws.
+func mermaidAll(charts []Chart) (string, int) {
 	m := &mermaidDoc{}
 	if len(charts) == 1 {
 		v := newView(charts[0])
@@ -36,7 +46,7 @@ func MermaidAll(charts []Chart) string {
 	for _, s := range m.styles {
 		m.b.WriteString(s + "\n")
 	}
-	return m.b.String()
+	return m.b.String(), m.links
 }
 
 // MermaidMarkdown draws charts as Markdown: a heading and a fenced Mermaid
