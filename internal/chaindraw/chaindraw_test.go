@@ -142,6 +142,14 @@ func TestDiff(t *testing.T) {
 	if c.Params["url"] != Added || !slices.Equal(c.NewRequired, []string{"url"}) {
 		t.Errorf("params %v, newly required %v", c.Params, c.NewRequired)
 	}
+	// An optional input bound before and by nothing now was removed: it
+	// is not drawn as a changed UNBOUND line.
+	unbound := sample(t)
+	bound := sample(t)
+	bound.Nodes[3].Inputs[2] = chain.Binding{Input: "thread", Source: chain.SourceInputs}
+	if m := Diff(bound, unbound).Inputs["post"]["thread"]; m != Removed {
+		t.Errorf("optional input no longer bound: %q, want removed", m)
+	}
 	retyped := sample(t)
 	retyped.Nodes[2].TypeID = "core.chat.structuredOutput"
 	if d := Diff(sample(t), retyped).NodeDetails["approve"]; !slices.Equal(d, []string{"typeId core.chat.approvalGate → core.chat.structuredOutput"}) {

@@ -270,10 +270,10 @@ func diffInputs(old, cur []chain.Binding) map[string]Mark {
 		}
 	}
 	for _, b := range cur {
-		o, ok := was[b.Input]
-		if !ok && idle(b) {
-			continue
+		if idle(b) {
+			continue // absent now: removed below if it was bound
 		}
+		o, ok := was[b.Input]
 		switch {
 		case !ok:
 			m[b.Input] = Added
