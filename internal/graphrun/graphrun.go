@@ -231,6 +231,25 @@ func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
 	return an, name, nil
 }
 
+// AnalyzeBuffer is Analyze of the pack in dir with its manifest as raw
+// (an editor's unsaved buffer, file naming it in errors): the chains of
+// the buffer with lint's findings on them, as lint would lint the buffer.
+func AnalyzeBuffer(raw []byte, file, dir string, opt lint.Options, lim tarball.Limits) (*chain.Analysis, string, error) {
+	an, name, err := AnalyzeManifest(raw, file, opt)
+	if err != nil || len(an.DAGs) == 0 {
+		return an, name, err
+	}
+	pk, err := pack.Load(dir, lim)
+	if err != nil {
+		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", dir, lintrun.WithoutPath(err))}
+	}
+	pk.Overlay(map[string][]byte{pack.ManifestName: raw})
+	if err := withLint(an, pk, opt); err != nil {
+		return nil, "", err
+	}
+	return an, name, nil
+}
+
 // AnalyzeManifest is Analyze over a manifest's bytes (an editor's unsaved
 // buffer); file names it in errors.
 func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis, string, error) {

@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/report"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // propertyCatalog is a folder of one node pack whose types have closed and
@@ -193,5 +195,26 @@ func writeFile(t *testing.T, name, data string) {
 	}
 	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAnalyzeBufferCarriesLint: the editor's drawing of an unsaved buffer
+// carries what lint says of the buffer, not of the file on disk.
+func TestAnalyzeBufferCarriesLint(t *testing.T) {
+	dir := t.TempDir()
+	disk := `{"name": "vendor.acme.flows", "version": "1.0.0", "kind": "workflow-chain", "description": "d", "license": "MIT",
+  "engines": {"openwop": ">=1.0.0 <2.0.0"}, "chains": [{"chainId": "c", "version": "1.0.0", "label": "C", "dag": {"nodes": [{"id": "a", "typeId": "core.noop"}], "edges": []}}]}`
+	writeFile(t, filepath.Join(dir, "pack.json"), disk)
+	buffer := strings.Replace(disk, `"core.noop"`, `"local.thing"`, 1)
+	an, _, err := AnalyzeBuffer([]byte(buffer), filepath.Join(dir, "pack.json"), dir, lint.Options{}, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range an.DAGs[0].Findings {
+		rules = append(rules, f.Rule+" "+f.Node)
+	}
+	if !slices.Contains(rules, "typeid-local-namespace a") {
+		t.Errorf("findings %q, want lint's typeid-local-namespace on node a of the buffer", rules)
 	}
 }
