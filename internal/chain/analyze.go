@@ -66,17 +66,31 @@ func (a *analyzer) describe(n *Node) {
 	n.Role = role(n)
 }
 
-// triggerTypeID matches node types that start a run (core.trigger.event,
-// core.openwop.mcp.server-trigger).
-var triggerTypeID = regex.Lazy(`(?i)(^|[.-])trigger([.-]|$)`)
+// gateTypeIDs are the node types the spec and the reference host suspend
+// a run on for a person (the conformance suite's core.approvalGate,
+// core.clarificationGate and core.interrupt, the spec's
+// core.conversationGate, the core.openwop.hitl pack's interrupting
+// requests): gates whatever role their pack declares. Any other type is a
+// gate only when its pack declares role gate or human-input. A typeId's
+// spelling says nothing: core.flow.aggregate-numeric is no gate.
+var gateTypeIDs = map[string]bool{
+	"core.approvalGate": true, "core.clarificationGate": true, "core.conversationGate": true, "core.interrupt": true,
+	"core.hitl.approval-request": true, "core.hitl.form-request": true, "core.hitl.ask-user": true,
+}
 
-// gateTypeID matches node types that ask a person before the run goes on.
-var gateTypeID = regex.Lazy(`(?i)(approval|gate\b|gate$|interrupt|human|review)`)
+// isTriggerTypeID reports the node types that start a run: the spec's
+// core.trigger.* namespace and the reference host's MCP server trigger,
+// whose packs declare them pure (their output is the event).
+func isTriggerTypeID(id string) bool {
+	return strings.HasPrefix(id, "core.trigger.") || id == "core.openwop.mcp.server-trigger"
+}
 
+// role is what the node's type declares (catalog) or the spec and
+// reference host say of its typeId; "" when neither tells.
 func role(n *Node) Role {
 	t := n.Type
 	switch {
-	case t != nil && t.Role == "trigger" || triggerTypeID().MatchString(n.TypeID):
+	case t != nil && t.Role == "trigger" || isTriggerTypeID(n.TypeID):
 		return RoleTrigger
 	case isGate(n):
 		return RoleGate
@@ -97,7 +111,7 @@ func isGate(n *Node) bool {
 	if t := n.Type; t != nil && (t.Role == "gate" || t.Role == "human-input") {
 		return true
 	}
-	return gateTypeID().MatchString(n.TypeID)
+	return gateTypeIDs[n.TypeID]
 }
 
 // coreReserved matches the reserved core primitives node-packs.md lists

@@ -151,6 +151,8 @@ type Edge struct {
 	// TypeChecked, TypeUnrelated or TypeUnknown ("" when an end names no
 	// node).
 	TypeCheck string `json:"typeCheck,omitempty"`
+	// Gating is the edge's condition and trigger rule (read.go).
+	Gating
 }
 
 // Carried describes the value an edge hands over, from the upstream node

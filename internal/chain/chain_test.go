@@ -13,7 +13,7 @@ const testManifest = `{"chains": [{"chainId": "acme.main", "label": "Main",
    "nodes": [
     {"id": "start", "typeId": "core.trigger.event", "position": {"x": 0, "y": 10}},
     {"id": "ask", "typeId": "acme.tools.ask", "name": "Ask", "inputs": {"q": "{{params.topic}}"}},
-    {"id": "ok", "typeId": "acme.tools.approvalGate"},
+    {"id": "ok", "typeId": "core.approvalGate"},
     {"id": "lone", "typeId": "acme.tools.x"}
    ],
    "edges": [{"from": "start", "to": "ask"}, {"from": "ask.text", "to": "ok.body"}, {"from": "ok", "to": "ask"}, {"from": "ghost", "to": "ok"}]}}]}`

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -80,6 +81,7 @@ func newDAG(v *jsonpos.Value, ptr string, v2 bool) *DAG {
 		edge.From, edge.FromPort = d.splitEnd(e.Get("from").String())
 		edge.To, edge.ToPort = d.splitEnd(e.Get("to").String())
 		edge.Dangling = d.Node(edge.From) == nil || d.Node(edge.To) == nil
+		edge.Gating = gating(e)
 		d.Edges = append(d.Edges, edge)
 	})
 	return d
@@ -121,4 +123,83 @@ func eachObject(arr *jsonpos.Value, ptr string, fn func(ptr string, v *jsonpos.V
 			fn(ptr+"/"+strconv.Itoa(i), it)
 		}
 	}
+}
+
+// Gating is when an edge lets its target run: its condition on the
+// upstream's output and its trigger rule, as pack.json has them.
+type Gating struct {
+	// Condition is the edge's "condition" member as pack.json has it (nil:
+	// none, the edge always hands over); When says it in words.
+	Condition any    `json:"condition,omitempty"`
+	When      string `json:"when,omitempty"`
+	// TriggerRule is the edge's "triggerRule" ("all_success", "none_failed",
+	// "any_success", "all_complete"; "" when it has none).
+	TriggerRule string `json:"triggerRule,omitempty"`
+}
+
+// DefaultTriggerRule is the trigger rule of an edge that names none; the
+// drawings leave it out.
+const DefaultTriggerRule = "all_success"
+
+func gating(e *jsonpos.Value) Gating {
+	var g Gating
+	if r := e.Get("triggerRule"); r != nil && r.Kind == jsonpos.String {
+		g.TriggerRule = r.Str
+	}
+	if c := e.Get("condition"); c != nil && c.Kind != jsonpos.Null {
+		g.Condition = c.Interface()
+		g.When = conditionText(c)
+	}
+	return g
+}
+
+// maxWhen bounds a condition in words: a drawing's edge label.
+const maxWhen = 60
+
+// conditionText says a condition in words: "approved", "not approved",
+// `branch = "then"`, `branches contains "low"`; one of another shape
+// (a type this reader does not know) as its compact JSON.
+func conditionText(c *jsonpos.Value) string {
+	left := c.Get("left")
+	right := c.Get("right")
+	l := ""
+	if left != nil && left.Kind == jsonpos.String {
+		l = left.Str
+	}
+	r := ""
+	if right != nil {
+		b, err := json.Marshal(right.Interface())
+		if err == nil {
+			r = string(b)
+		}
+	}
+	var s string
+	switch t := c.Get("type").String(); {
+	case l == "":
+		s = compactJSON(c)
+	case t == "truthy" && right == nil:
+		s = l
+	case t == "falsy" && right == nil:
+		s = "not " + l
+	case t == "equals" && right != nil:
+		s = l + " = " + r
+	case t == "notEquals" && right != nil:
+		s = l + " ≠ " + r
+	case t == "contains" && right != nil:
+		s = l + " contains " + r
+	default:
+		s = compactJSON(c)
+	}
+	if rs := []rune(s); len(rs) > maxWhen {
+		s = string(rs[:maxWhen-1]) + "…"
+	}
+	return s
+}
+
+func compactJSON(v *jsonpos.Value) string {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return "?"
+	}
+	return string(b)
 }

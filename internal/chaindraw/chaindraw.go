@@ -38,6 +38,9 @@ type Options struct {
 	// Layout lays out DOT graphs as SVG (internal/graphviz's helper), all
 	// of a run's at once; only the svg format calls it.
 	Layout func(ctx context.Context, graphs []Graph) ([][]byte, error)
+	// Markdown writes the mermaid format as Markdown, a heading and a
+	// fenced flowchart per chart (-o FILE.md), instead of one flowchart.
+	Markdown bool
 }
 
 // Graph is one DOT graph for Options.Layout; Pinned asks for the nodes
@@ -53,22 +56,19 @@ func Write(ctx context.Context, w io.Writer, format string, charts []Chart, o Op
 	case "text":
 		return writeText(w, charts, o)
 	case "mermaid":
-		for i, c := range charts {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			if _, err := io.WriteString(w, Mermaid(c)); err != nil {
-				return err
-			}
+		if o.Markdown {
+			_, err := io.WriteString(w, MermaidMarkdown(charts))
+			return err
 		}
-		return nil
+		doc, links := mermaidAll(charts)
+		if len(charts) > 1 && (links > MermaidMaxEdges || len(doc) > MermaidMax) {
+			return fmt.Errorf("the %d chains make one Mermaid diagram of %d links and %d characters, more than Mermaid draws (%d links, %d characters): write Markdown, a diagram per chain (-o FILE.md), or draw fewer chains (--chain)", len(charts), links, len(doc), MermaidMaxEdges, MermaidMax)
+		}
+		_, err := io.WriteString(w, doc)
+		return err
 	case "dot":
-		for _, c := range charts {
-			if _, err := w.Write(DOT(c)); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := w.Write(DOTAll(charts))
+		return err
 	case "svg":
 		return writeSVG(ctx, w, charts, o)
 	case "json":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func node(t testing.TB, i int, src string, role chain.Role, inputs ...chain.Bind
 		t.Fatal(err)
 	}
 	v := doc.Root
-	n := chain.Node{ID: v.Get("id").String(), TypeID: v.Get("typeId").String(), Role: role, Value: v,
+	n := chain.Node{ID: v.Get("id").String(), TypeID: v.Get("typeId").String(), Name: v.Get("name").String(), Role: role, Value: v,
 		Pointer: "/chains/0/dag/nodes/" + string(rune('0'+i)), Inputs: inputs}
 	if p := v.Get("position"); p != nil {
 		n.Position = &chain.Position{X: float64(len(p.Get("x").Num) * 100), Y: float64(i * 90)}
@@ -54,9 +55,10 @@ func sample(t testing.TB) *chain.DAG {
 	}
 	d.Edges = []chain.Edge{
 		{From: "start", To: "fetch", Pointer: "/chains/0/dag/edges/0"},
-		{From: "fetch", FromPort: "body", To: "approve", ToPort: "text", Pointer: "/chains/0/dag/edges/1"},
-		{From: "approve", To: "post", Pointer: "/chains/0/dag/edges/2"},
-		{From: "post", To: weird, Pointer: "/chains/0/dag/edges/3"},
+		{From: "fetch", FromPort: "body", To: "approve", ToPort: "text", Pointer: "/chains/0/dag/edges/1",
+			Gating: chain.Gating{Condition: map[string]any{"type": "equals", "left": "status", "right": 200.0}, When: "status = 200"}},
+		{From: "approve", To: "post", Pointer: "/chains/0/dag/edges/2", Gating: chain.Gating{Condition: map[string]any{"type": "truthy", "left": "approved"}, When: "approved"}},
+		{From: "post", To: weird, Pointer: "/chains/0/dag/edges/3", Gating: chain.Gating{TriggerRule: "none_failed"}},
 		{From: weird, To: "ghost", Pointer: "/chains/0/dag/edges/4", Dangling: true},
 	}
 	d.Findings = []chain.Finding{
@@ -129,6 +131,34 @@ func TestDiff(t *testing.T) {
 	}
 	if c.Edges["approve -> draft"] != Removed || c.Edges["approve -> post"] != Added || c.Edges["start -> fetch"] != "" {
 		t.Errorf("edges marked: %v", c.Edges)
+	}
+	// A condition added to an edge is a change, and says from what.
+	if k := "fetch.body -> approve.text"; c.Edges[k] != Changed || !slices.Equal(c.EdgeDetails[k], []string{"condition none → status = 200"}) {
+		t.Errorf("edge %s: %q %q", k, c.Edges[k], c.EdgeDetails[k])
+	}
+	if got, want := c.NodeDetails["post"], []string{"name none → Post to Slack", "inputs: channel", "bindings: channel, text"}; !slices.Equal(got, want) {
+		t.Errorf("post's details = %q, want %q", got, want)
+	}
+	if c.Params["url"] != Added || !slices.Equal(c.NewRequired, []string{"url"}) {
+		t.Errorf("params %v, newly required %v", c.Params, c.NewRequired)
+	}
+	// An optional input bound before and by nothing now was removed: it
+	// is not drawn as a changed UNBOUND line.
+	unbound := sample(t)
+	bound := sample(t)
+	bound.Nodes[3].Inputs[2] = chain.Binding{Input: "thread", Source: chain.SourceInputs}
+	if m := Diff(bound, unbound).Inputs["post"]["thread"]; m != Removed {
+		t.Errorf("optional input no longer bound: %q, want removed", m)
+	}
+	retyped := sample(t)
+	retyped.Nodes[2].TypeID = "core.chat.structuredOutput"
+	if d := Diff(sample(t), retyped).NodeDetails["approve"]; !slices.Equal(d, []string{"typeId core.chat.approvalGate → core.chat.structuredOutput"}) {
+		t.Errorf("retyped node's details = %q", d)
+	}
+	ruled := sample(t)
+	ruled.Edges[3].TriggerRule = "all_complete"
+	if d := Diff(sample(t), ruled).EdgeDetails["post -> "+ruled.Edges[3].To]; !slices.Equal(d, []string{"triggerRule none_failed → all_complete"}) {
+		t.Errorf("trigger rule change's details = %q", d)
 	}
 	if c.Inputs["post"]["channel"] != Changed || c.Inputs["post"]["text"] != Changed || c.Inputs["fetch"] != nil {
 		t.Errorf("inputs marked: %v", c.Inputs)
@@ -256,5 +286,36 @@ func TestLargeChainsStayLinear(t *testing.T) {
 	}})
 	if err == nil || !strings.Contains(err.Error(), "--format dot") {
 		t.Errorf("svg of 20,000 nodes: %v", err)
+	}
+}
+
+// TestTextCounts: the counts line says "1 node", "1 edge", "1 finding".
+func TestTextCounts(t *testing.T) {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "c",
+		Nodes:    []chain.Node{{ID: "a", TypeID: "x"}, {ID: "b", TypeID: "x"}},
+		Edges:    []chain.Edge{{From: "a", To: "b"}},
+		Findings: []chain.Finding{{Rule: chain.RuleCycle, Pointer: "/chains/0/dag", Message: "m"}}}
+	var buf bytes.Buffer
+	if err := Write(t.Context(), &buf, "text", []Chart{{Pack: "p@1.0.0", DAG: d}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "2 nodes, 1 edge, 1 finding\n") {
+		t.Errorf("counts:\n%s", buf.String())
+	}
+}
+
+// TestMermaidTooLarge: charts that together pass Mermaid's limits are
+// refused as one diagram, with the way out; as Markdown they are drawn.
+func TestMermaidTooLarge(t *testing.T) {
+	var charts []Chart
+	for range 120 {
+		charts = append(charts, Chart{Pack: "demo@1.1.0", DAG: sample(t)})
+	}
+	err := Write(t.Context(), io.Discard, "mermaid", charts, Options{})
+	if err == nil || !strings.Contains(err.Error(), "-o FILE.md") {
+		t.Errorf("err = %v, want the Markdown way out", err)
+	}
+	if err := Write(t.Context(), io.Discard, "mermaid", charts, Options{Markdown: true}); err != nil {
+		t.Errorf("as Markdown: %v", err)
 	}
 }

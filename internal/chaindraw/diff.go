@@ -3,6 +3,8 @@ package chaindraw
 import (
 	"maps"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/chain"
 )
@@ -23,6 +25,16 @@ type Changes struct {
 	Nodes  map[string]Mark            `json:"nodes,omitempty"`
 	Edges  map[string]Mark            `json:"edges,omitempty"`
 	Inputs map[string]map[string]Mark `json:"inputs,omitempty"`
+	// NodeDetails and EdgeDetails say what changed in a changed node (by
+	// id) or edge (by EdgeKey), a few words each: "typeId a → b",
+	// "config: model, prompt", "condition: none → not approved".
+	NodeDetails map[string][]string `json:"nodeDetails,omitempty"`
+	EdgeDetails map[string][]string `json:"edgeDetails,omitempty"`
+	// Params marks the chain parameters added, removed or changed (type,
+	// required, default); NewRequired names the ones a run must now give
+	// and did not have to before.
+	Params      map[string]Mark `json:"params,omitempty"`
+	NewRequired []string        `json:"newRequired,omitempty"`
 	// Previous is the chain as the previous release has it (nil when the
 	// chain is new): removed nodes and edges are drawn from it.
 	Previous *chain.DAG `json:"-"`
@@ -30,7 +42,7 @@ type Changes struct {
 
 // Any reports whether anything changed.
 func (c *Changes) Any() bool {
-	return c != nil && (len(c.Nodes) > 0 || len(c.Edges) > 0 || len(c.Inputs) > 0)
+	return c != nil && (len(c.Nodes) > 0 || len(c.Edges) > 0 || len(c.Inputs) > 0 || len(c.Params) > 0)
 }
 
 // EdgeKey names an edge by its ends ("a.port -> b"): edges have no id, and
@@ -42,9 +54,11 @@ func EdgeKey(e chain.Edge) string {
 // Diff compares a chain with its previous release's (prev nil: the chain
 // is new, every element added). A node changed when its typeId, pin, name
 // or any member but its canvas position did, or where one of its inputs
-// now comes from; an input changed when its source did.
+// now comes from; an input changed when its source did; an edge changed
+// when its condition or trigger rule did.
 func Diff(prev, cur *chain.DAG) *Changes {
-	c := &Changes{Nodes: map[string]Mark{}, Edges: map[string]Mark{}, Inputs: map[string]map[string]Mark{}, Previous: prev}
+	c := &Changes{Nodes: map[string]Mark{}, Edges: map[string]Mark{}, Inputs: map[string]map[string]Mark{},
+		NodeDetails: map[string][]string{}, EdgeDetails: map[string][]string{}, Params: map[string]Mark{}, Previous: prev}
 	if prev == nil {
 		prev = &chain.DAG{}
 	}
@@ -60,6 +74,7 @@ func Diff(prev, cur *chain.DAG) *Changes {
 		}
 		if len(inputs) > 0 || nodeChanged(old, &n) {
 			c.Nodes[n.ID] = Changed
+			c.NodeDetails[n.ID] = nodeDetails(old, &n, inputs)
 		}
 	}
 	for _, n := range prev.Nodes {
@@ -69,23 +84,154 @@ func Diff(prev, cur *chain.DAG) *Changes {
 	}
 	was := edgeKeys(prev.Edges)
 	now := edgeKeys(cur.Edges)
-	for k := range now {
-		if !was[k] {
+	for k, e := range now {
+		o, ok := was[k]
+		switch {
+		case !ok:
 			c.Edges[k] = Added
+		case gatingText(o.Gating) != gatingText(e.Gating) || o.TriggerRule != e.TriggerRule || !reflect.DeepEqual(o.Condition, e.Condition):
+			c.Edges[k] = Changed
+			c.EdgeDetails[k] = edgeDetails(o.Gating, e.Gating)
 		}
 	}
 	for k := range was {
-		if !now[k] {
+		if _, ok := now[k]; !ok {
 			c.Edges[k] = Removed
 		}
 	}
+	c.diffParams(prev.Params, cur.Params)
 	return c
 }
 
-func edgeKeys(edges []chain.Edge) map[string]bool {
-	m := map[string]bool{}
+// diffParams marks the parameters added, removed or changed, and those a
+// run must now give that it need not before.
+func (c *Changes) diffParams(old, cur []chain.Param) {
+	was := map[string]chain.Param{}
+	for _, p := range old {
+		was[p.Name] = p
+	}
+	for _, p := range cur {
+		o, ok := was[p.Name]
+		switch {
+		case !ok:
+			c.Params[p.Name] = Added
+		case o.Type != p.Type || o.Required != p.Required || o.Default != p.Default:
+			c.Params[p.Name] = Changed
+		}
+		if mustGive(p) && (!ok || !mustGive(o)) {
+			c.NewRequired = append(c.NewRequired, p.Name)
+		}
+		delete(was, p.Name)
+	}
+	for name := range was {
+		c.Params[name] = Removed
+	}
+}
+
+// mustGive is a parameter a run must give: required, without a default.
+func mustGive(p chain.Param) bool { return p.Required && !p.Default }
+
+// nodeDetails says what changed in a node: its typeId, pin or name (old →
+// new), the members of its config and inputs that differ, any other
+// member, and the inputs whose binding changed.
+func nodeDetails(old, cur *chain.Node, inputs map[string]Mark) []string {
+	var out []string
+	if old.TypeID != cur.TypeID {
+		out = append(out, "typeId "+old.TypeID+" → "+cur.TypeID)
+	}
+	if old.Pin != cur.Pin {
+		out = append(out, "pin "+orNone(old.Pin)+" → "+orNone(cur.Pin))
+	}
+	if old.Name != cur.Name {
+		out = append(out, "name "+orNone(old.Name)+" → "+orNone(cur.Name))
+	}
+	was, _ := withoutPosition(old).(map[string]any)
+	now, _ := withoutPosition(cur).(map[string]any)
+	var others []string
+	for _, k := range slices.Sorted(maps.Keys(union(was, now))) {
+		switch k {
+		case "id", "typeId", "name":
+			continue
+		case "config", "inputs":
+			if keys := changedKeys(was[k], now[k]); len(keys) > 0 {
+				out = append(out, k+": "+strings.Join(keys, ", "))
+			}
+		default:
+			if !reflect.DeepEqual(was[k], now[k]) {
+				others = append(others, k)
+			}
+		}
+	}
+	if len(others) > 0 {
+		out = append(out, "members: "+strings.Join(others, ", "))
+	}
+	if len(inputs) > 0 {
+		out = append(out, "bindings: "+strings.Join(slices.Sorted(maps.Keys(inputs)), ", "))
+	}
+	return out
+}
+
+// changedKeys are the members of two objects that differ, sorted ("(the
+// whole value)" when either is neither an object nor absent).
+func changedKeys(a, b any) []string {
+	ma, okA := a.(map[string]any)
+	mb, okB := b.(map[string]any)
+	if a == nil { // an absent member is an empty one
+		ma, okA = map[string]any{}, true
+	}
+	if b == nil {
+		mb, okB = map[string]any{}, true
+	}
+	if !okA || !okB {
+		if reflect.DeepEqual(a, b) {
+			return nil
+		}
+		return []string{"(the whole value)"}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(union(ma, mb))) {
+		if !reflect.DeepEqual(ma[k], mb[k]) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func union(a, b map[string]any) map[string]any {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]any{}
+	}
+	maps.Copy(out, b)
+	return out
+}
+
+// edgeDetails says how an edge's condition or trigger rule changed.
+func edgeDetails(old, cur chain.Gating) []string {
+	var out []string
+	if old.When != cur.When || !reflect.DeepEqual(old.Condition, cur.Condition) {
+		out = append(out, "condition "+orNone(old.When)+" → "+orNone(cur.When))
+	}
+	if old.TriggerRule != cur.TriggerRule {
+		out = append(out, "triggerRule "+orNone(old.TriggerRule)+" → "+orNone(cur.TriggerRule))
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// edgeKeys are the edges by EdgeKey (the first of several with one key).
+func edgeKeys(edges []chain.Edge) map[string]chain.Edge {
+	m := map[string]chain.Edge{}
 	for _, e := range edges {
-		m[EdgeKey(e)] = true
+		if _, dup := m[EdgeKey(e)]; !dup {
+			m[EdgeKey(e)] = e
+		}
 	}
 	return m
 }
@@ -124,10 +270,10 @@ func diffInputs(old, cur []chain.Binding) map[string]Mark {
 		}
 	}
 	for _, b := range cur {
-		o, ok := was[b.Input]
-		if !ok && idle(b) {
-			continue
+		if idle(b) {
+			continue // absent now: removed below if it was bound
 		}
+		o, ok := was[b.Input]
 		switch {
 		case !ok:
 			m[b.Input] = Added

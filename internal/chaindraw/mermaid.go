@@ -11,72 +11,128 @@ import (
 // Markdown. Node ids are the printer's own (n0, n1, ...), so any chain id
 // is safe; labels are quoted with Mermaid's entity codes for the
 // characters that would end or reinterpret them.
-func Mermaid(c Chart) string {
-	v := newView(c)
+func Mermaid(c Chart) string { return MermaidAll([]Chart{c}) }
+
+// MermaidAll draws charts as one Mermaid flowchart, which Mermaid's parser
+// and GitHub take whole: one chart as Mermaid draws it, several each in a
+// subgraph of its own, their ids prefixed with the chart's index (c0n0,
+// c1n0, ...) so no two charts share one.
+func MermaidAll(charts []Chart) string {
+	doc, _ := mermaidAll(charts)
+	return doc
+}
+
+// MermaidMaxEdges is the number of links Mermaid draws in one diagram (its
+// maxEdges; beyond it the diagram is refused).
+const MermaidMaxEdges = 500
+
+// mermaidAll is MermaidAll and the number of links it draws.
+func mermaidAll(charts []Chart) (string, int) {
+	m := &mermaidDoc{}
+	if len(charts) == 1 {
+		v := newView(charts[0])
+		fmt.Fprintf(&m.b, "%%%% %s\nflowchart TD\n", comment(charts[0].Pack+" "+v.title))
+		m.chart(v, "", "  ")
+	} else {
+		fmt.Fprintf(&m.b, "%%%% %d chains\nflowchart TD\n", len(charts))
+		for i, c := range charts {
+			v := newView(c)
+			fmt.Fprintf(&m.b, "  subgraph c%d [\"%s\"]\n", i, mermaidText(c.Pack+" · "+v.title))
+			m.chart(v, fmt.Sprintf("c%d", i), "    ")
+			m.b.WriteString("  end\n")
+		}
+	}
+	m.b.WriteString(mermaidClassDefs)
+	for _, s := range m.styles {
+		m.b.WriteString(s + "\n")
+	}
+	return m.b.String(), m.links
+}
+
+// MermaidMarkdown draws charts as Markdown: a heading and a fenced Mermaid
+// flowchart per chart, which GitHub renders one below the other (the -o
+// FILE.md form of the mermaid format).
+func MermaidMarkdown(charts []Chart) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%%%% %s\nflowchart TD\n", comment(c.Pack+" "+v.title))
+	for i, c := range charts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "## %s · %s\n\n```mermaid\n%s```\n", markdownText(c.Pack), markdownText(chartTitle(c)), Mermaid(c))
+	}
+	return b.String()
+}
+
+// mermaidDoc is one flowchart being written: its text, the links drawn so
+// far (linkStyle counts them across the whole document) and the class and
+// link styles written after the classDefs.
+type mermaidDoc struct {
+	b      strings.Builder
+	links  int
+	styles []string
+}
+
+// chart writes one chart's nodes, parameters, edges and loose findings,
+// its ids prefixed with prefix, each line indented by ind.
+func (m *mermaidDoc) chart(v *view, prefix, ind string) {
+	b := &m.b
 	ids := map[string]string{}
 	for i, n := range v.nodes {
-		ids[n.ID] = fmt.Sprintf("n%d", i)
+		ids[n.ID] = fmt.Sprintf("%sn%d", prefix, i)
 		var lines []string
 		for _, l := range v.label(n) {
 			t := mermaidText(l.text)
 			switch l.kind {
 			case lineID:
 				t = "<b>" + t + "</b>"
-			case lineType:
+			case lineType, lineChange:
 				t = "<i>" + t + "</i>"
+			case lineMark:
+				t = "<b>" + t + "</b>"
 			}
 			lines = append(lines, t)
 		}
 		open, closing := mermaidShape(n)
-		fmt.Fprintf(&b, "  %s%s\"%s\"%s\n", ids[n.ID], open, strings.Join(lines, "<br/>"), closing)
+		fmt.Fprintf(b, "%s%s%s\"%s\"%s\n", ind, ids[n.ID], open, strings.Join(lines, "<br/>"), closing)
 	}
-	links := 0
-	var styles []string
 	for i, p := range v.params {
 		if len(p.Feeds) == 0 {
 			continue
 		}
-		pid := fmt.Sprintf("p%d", i)
-		fmt.Fprintf(&b, "  %s>\"%s\"]\n", pid, mermaidText("params."+p.Name))
+		pid := fmt.Sprintf("%sp%d", prefix, i)
+		fmt.Fprintf(b, "%s%s>\"%s\"]\n", ind, pid, mermaidText(v.paramText(p)))
 		for _, to := range p.Feeds {
 			if id, ok := ids[to]; ok {
-				fmt.Fprintf(&b, "  %s -.-> %s\n", pid, id)
-				links++
+				fmt.Fprintf(b, "%s%s -.-> %s\n", ind, pid, id)
+				m.links++
 			}
 		}
-		styles = append(styles, "  class "+pid+" param")
+		m.styles = append(m.styles, "  class "+pid+" param")
 	}
 	for _, e := range v.edges {
 		arrow := "-->"
 		if e.mark == Removed {
 			arrow = "-.->"
 		}
-		if l := edgeLabel(e); l != "" {
-			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", ids[e.From], arrow, mermaidText(l), ids[e.To])
+		if l := v.edgeLabel(e); l != "" {
+			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", ind, ids[e.From], arrow, mermaidText(l), ids[e.To])
 		} else {
-			fmt.Fprintf(&b, "  %s %s %s\n", ids[e.From], arrow, ids[e.To])
+			fmt.Fprintf(b, "%s%s %s %s\n", ind, ids[e.From], arrow, ids[e.To])
 		}
 		if s := mermaidLinkStyle(e); s != "" {
-			styles = append(styles, fmt.Sprintf("  linkStyle %d %s", links, s))
+			m.styles = append(m.styles, fmt.Sprintf("  linkStyle %d %s", m.links, s))
 		}
-		links++
+		m.links++
 	}
 	for i, f := range v.loose {
-		fmt.Fprintf(&b, "  f%d[\"%s\"]\n", i, mermaidText("⚠ "+f.Rule+" at "+f.Pointer))
-		styles = append(styles, fmt.Sprintf("  class f%d finding", i))
+		fmt.Fprintf(b, "%s%sf%d[\"%s\"]\n", ind, prefix, i, mermaidText("⚠ "+f.Rule+" at "+f.Pointer))
+		m.styles = append(m.styles, fmt.Sprintf("  class %sf%d finding", prefix, i))
 	}
-	b.WriteString(mermaidClassDefs)
 	for _, n := range v.nodes {
 		for _, class := range nodeClasses(n) {
-			styles = append(styles, "  class "+ids[n.ID]+" "+class)
+			m.styles = append(m.styles, "  class "+ids[n.ID]+" "+class)
 		}
 	}
-	for _, s := range styles {
-		b.WriteString(s + "\n")
-	}
-	return b.String()
 }
 
 const mermaidClassDefs = `  classDef trigger fill:#e8f0fe,stroke:#3367d6
@@ -131,6 +187,8 @@ func mermaidLinkStyle(e vedge) string {
 		return "stroke:#d93025,stroke-width:3px"
 	case e.mark == Added:
 		return "stroke:#188038,stroke-width:3px"
+	case e.mark == Changed:
+		return "stroke:#f29900,stroke-width:3px"
 	case e.mark == Removed:
 		return "stroke:#9aa0a6,stroke-dasharray:5 5"
 	case e.Dangling:

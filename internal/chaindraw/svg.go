@@ -12,10 +12,10 @@ import (
 
 // writeSVG lays out each chart with Graphviz (o.Layout) and writes one
 // self-contained SVG: no DOCTYPE (it names an external DTD), no scripts,
-// fonts named by family only. Where every node of a chain has an author
-// position, the nodes stay there and Graphviz only routes the edges;
-// otherwise dot ranks the chain. Several charts are stacked in one
-// document.
+// fonts named by family only. Where the author's positions make a
+// readable picture (readablePositions), the nodes stay there and Graphviz
+// routes the edges around them; otherwise dot ranks the chain. Several
+// charts are stacked in one document.
 func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error {
 	if o.Layout == nil {
 		return errors.New("svg: no layout engine")
@@ -26,7 +26,7 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 		if len(v.nodes) > MaxSVGNodes {
 			return fmt.Errorf("%s has %d nodes, more than an SVG layout takes (%d; Graphviz's time grows faster than the graph): draw it with --format dot, mermaid, text or json", v.title, len(v.nodes), MaxSVGNodes)
 		}
-		pinned := allPositioned(v)
+		pinned := readablePositions(v)
 		graphs[i] = Graph{Pinned: pinned, DOT: dotGraph(v, c, pinned)}
 	}
 	docs, err := o.Layout(ctx, graphs)
@@ -48,16 +48,6 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 // layout's spread compares every pair of nodes. The registry's largest
 // chain has 30.
 const MaxSVGNodes = 1000
-
-// allPositioned reports whether every node carries an author position.
-func allPositioned(v *view) bool {
-	for _, n := range v.nodes {
-		if n.Position == nil {
-			return false
-		}
-	}
-	return len(v.nodes) > 0
-}
 
 var (
 	svgDoctype = regexp.MustCompile(`(?s)<!DOCTYPE[^>]*>\s*`)

@@ -3,6 +3,7 @@ package chaindraw
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -89,10 +90,10 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 		}
 	}
 	head := fmt.Sprintf("%s  %s", safe(c.Pack), safe(v.title))
-	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(wrap(head, width, "  ")), st.dim.Render(fmt.Sprintf("%d nodes, %d edges, %d findings%s", len(v.nodes), edges, v.findings, changeSummary(v.changes))))
+	fmt.Fprintf(b, "%s\n%s\n", st.title.Render(wrap(head, width, "  ")), st.dim.Render(plural(len(v.nodes), "node")+", "+plural(edges, "edge")+", "+plural(v.findings, "finding")+changeSummary(v.changes)))
 	for _, p := range v.params {
 		if len(p.Feeds) > 0 {
-			b.WriteString(wrap(fmt.Sprintf("  params.%s ┄▶ %s", safe(p.Name), safe(strings.Join(p.Feeds, ", "))), width, "      ") + "\n")
+			b.WriteString(wrap(fmt.Sprintf("  %s ┄▶ %s", safe(v.paramText(p)), safe(strings.Join(p.Feeds, ", "))), width, "      ") + "\n")
 		}
 	}
 	from := map[string][]vedge{} // the edges leaving each node, in order
@@ -110,7 +111,7 @@ func drawChart(b *strings.Builder, v *view, c Chart, st textStyles, width int) {
 		}
 		for _, n := range layer {
 			for _, e := range from[n.ID] {
-				drawEdge(b, e, st)
+				drawEdge(b, v, e, st, width)
 			}
 		}
 	}
@@ -178,8 +179,23 @@ func changeSummary(c *Changes) string {
 	if len(c.Inputs) == 1 {
 		whose = "node's"
 	}
-	return fmt.Sprintf("; against the previous release: nodes +%d −%d ~%d, edges +%d −%d, %d %s inputs changed",
-		count(c.Nodes, Added), count(c.Nodes, Removed), count(c.Nodes, Changed), count(c.Edges, Added), count(c.Edges, Removed), len(c.Inputs), whose)
+	s := fmt.Sprintf("; against the previous release: nodes +%d −%d ~%d, edges +%d −%d ~%d, %d %s inputs changed",
+		count(c.Nodes, Added), count(c.Nodes, Removed), count(c.Nodes, Changed), count(c.Edges, Added), count(c.Edges, Removed), count(c.Edges, Changed), len(c.Inputs), whose)
+	if len(c.Params) > 0 {
+		s += fmt.Sprintf(", parameters +%d −%d ~%d", count(c.Params, Added), count(c.Params, Removed), count(c.Params, Changed))
+	}
+	if n := len(c.NewRequired); n > 0 {
+		s += fmt.Sprintf(" (%d newly required: %s)", n, strings.Join(c.NewRequired, ", "))
+	}
+	return s
+}
+
+// plural counts things: "1 edge", "2 edges".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func digits(n int) int { return len(fmt.Sprint(n)) }
@@ -224,7 +240,7 @@ func drawBoxes(b *strings.Builder, v *view, layer []vnode, st textStyles, width 
 // nodeBox is a node as a box of lines, each as wide as the box; a line
 // longer than limit is cut with an ellipsis.
 func nodeBox(v *view, n vnode, st textStyles, limit int) []string {
-	labels := v.label(n)
+	labels := textLabel(v, n)
 	inner := 0
 	texts := make([]string, len(labels))
 	for i, l := range labels {
@@ -255,6 +271,12 @@ func nodeBox(v *view, n vnode, st textStyles, limit int) []string {
 	return out
 }
 
+// textLabel is a node's label without the mark line, which the text
+// drawing's frame carries.
+func textLabel(v *view, n vnode) []line {
+	return slices.DeleteFunc(v.label(n), func(l line) bool { return l.kind == lineMark })
+}
+
 func lineStyle(st textStyles, n vnode, l line) lipgloss.Style {
 	switch l.kind {
 	case lineID:
@@ -266,13 +288,15 @@ func lineStyle(st textStyles, n vnode, l line) lipgloss.Style {
 		return st.dim
 	case lineUnbound, lineFinding:
 		return st.bad
+	case lineChange:
+		return st.changed
 	}
 	return lipgloss.Style{}
 }
 
 // drawListed is a node as list lines, for a terminal too narrow for boxes.
 func drawListed(b *strings.Builder, v *view, n vnode, st textStyles) {
-	for i, l := range v.label(n) {
+	for i, l := range textLabel(v, n) {
 		indent := "  • "
 		if i > 0 {
 			indent = "      "
@@ -281,14 +305,20 @@ func drawListed(b *strings.Builder, v *view, n vnode, st textStyles) {
 	}
 }
 
-func drawEdge(b *strings.Builder, e vedge, st textStyles) {
+func drawEdge(b *strings.Builder, v *view, e vedge, st textStyles, width int) {
 	arrow := "──▶"
 	if e.mark == Removed {
 		arrow = "┄┄▶"
 	}
 	text := fmt.Sprintf("   %s %s %s", safe(chain.End(e.From, e.FromPort)), arrow, safe(chain.End(e.To, e.ToPort)))
+	if g := gatingText(e.Gating); g != "" {
+		text += "  " + safe(g)
+	}
 	if e.mark != "" {
 		text += " (" + string(e.mark) + ")"
+	}
+	if e.mark == Changed && v.changes != nil {
+		text += ": " + safe(strings.Join(v.changes.EdgeDetails[EdgeKey(e.Edge)], "; "))
 	}
 	s := st.mark(e.mark)
 	if len(e.findings) > 0 {
@@ -297,7 +327,12 @@ func drawEdge(b *strings.Builder, e vedge, st textStyles) {
 			text += "  ⚠ " + ruleShort(f)
 		}
 	}
-	b.WriteString(s.Render(text) + "\n")
+	if runewidth.StringWidth(text) > width {
+		text = wrap(text, width, "      ")
+	}
+	for _, l := range strings.Split(text, "\n") {
+		b.WriteString(s.Render(l) + "\n")
+	}
 }
 
 // safe escapes control characters: ids and names come from the pack and

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,21 +69,65 @@ func TestDOTParsesWithGraphviz(t *testing.T) {
 	if err != nil {
 		t.Skip("Graphviz's dot is not installed (apt-get install graphviz): DOT output not validated")
 	}
-	for name, c := range fixtures(t) {
+	fx := fixtures(t)
+	docs := map[string][]byte{"all charts in one graph": DOTAll(sortedCharts(fx))}
+	for name, c := range fx {
+		docs[name] = DOT(c)
+	}
+	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.CommandContext(t.Context(), dot, "-Tsvg")
-			cmd.Stdin = bytes.NewReader(DOT(c))
+			cmd.Stdin = bytes.NewReader(doc)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil || stderr.Len() > 0 {
-				t.Fatalf("dot: %v\n%s\n%s", err, stderr.String(), DOT(c))
+				t.Fatalf("dot: %v\n%s\n%s", err, stderr.String(), doc)
 			}
-			if err := xml.Unmarshal(out, new(struct{})); err != nil {
-				t.Errorf("dot's SVG is not XML: %v", err)
-			}
+			checkOneXMLDocument(t, out)
 		})
 	}
+}
+
+// checkOneXMLDocument fails unless doc is one XML document: dot writes one
+// SVG per graph of its input, one after the other, which no XML reader
+// takes.
+func checkOneXMLDocument(t *testing.T, doc []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	depth, roots := 0, 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				roots++
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if roots != 1 {
+		t.Errorf("%d root elements, want one document", roots)
+	}
+}
+
+// sortedCharts are the fixtures' charts in name order, as one command
+// drawing several packs would have them.
+func sortedCharts(fx map[string]Chart) []Chart {
+	names := slices.Sorted(maps.Keys(fx))
+	out := make([]Chart, 0, len(names))
+	for _, n := range names {
+		out = append(out, fx[n])
+	}
+	return out
 }
 
 // mermaidDir holds the mermaid and jsdom npm packages
@@ -110,11 +157,18 @@ func TestMermaidParses(t *testing.T) {
 		t.Skip("Mermaid's parser is not installed (bench/mermaid-setup.sh, or set WOP_MERMAID_DIR): Mermaid output not validated")
 	}
 	fx := fixtures(t)
+	docs := map[string]string{"all charts in one flowchart": MermaidAll(sortedCharts(fx))}
+	for name, c := range fx {
+		docs[name] = Mermaid(c)
+	}
+	for _, block := range mermaidFences(MermaidMarkdown(sortedCharts(fx))) {
+		docs[fmt.Sprintf("markdown block %d", len(docs))] = block
+	}
 	var names []string
 	var in bytes.Buffer
-	for name, c := range fx {
+	for name, doc := range docs {
 		names = append(names, name)
-		in.WriteString(Mermaid(c))
+		in.WriteString(doc)
 		in.WriteByte(0)
 	}
 	cmd := exec.CommandContext(t.Context(), node, filepath.Join("testdata", "mermaid-parse.mjs"), dir)
@@ -128,9 +182,21 @@ func TestMermaidParses(t *testing.T) {
 	}
 	for i, l := range lines {
 		if l != "ok" {
-			t.Errorf("%s: %s\n%s", names[i], l, Mermaid(fx[names[i]]))
+			t.Errorf("%s: %s\n%s", names[i], l, docs[names[i]])
 		}
 	}
+}
+
+// mermaidFences are the bodies of a Markdown document's mermaid blocks.
+func mermaidFences(md string) []string {
+	var out []string
+	for _, part := range strings.Split(md, "```mermaid\n")[1:] {
+		body, _, ok := strings.Cut(part, "```")
+		if ok {
+			out = append(out, body)
+		}
+	}
+	return out
 }
 
 func TestSVGIsSelfContainedXML(t *testing.T) {
@@ -195,27 +261,90 @@ func checkSVG(t *testing.T, svg []byte) {
 	}
 }
 
-// TestSVGKeepsAuthorPositions: a chain whose every node has a position is
-// drawn with its nodes there (Graphviz only routes edges), so the drawing
-// looks like the author's canvas.
-func TestSVGKeepsAuthorPositions(t *testing.T) {
-	var pinned []bool
-	record := func(ctx context.Context, graphs []Graph) ([][]byte, error) {
-		for _, g := range graphs {
-			pinned = append(pinned, g.Pinned)
-			if g.Pinned && !bytes.Contains(g.DOT, []byte(`!"`)) {
-				t.Errorf("pinned layout without pinned positions:\n%s", g.DOT)
+// layoutCases are chains shaped like the registry's, with the layout a
+// drawing must pick for them: the author's positions (pinned) only where
+// they make a readable picture.
+var layoutCases = []struct {
+	name   string
+	pack   string
+	pinned bool
+}{
+	{"two-dimensional, no edge across a node", `{"chains": [{"chainId": "diamond", "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}}, "dag": {"nodes": [
+	  {"id": "start", "typeId": "core.trigger.manual", "position": {"x": 300, "y": 0}},
+	  {"id": "left", "typeId": "acme.a", "position": {"x": 0, "y": 300}},
+	  {"id": "right", "typeId": "acme.b", "position": {"x": 600, "y": 300}},
+	  {"id": "join", "typeId": "acme.c", "position": {"x": 300, "y": 600}, "inputs": {"q": "{{params.topic}}"}}],
+	 "edges": [{"from": "start", "to": "left"}, {"from": "start", "to": "right"}, {"from": "left", "to": "join"}, {"from": "right", "to": "join"}]}}]}`, true},
+	{"one row", `{"chains": [{"chainId": "row", "dag": {"nodes": [
+	  {"id": "a", "typeId": "acme.a", "position": {"x": 0, "y": 0}},
+	  {"id": "b", "typeId": "acme.b", "position": {"x": 300, "y": 0}}],
+	 "edges": [{"from": "a", "to": "b"}]}}]}`, false},
+	{"one row, an edge bypassing the gate", registryRow, false},
+	{"two rows, an edge straight through a node", `{"chains": [{"chainId": "through", "dag": {"nodes": [
+	  {"id": "a", "typeId": "acme.a", "position": {"x": 0, "y": 0}},
+	  {"id": "b", "typeId": "acme.b", "position": {"x": 400, "y": 10}},
+	  {"id": "c", "typeId": "acme.c", "position": {"x": 800, "y": 0}},
+	  {"id": "d", "typeId": "acme.d", "position": {"x": 400, "y": 400}}],
+	 "edges": [{"from": "a", "to": "c"}, {"from": "a", "to": "d"}]}}]}`, false},
+	{"a node without a position", `{"chains": [{"chainId": "partial", "dag": {"nodes": [
+	  {"id": "a", "typeId": "acme.a", "position": {"x": 0, "y": 0}},
+	  {"id": "b", "typeId": "acme.b", "position": {"x": 300, "y": 300}},
+	  {"id": "c", "typeId": "acme.c"}],
+	 "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}]}}]}`, false},
+}
+
+// registryRow is the registry's commonest shape: every node in one row,
+// the draft's content wired straight to the sender past the approval gate
+// (draft.content -> send.text), with a condition on the gate's way out.
+const registryRow = `{"chains": [{"chainId": "acme.post", "label": "Draft and post", "parameters": {"type": "object", "required": ["topic"], "properties": {"topic": {"type": "string"}}},
+ "dag": {"nodes": [
+  {"id": "trigger", "typeId": "core.trigger.manual", "position": {"x": 0, "y": 0}},
+  {"id": "draft", "typeId": "core.ai.chatCompletion", "position": {"x": 250, "y": 0}, "inputs": {"prompt": "{{params.topic}}"}},
+  {"id": "approval", "typeId": "core.approvalGate", "position": {"x": 500, "y": 0}},
+  {"id": "send", "typeId": "acme.slack.send", "position": {"x": 750, "y": 0}},
+  {"id": "fail", "typeId": "core.noop", "position": {"x": 1000, "y": 0}}],
+ "edges": [
+  {"from": "trigger", "to": "draft"},
+  {"from": "draft.content", "to": "approval.content"},
+  {"from": "approval", "to": "send", "condition": {"type": "truthy", "left": "approved"}},
+  {"from": "draft.content", "to": "send.text"},
+  {"from": "approval", "to": "fail", "condition": {"type": "falsy", "left": "approved"}, "triggerRule": "none_failed"},
+  {"from": "trigger", "to": "fail"}]}}]}`
+
+func layoutChart(t *testing.T, src string) Chart {
+	t.Helper()
+	doc, err := jsonpos.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Chart{Pack: "acme@1.0.0", File: "pack.json", DAG: chain.Analyze(doc.Root, chain.Options{}).DAGs[0]}
+}
+
+// TestSVGKeepsReadableAuthorPositions: the author's positions are kept
+// (Graphviz only routes the edges) where they make a readable picture, and
+// Graphviz lays the chain out otherwise; the same chain always gets the
+// same kind of layout.
+func TestSVGKeepsReadableAuthorPositions(t *testing.T) {
+	for _, tc := range layoutCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var pinned []bool
+			record := func(ctx context.Context, graphs []Graph) ([][]byte, error) {
+				for _, g := range graphs {
+					pinned = append(pinned, g.Pinned)
+					if g.Pinned != bytes.Contains(g.DOT, []byte(`!"`)) {
+						t.Errorf("pinned %v, yet pinned positions %v:\n%s", g.Pinned, !g.Pinned, g.DOT)
+					}
+				}
+				return layout(ctx, graphs)
 			}
-		}
-		return layout(ctx, graphs)
-	}
-	fx := fixtures(t)
-	for _, name := range []string{"positioned/app-builder.design", "kicktodo/openwop-app.kicktodo.challenge-factory"} {
-		if err := Write(t.Context(), io.Discard, "svg", []Chart{fx[name]}, Options{Layout: record}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(pinned) != 2 || !pinned[0] || pinned[1] {
-		t.Errorf("pinned = %v, want [true false] (all positioned; some not)", pinned)
+			for range 2 {
+				if err := Write(t.Context(), io.Discard, "svg", []Chart{layoutChart(t, tc.pack)}, Options{Layout: record}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(pinned) != 2 || pinned[0] != tc.pinned || pinned[1] != tc.pinned {
+				t.Errorf("pinned = %v, want %v twice", pinned, tc.pinned)
+			}
+		})
 	}
 }

@@ -182,6 +182,7 @@ func ruleShort(f chain.Finding) string {
 type line struct {
 	text string
 	kind lineKind
+	mark Mark // for lineMark
 }
 
 type lineKind int
@@ -193,11 +194,16 @@ const (
 	lineInput
 	lineUnbound
 	lineFinding
+	lineMark   // added, removed or changed: the text drawing's frame says it
+	lineChange // what changed
 )
 
 // label is what a drawing writes in a node's box, line by line.
 func (v *view) label(n vnode) []line {
 	out := []line{{text: n.ID, kind: lineID}}
+	if n.mark != "" {
+		out = append(out, line{text: markSign(n.mark) + string(n.mark), kind: lineMark, mark: n.mark})
+	}
 	if n.missing {
 		return append(out, line{text: "no such node", kind: lineFinding})
 	}
@@ -222,6 +228,11 @@ func (v *view) label(n vnode) []line {
 	for _, name := range v.removedInputs(n.ID) {
 		out = append(out, line{text: markSign(Removed) + name, kind: lineInput})
 	}
+	if n.mark == Changed && v.changes != nil {
+		for _, d := range v.changes.NodeDetails[n.ID] {
+			out = append(out, line{text: d, kind: lineChange})
+		}
+	}
 	for _, f := range n.findings {
 		out = append(out, line{text: "⚠ " + ruleShort(f), kind: lineFinding})
 	}
@@ -241,9 +252,13 @@ func markSign(m Mark) string {
 	return ""
 }
 
-// edgeLabel is the text on an edge: its ports and its findings.
-func edgeLabel(e vedge) string {
+// edgeLabel is the text on an edge: how it changed, its ports, its
+// condition, a trigger rule other than the default, and its findings.
+func (v *view) edgeLabel(e vedge) string {
 	var parts []string
+	if e.mark != "" {
+		parts = append(parts, strings.TrimSpace(markSign(e.mark)))
+	}
 	switch {
 	case e.FromPort != "" && e.ToPort != "":
 		parts = append(parts, e.FromPort+" → "+e.ToPort)
@@ -252,8 +267,46 @@ func edgeLabel(e vedge) string {
 	case e.ToPort != "":
 		parts = append(parts, "→ "+e.ToPort)
 	}
+	if g := gatingText(e.Gating); g != "" {
+		parts = append(parts, g)
+	}
+	if e.mark == Changed && v.changes != nil {
+		parts = append(parts, "("+strings.Join(v.changes.EdgeDetails[EdgeKey(e.Edge)], "; ")+")")
+	}
 	for _, f := range e.findings {
 		parts = append(parts, "⚠ "+ruleShort(f))
 	}
 	return strings.Join(parts, " ")
+}
+
+// gatingText says when an edge hands over: "if not approved",
+// "[none_failed]"; "" for an unconditional edge under the default rule.
+func gatingText(g chain.Gating) string {
+	var parts []string
+	if g.When != "" {
+		parts = append(parts, "if "+g.When)
+	}
+	if g.TriggerRule != "" && g.TriggerRule != chain.DefaultTriggerRule {
+		parts = append(parts, "["+g.TriggerRule+"]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// paramText is a parameter's label: how it changed, its name, and
+// "required" when a run must give it ("newly required" when it need not
+// before).
+func (v *view) paramText(p chain.Param) string {
+	s := "params." + p.Name
+	if v.changes != nil {
+		if m := v.changes.Params[p.Name]; m != "" {
+			s = markSign(m) + s
+		}
+	}
+	switch {
+	case v.changes != nil && slices.Contains(v.changes.NewRequired, p.Name):
+		s += " (newly required)"
+	case p.Required && !p.Default:
+		s += " (required)"
+	}
+	return s
 }

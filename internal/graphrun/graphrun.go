@@ -40,7 +40,9 @@ type Options struct {
 	// Tree is --spec as typed (auto, v1, v2); Spec is used when it is "".
 	Tree string
 	// Chain is the chainId to draw; "" draws every chain.
-	Chain  string
+	Chain string
+	// Format is --format; "" takes it from Output's extension (.mmd and
+	// .md mermaid, .dot and .gv dot, .svg, .json), else text.
 	Format string
 	// Config, Catalogs, Host, Offline and Spec are lint's flags of the
 	// same names: the analysis drawn is the one lint reports from.
@@ -61,6 +63,9 @@ type Options struct {
 func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 	if len(o.Paths) == 0 {
 		o.Paths = []string{"."}
+	}
+	if o.Format == "" {
+		o.Format = FormatOf(o.Output)
 	}
 	if err := suggest.FlagValue("--format", o.Format, chaindraw.Formats...); err != nil {
 		return nil, err
@@ -91,7 +96,7 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 // format runs the wop-graphviz helper, its compiled code cached under
 // env.CacheDir.
 func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o Options) ([]byte, error) {
-	draw := chaindraw.Options{Color: o.Color, Width: o.Width}
+	draw := chaindraw.Options{Color: o.Color, Width: o.Width, Markdown: markdown(o.Output)}
 	if n, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && n > 0 && o.Width == 0 {
 		draw.Width = n // the terminal's, where the shell exports it
 	}
@@ -120,6 +125,32 @@ func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o O
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// FormatOf is the format a drawing written to file is in when --format
+// does not say: the one its extension names, else text.
+func FormatOf(file string) string {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".mmd", ".mermaid", ".md", ".markdown":
+		return "mermaid"
+	case ".dot", ".gv":
+		return "dot"
+	case ".svg":
+		return "svg"
+	case ".json":
+		return "json"
+	}
+	return "text"
+}
+
+// markdown reports whether file is Markdown, where a Mermaid drawing is a
+// heading and a fenced flowchart per chain.
+func markdown(file string) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".md", ".markdown":
+		return true
+	}
+	return false
 }
 
 // Charts analyses the chains o names, each with its changes when o asks
@@ -187,13 +218,40 @@ func noChart(o Options, ids []string) error {
 }
 
 // Analyze is the chain analysis of a pack with the options lint judges it
-// by, and the pack's "name@version".
+// by, with every other finding lint places in its chains, and the pack's
+// "name@version".
 func Analyze(pk *pack.Pack, opt lint.Options) (*chain.Analysis, string, error) {
 	raw, err := pk.ReadFile(pack.ManifestName)
 	if err != nil {
 		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", pk.Path(pack.ManifestName), lintrun.WithoutPath(err))}
 	}
-	return AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+	an, name, err := AnalyzeManifest(raw, pk.Path(pack.ManifestName), opt)
+	if err != nil || len(an.DAGs) == 0 {
+		return an, name, err // no chain to place lint's findings on
+	}
+	if err := withLint(an, pk, opt); err != nil {
+		return nil, "", err
+	}
+	return an, name, nil
+}
+
+// AnalyzeBuffer is Analyze of the pack in dir with its manifest as raw
+// (an editor's unsaved buffer, file naming it in errors): the chains of
+// the buffer with lint's findings on them, as lint would lint the buffer.
+func AnalyzeBuffer(raw []byte, file, dir string, opt lint.Options, lim tarball.Limits) (*chain.Analysis, string, error) {
+	an, name, err := AnalyzeManifest(raw, file, opt)
+	if err != nil || len(an.DAGs) == 0 {
+		return an, name, err
+	}
+	pk, err := pack.Load(dir, lim)
+	if err != nil {
+		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %w", dir, lintrun.WithoutPath(err))}
+	}
+	pk.Overlay(map[string][]byte{pack.ManifestName: raw})
+	if err := withLint(an, pk, opt); err != nil {
+		return nil, "", err
+	}
+	return an, name, nil
 }
 
 // AnalyzeManifest is Analyze over a manifest's bytes (an editor's unsaved

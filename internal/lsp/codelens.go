@@ -136,7 +136,7 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, strin
 	if err := s.lintMu.LockCtx(ctx); err != nil {
 		return nil, "", err
 	}
-	_, jobs, _, err := lintrun.Jobs(ctx, s.env, lintrun.Options{Paths: []string{dir}, Overlay: s.overlay(), Loader: s.loader})
+	_, jobs, limits, err := lintrun.Jobs(ctx, s.env, lintrun.Options{Paths: []string{dir}, Overlay: s.overlay(), Loader: s.loader})
 	s.lintMu.Unlock()
 	if err != nil {
 		return nil, "", err
@@ -144,7 +144,7 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, strin
 	if len(jobs) != 1 {
 		return nil, "", fmt.Errorf("%s: not one pack", dir)
 	}
-	an, name, err := graphrun.AnalyzeManifest(text, path, jobs[0].Opt)
+	an, name, err := graphrun.AnalyzeBuffer(text, path, dir, jobs[0].Opt, limits[0])
 	if err != nil {
 		return nil, "", err
 	}

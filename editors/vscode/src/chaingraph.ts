@@ -5,7 +5,7 @@
 
 import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/node";
-import { GraphView, graphPage, isSVG } from "./graphpage";
+import { GraphView, graphPage, isSVG, sameView } from "./graphpage";
 
 // The server's commands: the lens's (which opens a file elsewhere) and the
 // one that answers the drawing.
@@ -87,6 +87,7 @@ class ChainGraph {
     if (asked !== this.asked) {
       return;
     }
+    const before = { ...this.view };
     if (result && typeof result.svg === "string" && isSVG(result.svg)) {
       this.view.svg = result.svg;
       this.view.title = typeof result.title === "string" && result.title ? result.title : this.view.title;
@@ -94,7 +95,11 @@ class ChainGraph {
     } else {
       this.view.error = error ?? "wop lsp answered something that is not an SVG document.";
     }
-    this.render();
+    // A new page resets the reader's zoom and scroll: only a new drawing
+    // or message is worth that.
+    if (!sameView(before, this.view)) {
+      this.render();
+    }
   }
 
   private render(): void {

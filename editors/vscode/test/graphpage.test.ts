@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { graphPage, isSVG } from "../src/graphpage";
+import { graphPage, isSVG, naturalWidth, sameView, zooms } from "../src/graphpage";
 
 const graphviz = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN"
@@ -40,4 +40,32 @@ test("graphPage keeps the last drawing beside the error", () => {
   const none = graphPage({ title: "x", error: "no wop-graphviz helper" });
   assert.doesNotMatch(none, /<img/);
   assert.doesNotMatch(none, /last one that worked/);
+});
+
+test("graphPage draws at the SVG's own size in a viewport that pans, with zoom but no script", () => {
+  // a 30-node chain as Graphviz lays it out: 1343 by 1449 points
+  const big = graphviz.replace('width="62pt" height="44pt"', 'width="1343pt" height="1449pt"');
+  assert.equal(naturalWidth(big), 1791);
+  assert.equal(naturalWidth("<svg width=\"120px\"></svg>"), 120);
+  assert.equal(naturalWidth("<svg viewBox=\"0 0 1 1\"></svg>"), undefined);
+  const html = graphPage({ title: "Challenge Factory", svg: big });
+  assert.match(html, /<img class="chain" style="--w: 1791px"/, "100 % is the SVG's own size, not shrunk to the panel");
+  assert.match(html, /img\.chain \{ width: var\(--w, auto\); max-width: none;/);
+  assert.match(html, /<div class="viewport" tabindex="0" role="region"/, "the viewport takes the keyboard to pan");
+  assert.match(html, /\.viewport \{ overflow: auto;/);
+  for (const z of zooms) {
+    const id = z === 0 ? "zfit" : `z${z}`;
+    assert.match(html, new RegExp(`<input type="radio" name="zoom" id="${id}"`), id);
+    assert.match(html, new RegExp(`#${id}:checked ~ \\.viewport img\\.chain`), id);
+  }
+  assert.match(html, /id="z100" checked>/);
+  assert.match(html, /#z200:checked ~ \.viewport img\.chain \{ width: calc\(var\(--w\) \* 2\); \}/);
+  assert.doesNotMatch(html, /<script/);
+  assert.match(html, /content="default-src 'none'; img-src data:; style-src 'unsafe-inline';"/);
+});
+
+test("sameView: a redraw that changes nothing keeps the page (and the reader's zoom)", () => {
+  assert.equal(sameView({ title: "a", svg: "<svg/>" }, { title: "a", svg: "<svg/>" }), true);
+  assert.equal(sameView({ title: "a", svg: "<svg/>" }, { title: "a", svg: "<svg></svg>" }), false);
+  assert.equal(sameView({ title: "a" }, { title: "a", error: "x" }), false);
 });

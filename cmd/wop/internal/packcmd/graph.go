@@ -13,6 +13,9 @@ func newGraphCmd(env *cli.Env) *cobra.Command {
 		Long: cli.LongHelp(helpFiles, "graph"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths, o.Color, o.Previous = args, env.Color, previous(env)
+			if !cmd.Flags().Changed("format") {
+				o.Format = "" // from -o's extension
+			}
 			out, err := graphrun.Run(cmd.Context(), env.Lint(), o)
 			if err == nil && len(out) > 0 {
 				_, err = env.Out.Write(out)
@@ -22,7 +25,7 @@ func newGraphCmd(env *cli.Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Chain, "chain", "", "draw only the chain with this chainId")
-	f.StringVar(&o.Format, "format", "text", "output format: text, mermaid, dot, svg or json")
+	f.StringVar(&o.Format, "format", "", "output format: text, mermaid, dot, svg or json (default: from -o's extension, else text)")
 	cli.CompleteValues(cmd, "format", cli.Fixed(chaindraw.Formats...))
 	f.StringVarP(&o.Output, "output", "o", "", "write the drawing to this file (atomically; default: standard output)")
 	f.StringVar(&o.Against, "against", "", "mark what changed since a previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry)")
