@@ -42,7 +42,8 @@ func Report(env *Env, res *Result, o ReportOptions) (failed bool, err error) {
 		return false, err
 	}
 	if o.Format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them
-		fmt.Fprintln(env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored, LintOnly: len(res.ConfigWarnings)}, res.Linted, "pack"))
+		fmt.Fprintln(env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored, LintOnly: len(res.ConfigWarnings),
+			FixCmd: env.Invoked.Cmd("pack lint --fix")}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(env.ErrOut, in.Incomplete.Message)
 		}
