@@ -77,6 +77,13 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if note := src.LeftOutNote(); note != "" {
 		fmt.Fprintln(env.ErrOut, "wop: note: "+note)
 	}
+	crlf, err := src.CRLFFiles()
+	if err != nil {
+		return nil, err
+	}
+	if warning := src.CRLFWarning(crlf); warning != "" {
+		fmt.Fprintln(env.ErrOut, "wop: warning: "+warning)
+	}
 	if err := keys.refuseSigstoreV2(src); err != nil {
 		return nil, err
 	}
