@@ -145,6 +145,6 @@ export function resolveWop(input: ResolveInput): Resolved {
     notes,
     error:
       "no wop found (not in wop.path, the workspace's node_modules, PATH, nor shipped with this extension): " +
-      `run \`npm install -D @wop-cli/wop\` in the workspace, put wop on PATH (go install github.com/wop-cli/wop/cmd/wop@latest), or set wop.path in your user settings.`,
+      `run \`npm install -D -E @wop-cli/wop\` in the workspace, put wop on PATH (go install github.com/wop-cli/wop/cmd/wop@latest), or set wop.path in your user settings.`,
   };
 }

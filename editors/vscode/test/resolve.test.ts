@@ -90,7 +90,7 @@ test("relative and ~ paths in wop.path", () => {
 test("none found: the error says how to get one", () => {
   const got = resolveWop(input([]));
   assert.equal(got.binary, undefined);
-  assert.match(got.error ?? "", /^no wop found .*`npm install -D @wop-cli\/wop`.*put wop on PATH.*set wop\.path in your user settings/);
+  assert.match(got.error ?? "", /^no wop found .*`npm install -D -E @wop-cli\/wop`.*put wop on PATH.*set wop\.path in your user settings/);
 });
 
 test("windows: wop.exe, the platform package, no .cmd shim, ; in PATH", () => {
