@@ -144,8 +144,12 @@ func TestQuickFixes(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Position: d.Range.Start}}, &hover); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(hover.Contents.Value, "ref-not-canonical (error)") {
-		t.Errorf("hover = %q, want the rule's explanation", hover.Contents.Value)
+	// Short, Markdown (no fenced --explain text with literal backticks),
+	// and a link to the rule's page.
+	md := hover.Contents.Value
+	if !strings.Contains(md, "**ref-not-canonical** (error): ") || !strings.Contains(md, "](https://github.com/wop-cli/wop/blob/main/docs/rules.md#ref-not-canonical)") ||
+		strings.Contains(md, "```") || len(md) > 800 {
+		t.Errorf("hover = %q, want the rule in a few lines with a link to its page", md)
 	}
 }
 
