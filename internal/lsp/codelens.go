@@ -144,7 +144,7 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, strin
 	if len(jobs) != 1 {
 		return nil, "", fmt.Errorf("%s: not one pack", dir)
 	}
-	an, name, err := graphrun.AnalyzeManifest(text, path, jobs[0].Opt)
+	an, name, err := graphrun.AnalyzeManifest(text, s.env.Rel(path), jobs[0].Opt) // errors name the file as lint does
 	if err != nil {
 		return nil, "", err
 	}
