@@ -39,11 +39,12 @@ func (s *Source) CRLFFiles() ([]string, error) {
 	return out, nil
 }
 
-// CRLFWarning is the warning for CRLFFiles' names (sorted), or "" when
-// there are none: what differs, why, and the fix.
-func (s *Source) CRLFWarning(names []string) string {
-	if len(names) == 0 {
-		return ""
+// CRLFWarning is the warning for CRLFFiles, or "" when there are none:
+// what differs, why, and the fix.
+func (s *Source) CRLFWarning() (string, error) {
+	names, err := s.CRLFFiles()
+	if err != nil || len(names) == 0 {
+		return "", err
 	}
 	shown := make([]string, 0, maxCRLFNamed)
 	for _, n := range names[:min(len(names), maxCRLFNamed)] {
@@ -56,5 +57,5 @@ func (s *Source) CRLFWarning(names []string) string {
 	return list + " have CRLF line endings (a Windows checkout: git's core.autocrlf), which the archive keeps; " +
 		"the registry rebuilds the pack from its own checkout, with LF, so its archive and integrity would differ from this one. " +
 		"Keep the pack's text files LF: a .gitattributes with '* text=auto eol=lf' (wop pack init writes one), " +
-		"then 'git add --renormalize .', commit, and check the files out again"
+		"then 'git add --renormalize .', commit, and check the files out again", nil
 }

@@ -55,6 +55,18 @@ func Report(env *Env, res *Result, o ReportOptions) (failed bool, err error) {
 	return counts.Errors > 0 || o.Strict && counts.Warnings > 0, nil
 }
 
+// ReportAfterDiff reports, after --diff's patch, what the fixes leave:
+// in text on ErrOut, since Out holds the patch alone (for git apply).
+// failed says errors remain (warnings too with strict), as --fix would.
+func ReportAfterDiff(env *Env, res *Result, rules []diag.RuleInfo, strict bool) (failed bool, err error) {
+	toErr := *env
+	toErr.Out = env.ErrOut
+	if len(res.Diags) > 0 {
+		fmt.Fprintln(env.ErrOut, "left after the fixes above, which no fix takes:")
+	}
+	return Report(&toErr, res, ReportOptions{Format: "text", Rules: rules, Strict: strict})
+}
+
 // writeReport writes the report to o.Output or Out.
 func writeReport(env *Env, o ReportOptions, in report.Input) error {
 	if o.Output == "" {

@@ -109,8 +109,11 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.diff {
-		return reportAfterDiff(o, res)
+	if o.diff { // stdout holds the patch alone; what the fixes leave goes to stderr
+		if failed, err := lintrun.ReportAfterDiff(o.env.Lint(), res, o.ruleInfos(), o.strict); err != nil || !failed {
+			return err
+		}
+		return cli.ErrFindings
 	}
 	failed, err := lintrun.Report(o.env.Lint(), res, lintrun.ReportOptions{Format: o.format, Output: o.output, WriteBaseline: o.writeBaseline,
 		Rules: o.ruleInfos(), Color: o.env.Color, Strict: o.strict})
@@ -120,25 +123,6 @@ func runLint(ctx context.Context, o *lintOptions) error {
 	summary := graphrun.SummaryRequest{Format: o.format, Lint: o.runOptions(), Diags: res.Diags, Against: o.against, Previous: previous(o.env)}
 	if err := graphrun.AppendSummary(ctx, o.env.Lint(), summary); err != nil {
 		fmt.Fprintf(o.env.ErrOut, "wop: warning: the step summary's chain drawings: %v\n", err)
-	}
-	if failed {
-		return cli.ErrFindings
-	}
-	return nil
-}
-
-// reportAfterDiff reports on stderr what the fixes in the diff leave
-// (stdout holds only the patch, for git apply), and fails while errors
-// remain, as lint --fix would.
-func reportAfterDiff(o *lintOptions, res *lintrun.Result) error {
-	env := *o.env.Lint()
-	env.Out = env.ErrOut
-	if len(res.Diags) > 0 {
-		fmt.Fprintln(env.ErrOut, "left after the fixes above, which no fix takes:")
-	}
-	failed, err := lintrun.Report(&env, res, lintrun.ReportOptions{Format: "text", Rules: o.ruleInfos(), Strict: o.strict})
-	if err != nil {
-		return err
 	}
 	if failed {
 		return cli.ErrFindings

@@ -77,11 +77,7 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if note := src.LeftOutNote(); note != "" {
 		fmt.Fprintln(env.ErrOut, "wop: note: "+note)
 	}
-	crlf, err := src.CRLFFiles()
-	if err != nil {
-		return nil, err
-	}
-	if warning := src.CRLFWarning(crlf); warning != "" {
+	if warning, err := src.CRLFWarning(); err == nil && warning != "" { // a file that cannot be read stops the build below
 		fmt.Fprintln(env.ErrOut, "wop: warning: "+warning)
 	}
 	if err := keys.refuseSigstoreV2(src); err != nil {
