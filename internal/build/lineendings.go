@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/pack"
@@ -18,7 +19,7 @@ const maxCRLFNamed = 5
 // registry's builder copies the same files byte for byte from its own
 // checkout, which has LF, so its rebuild of such a pack differs from this
 // build. Binary files (a NUL byte, a raw signature) are not text and are
-// skipped.
+// skipped. The names are sorted.
 func (s *Source) CRLFFiles() ([]string, error) {
 	if s.pack.Archive != nil {
 		return nil, nil // re-signing an archive keeps its bytes; no checkout made them
@@ -36,6 +37,7 @@ func (s *Source) CRLFFiles() ([]string, error) {
 			out = append(out, f.Name)
 		}
 	}
+	slices.Sort(out)
 	return out, nil
 }
 
