@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/assist"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/report"
@@ -49,7 +50,7 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 			continue
 		}
 		seen[f.d.Rule] = true
-		if md, ok := ruleHover(f.d.Rule); ok {
+		if md, ok := ruleHover(f.d.Rule, s.env.Invoked); ok {
 			parts = append(parts, md)
 			r := f.rng
 			rng = &r
@@ -70,9 +71,9 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 
 // ruleHover is a finding's rule in a few lines of Markdown: its id,
 // severity and summary, the first paragraph of why it exists, and a link
-// to its page (docs/rules.md) with the command that prints all of it; the
-// whole --explain text is too long for a hover.
-func ruleHover(id string) (string, bool) {
+// to its page (docs/rules.md) with the command that prints all of it, as
+// invoked would type it; the whole --explain text is too long for a hover.
+func ruleHover(id string, invoked invocation.Name) (string, bool) {
 	r := lint.All().Lookup(id)
 	if r == nil {
 		return "", false
@@ -86,7 +87,7 @@ func ruleHover(id string) (string, bool) {
 			b.WriteString("\n\n" + first)
 		}
 	}
-	fmt.Fprintf(&b, "\n\n[%s on the rules page](%s) · `wop pack lint --explain %s` prints an example", r.ID, report.RuleDocURL(r.ID), r.ID)
+	fmt.Fprintf(&b, "\n\n[%s on the rules page](%s) · `%s` prints an example", r.ID, report.RuleDocURL(r.ID), invoked.Cmd("pack lint --explain "+r.ID))
 	return b.String(), true
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -369,5 +370,23 @@ func TestLinesIndex(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRuleHoverNamesTheCommand: the hover's --explain command is typed as
+// the user starts wop ("npx wop" where the extension found the workspace's
+// npm install and said so in WOP_INVOKED_AS).
+func TestRuleHoverNamesTheCommand(t *testing.T) {
+	for _, tt := range []struct{ invoked, want string }{
+		{"", "`wop pack lint --explain ref-not-canonical`"},
+		{"npx wop", "`npx wop pack lint --explain ref-not-canonical`"},
+	} {
+		md, ok := ruleHover("ref-not-canonical", invocation.Name(tt.invoked))
+		if !ok || !strings.Contains(md, tt.want) {
+			t.Errorf("invoked %q: hover %q, want %s", tt.invoked, md, tt.want)
+		}
+	}
+	if _, ok := ruleHover("no-such-rule", ""); ok {
+		t.Error("a hover for a rule that does not exist")
 	}
 }

@@ -8,6 +8,13 @@ import * as path from "node:path";
 /** Where a binary was found, in the order they are tried. */
 export type Source = "user setting" | "workspace setting" | "workspace node_modules" | "PATH" | "bundled";
 
+// invokedAs is the command a user types to run the wop found at source,
+// which wop's hints name (WOP_INVOKED_AS): "npx wop" for the workspace's
+// npm install, which puts no wop on PATH; undefined ("wop") otherwise.
+export function invokedAs(source?: Source): string | undefined {
+  return source === "workspace node_modules" ? "npx wop" : undefined;
+}
+
 export interface ResolveInput {
   platform: string; // process.platform
   arch: string; // process.arch
