@@ -151,7 +151,9 @@ func (s session) ok(dir, name string, args ...string) string {
 }
 
 // registryInstall publishes the packages to a verdaccio on loopback with
-// the release's script (releasePublish) and uses them as a pack author would: npm install -D, npx wop (the same
+// the release's script (releasePublish) and uses them as a pack author
+// would: npm install -D -E (an exact pin in package.json), npx wop (hints
+// saying "npx wop ...", otherwise the same
 // output and exit code as the binary, on a clean and a broken pack), only
 // this platform's package installed, npm ci --omit=optional failing with the
 // message that says what to do, and npx of the package without installing it.
@@ -179,7 +181,14 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	proj := filepath.Join(tmp, "project")
 	lintTargets(t, proj)
 	must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name": "packs", "version": "1.0.0", "private": true}`+"\n"), 0o644))
-	s.ok(proj, npm, "install", "-D", "@wop-cli/wop@"+version)
+	s.ok(proj, npm, "install", "-D", "-E", "@wop-cli/wop@"+version)
+	var manifest struct{ DevDependencies map[string]string }
+	raw, err := os.ReadFile(filepath.Join(proj, "package.json"))
+	must(t, err)
+	must(t, json.Unmarshal(raw, &manifest))
+	if got := manifest.DevDependencies["@wop-cli/wop"]; got != version {
+		t.Errorf("package.json pins @wop-cli/wop at %q, want exactly %q", got, version)
+	}
 	entries, err := os.ReadDir(filepath.Join(proj, "node_modules", "@wop-cli"))
 	must(t, err)
 	var installed []string
@@ -191,9 +200,10 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	}
 
 	// First, cold: nothing in the lint cache yet.
+	asNpx := session{t, ctx, append(slices.Clip(s.env), "WOP_INVOKED_AS=npx wop")} // the binary as the shim starts it
 	for _, target := range []string{"example", "broken"} {
 		out, errOut, code := s.run(proj, npx, "wop", "pack", "lint", target)
-		wantOut, wantErr, wantCode := s.run(proj, b.wop, "pack", "lint", target)
+		wantOut, wantErr, wantCode := asNpx.run(proj, b.wop, "pack", "lint", target)
 		if out != wantOut || errOut != wantErr || code != wantCode {
 			t.Errorf("npx wop pack lint %s: exit %d\n%s%s\nthe binary: exit %d\n%s%s", target, code, out, errOut, wantCode, wantOut, wantErr)
 		}
@@ -203,6 +213,9 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 		t.Errorf("npx wop --version: %q; the binary: %q", got, want)
 	}
 	drawSeeded(t, s, proj, npx, h.pkg())
+	if _, errOut, _ := s.run(proj, npx, "wop", "pack", "init", "community.trial.notes"); !strings.Contains(errOut, "then run 'npx wop pack lint community.trial.notes'") {
+		t.Errorf("npx wop pack init: the hint does not name npx wop:\n%s", errOut)
+	}
 
 	must(t, os.RemoveAll(filepath.Join(proj, "node_modules")))
 	s.ok(proj, npm, "ci", "--omit=optional")
@@ -218,6 +231,12 @@ func registryInstall(t *testing.T, h host, b built, npm, verdaccio string) {
 	wantOut, _, wantCode := s.run(bare, b.wop, "pack", "lint", "example")
 	if out != wantOut || code != wantCode {
 		t.Errorf("npx @wop-cli/wop pack lint: exit %d\n%s%s\nthe binary: exit %d\n%s", code, out, errOut, wantCode, wantOut)
+	}
+	// Outside a project a bare "npx wop" would fetch the unrelated package
+	// "wop": the hint repeats the scoped package at its version.
+	_, errOut, _ = s.run(bare, npx, "--yes", "@wop-cli/wop@"+version, "pack", "init", "community.trial.notes")
+	if want := "then run 'npx @wop-cli/wop@" + version + " pack lint community.trial.notes'"; !strings.Contains(errOut, want) {
+		t.Errorf("npx @wop-cli/wop pack init: the hint does not say %q:\n%s", want, errOut)
 	}
 }
 

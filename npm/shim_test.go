@@ -44,6 +44,8 @@ func fakeWop(args []string) int {
 		io.Copy(os.Stdout, os.Stdin)
 	case "stderr":
 		fmt.Fprintln(os.Stderr, "to stderr")
+	case "invoked":
+		fmt.Printf("WOP_INVOKED_AS=%s\n", os.Getenv("WOP_INVOKED_AS"))
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
 		return n
@@ -187,7 +189,7 @@ func TestShimMissingPlatformPackage(t *testing.T) {
 		t.Errorf("exit %d, want 2", got)
 	}
 	msg := stderr.String()
-	for _, want := range []string{h.pkg() + ", which holds wop for " + h.Key + ", is not installed", "--omit=optional", "npm install --include=optional", "npm install -D " + h.pkg() + "@1.2.3"} {
+	for _, want := range []string{h.pkg() + ", which holds wop for " + h.Key + ", is not installed", "--omit=optional", "npm install --include=optional", "npm install -D -E " + h.pkg() + "@1.2.3"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the error does not say %q:\n%s", want, msg)
 		}
@@ -203,6 +205,48 @@ func TestShimMissingPlatformPackage(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the unsupported-platform error does not say %q: %s", want, out)
 		}
+	}
+}
+
+// TestShimSetsInvokedAs: the shim tells wop the command that reaches it
+// (WOP_INVOKED_AS), so hints say "npx wop ..." to an npm user: inside the
+// project that installs it "npx wop", from npx's cache the scoped package
+// at its version (plain "npx wop" would fetch the unrelated package
+// "wop"), elsewhere "wop"; a value already set is kept.
+func TestShimSetsInvokedAs(t *testing.T) {
+	h := needNode(t)
+	shim := shimInstall(t, h, true)
+	project := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(shim)))))
+	sub := filepath.Join(project, "packs")
+	must(t, os.MkdirAll(sub, 0o755))
+	for _, tt := range []struct {
+		name, dir, preset, want string
+	}{
+		{"project root", project, "", "npx wop"},
+		{"below the project", sub, "", "npx wop"},
+		{"outside the project", t.TempDir(), "", "wop"},
+		{"already set", project, "pnpm exec wop", "pnpm exec wop"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := shimCmd(shim, "invoked")
+			cmd.Dir = tt.dir
+			cmd.Env = append(cmd.Env, "WOP_INVOKED_AS="+tt.preset)
+			out, err := cmd.Output()
+			if exitCode(t, err) != 0 {
+				t.Fatal(err)
+			}
+			if want := "WOP_INVOKED_AS=" + tt.want + "\n"; !strings.HasSuffix(string(out), want) {
+				t.Errorf("wop got %q, want %q", out, want)
+			}
+		})
+	}
+
+	script := `const {invokedAs} = require(process.argv[1]); console.log(invokedAs(process.argv[2], "/home/u/proj", "1.2.3"))`
+	npxDir := filepath.Join(string(filepath.Separator)+"home", "u", ".npm", "_npx", "0123abcd", "node_modules", "@wop-cli", "wop", "bin")
+	out, err := exec.Command("node", "-e", script, shim, npxDir).Output()
+	must(t, err)
+	if got := strings.TrimSpace(string(out)); got != "npx @wop-cli/wop@1.2.3" {
+		t.Errorf("from npx's cache: %q, want npx @wop-cli/wop@1.2.3", got)
 	}
 }
 

@@ -145,6 +145,7 @@ func TestScript(t *testing.T) {
 			"gen-regzip":       genRegzip,
 			"precommit-config": precommitConfig,
 			"env-from-file":    envFromFile,
+			"crlf":             crlfCmd,
 		},
 	})
 }
@@ -360,6 +361,19 @@ func precommitConfig(ts *testscript.TestScript, neg bool, args []string) {
 	out, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": hooks}}})
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), out, 0o644))
+}
+
+// crlfCmd rewrites each FILE's line endings to CRLF, as git on Windows
+// checks text files out (core.autocrlf=true): `crlf FILE...`. A txtar
+// holds LF only, so a script makes its CRLF files with this.
+func crlfCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: crlf FILE...")
+	}
+	for _, name := range args {
+		data := strings.ReplaceAll(ts.ReadFile(name), "\n", "\r\n")
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o644))
+	}
 }
 
 // envFromFile sets VAR to FILE's contents, trimmed: `env-from-file VAR FILE`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -80,12 +81,15 @@ func TestREADMEWorkflow(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		packs    map[string]string // files of the repository, a pack as the Quickstart makes one; nil: no pack
+		packs    map[string]string // files in the repository; nil: none
 		wantRan  []string
 		wantFail bool
 	}{
+		// The layouts the Quickstart makes: the pack at the root, or wop pack init NAME in a repository.
 		{"clean", map[string]string{"pack.json": cleanPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, false},
 		{"lint errors", map[string]string{"pack.json": brokenPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, true},
+		{"clean pack folder", map[string]string{"community.acme.ok/pack.json": cleanPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, false},
+		{"lint errors in a pack folder", map[string]string{"community.acme.bad/pack.json": brokenPack}, []string{"lint to SARIF", "upload to code scanning", "annotate and fail on errors"}, true},
 		{"lint cannot run", nil, []string{"lint to SARIF", "annotate and fail on errors"}, true},
 	}
 	for _, tt := range tests {
@@ -103,7 +107,7 @@ func TestREADMEWorkflow(t *testing.T) {
 			if failed != tt.wantFail {
 				t.Errorf("job failed = %v, want %v", failed, tt.wantFail)
 			}
-			if tt.name == "lint errors" && !strings.Contains(annotations, "::error file=pack.json") {
+			if bad := slices.Collect(maps.Keys(tt.packs)); tt.wantFail && len(bad) == 1 && !strings.Contains(annotations, "::error file="+bad[0]) {
 				t.Errorf("no annotation for the error:\n%s", annotations)
 			}
 		})
@@ -266,7 +270,7 @@ func TestREADMEPreCommit(t *testing.T) {
 	if r.Hooks[0].ID != hooks[0].ID || hooks[0].Language != "node" || len(r.Hooks[0].Args) != 0 {
 		t.Errorf("README hook %+v; .pre-commit-hooks.yaml defines %q first, which must be the npm hook", r.Hooks[0], hooks[0].ID)
 	}
-	if pin := npmPin(t); !strings.HasSuffix(pin, "@"+strings.TrimPrefix(r.Rev, "v")) || !strings.Contains(readmeBlock(t, "install-npm"), "npm install -D "+pin+" ") {
+	if pin := npmPin(t); !strings.HasSuffix(pin, "@"+strings.TrimPrefix(r.Rev, "v")) || !strings.Contains(readmeBlock(t, "install-npm"), "npm install -D -E "+pin+" ") {
 		t.Errorf("README's pre-commit rev %s, its npm install block and the npm hook's pin %s name different versions", r.Rev, pin)
 	}
 	for _, h := range hooks {
@@ -404,6 +408,29 @@ func precommitHookID(t *testing.T) string {
 	}
 	t.Fatal(".pre-commit-hooks.yaml has no script hook")
 	return ""
+}
+
+// TestREADMENpmInstallPins: the README's npm install into a project pins
+// wop exactly (-E): without it npm writes "^X" into package.json.
+func TestREADMENpmInstallPins(t *testing.T) {
+	n := 0
+	for _, line := range strings.Split(readmeBlock(t, "install-npm"), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		f := strings.Fields(cmd)
+		if len(f) < 2 || f[0] != "npm" || (f[1] != "install" && f[1] != "i") || slices.Contains(f, "-g") {
+			continue
+		}
+		n++
+		if !slices.Contains(f, "-E") && !slices.Contains(f, "--save-exact") {
+			t.Errorf("%q saves a range (^X) in package.json: add -E", strings.TrimSpace(cmd))
+		}
+		if pin := npmPin(t); !slices.Contains(f, pin) {
+			t.Errorf("%q does not install %s", strings.TrimSpace(cmd), pin)
+		}
+	}
+	if n == 0 {
+		t.Error("the install-npm block has no npm install")
+	}
 }
 
 // TestREADMEInstall: the install block works from a clone: it installs

@@ -2,7 +2,8 @@
 # package.sh OUTDIR VERSION [WOP_BINARY [TARGET]]
 #
 # Builds the VS Code extension into OUTDIR/wop-VERSION[-TARGET].vsix:
-# npm ci, tsc, @vscode/vsce package, in a scratch copy of this folder (the
+# npm ci, tsc (type checks), esbuild (bundles the extension and its
+# dependencies into dist/extension.js, one file), @vscode/vsce package, in a scratch copy of this folder (the
 # working tree, its node_modules and out/ are left alone).
 #   VERSION     the release's version, written into the extension's package.json
 #   WOP_BINARY  a wop built for TARGET: it goes in the .vsix as bin/wop (bin/wop.exe
@@ -71,6 +72,7 @@ else
 fi
 npm pkg set "version=$version"
 npx tsc -p .
+npm run --silent bundle >&2
 
 name=wop-$version.vsix
 set --
@@ -92,5 +94,6 @@ if [ -n "$binary" ]; then
 	name=wop-$version-$target.vsix
 	set -- --target "$target"
 fi
-npx vsce package "$@" --out "$outdir/$name" >&2
+# --no-dependencies: the bundle holds them; node_modules stays out.
+npx vsce package --no-dependencies "$@" --out "$outdir/$name" >&2
 echo "$outdir/$name"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/sign"
 )
 
@@ -17,6 +18,9 @@ type KeyChoice struct {
 	Unsigned              bool
 	EnvKeyID              string // $WOP_KEY_ID
 	ConfigKeyID           string // keyId in the pack's .wop.yaml
+	// Invoked is the command that started wop, for the hint that names
+	// 'wop key generate'.
+	Invoked invocation.Name
 	// Parsed is --key parsed once for every pack (nil: ReadKey reads it
 	// now, and it is parsed here, saying why it does not parse).
 	Parsed        *sign.PrivateKey
@@ -74,7 +78,7 @@ func (k *KeyChoice) Signing(name string) (Signing, error) {
 		}
 	case !k.Unsigned && !strings.HasPrefix(name, "private."):
 		return s, exitcode.WithHint(fmt.Errorf("%s would be unsigned: registries refuse unsigned packs outside private.*", name),
-			"pass --key KEY.pem --key-id ID (make one with 'wop key generate'), or --unsigned for a local test build")
+			"pass --key KEY.pem --key-id ID (make one with '"+k.Invoked.Cmd("key generate")+"'), or --unsigned for a local test build")
 	}
 	return s, nil
 }

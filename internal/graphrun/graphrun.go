@@ -260,9 +260,9 @@ func AnalyzeManifest(raw []byte, file string, opt lint.Options) (*chain.Analysis
 	doc, err := jsonpos.Parse(raw)
 	if err != nil {
 		var bad *jsonpos.Error
-		if errors.As(err, &bad) { // mid-typing in the editor: say where, as lint would
+		if errors.As(err, &bad) && bad.Kind != jsonpos.ErrEncoding { // mid-typing in the editor: lint's finding, word for word
 			at := jsonpos.PositionOf(raw, bad.Offset)
-			return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s:%d:%d: invalid JSON: %s (wop pack lint says more)", file, at.Line, at.Column, bad.Msg)}
+			return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s:%d:%d: error json-invalid: %s", file, at.Line, at.Column, lint.InvalidJSON(bad.Msg))}
 		}
 		return nil, "", &lintrun.InputError{Err: fmt.Errorf("%s: %v (wop pack lint says more)", file, err)}
 	}

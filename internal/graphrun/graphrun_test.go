@@ -207,11 +207,11 @@ func TestAgainst(t *testing.T) {
 }
 
 // TestAnalyzeManifestBadJSON: a buffer that does not parse (the editor's
-// panel, mid-typing) is named file:line:col, as lint names it, not by a
-// byte offset.
+// panel, mid-typing) gets lint's json-invalid finding word for word:
+// file:line:col, not a byte offset.
 func TestAnalyzeManifestBadJSON(t *testing.T) {
 	_, _, err := AnalyzeManifest([]byte("{\n  \"name\": \"community.acme.x\",,\n}\n"), "pack.json", lint.Options{})
-	if err == nil || !strings.HasPrefix(err.Error(), "pack.json:2:30: invalid JSON: ") || strings.Contains(err.Error(), "offset") {
-		t.Errorf("AnalyzeManifest: %v, want pack.json:2:30 (the second comma): invalid JSON: ...", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "pack.json:2:30: error json-invalid: invalid JSON: two commas") || strings.Contains(err.Error(), "offset") {
+		t.Errorf("AnalyzeManifest: %v, want pack.json:2:30 (the second comma): error json-invalid: invalid JSON: two commas ...", err)
 	}
 }

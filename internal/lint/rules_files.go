@@ -64,9 +64,16 @@ func checkJSONInvalid(p *Pass) {
 	for _, name := range jsonFiles(p) {
 		_, src, err := p.JSON(name)
 		if pe, ok := parseError(err); ok && pe.Kind != jsonpos.ErrEncoding {
-			p.ReportOffset(name, src, pe.Offset, "invalid JSON: "+pe.Msg+"; pack files must be strict RFC 8259 JSON (no comments, trailing commas or NaN)")
+			p.ReportOffset(name, src, pe.Offset, InvalidJSON(pe.Msg))
 		}
 	}
+}
+
+// InvalidJSON is json-invalid's message for a parser's complaint msg (a
+// jsonpos.Error's Msg): the chain panel, which cannot draw such a file,
+// says the same as lint.
+func InvalidJSON(msg string) string {
+	return "invalid JSON: " + msg + "; pack files must be strict RFC 8259 JSON (no comments, trailing commas or NaN)"
 }
 
 func checkEncoding(p *Pass) {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/pack"
 )
 
@@ -32,6 +33,8 @@ type Env struct {
 	Now         func() time.Time
 	// HTTPClient carries the transport for URL catalogs.
 	HTTPClient func() *http.Client
+	// Invoked is the command that started wop, for hints ("npx wop").
+	Invoked invocation.Name
 }
 
 // Abs makes p absolute against WorkDir.

@@ -25,14 +25,16 @@ type FixMode int
 const (
 	FixNone  FixMode = iota
 	FixWrite         // --fix: rewrite the files, then lint what is left
-	FixDiff          // --diff: print the fixes as a unified diff; write and lint nothing
+	FixDiff          // --diff: print the fixes as a unified diff, write nothing, lint the fixed text
 )
 
 // applyFixes runs the rules' mechanical fixes on every pack directory
 // among the jobs: with write, each changed file is replaced atomically
 // (all of a pack's fixes are computed before any is written); without, a
-// unified diff goes to Out and nothing is written.
-func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Limits, write bool) error {
+// unified diff goes to Out, nothing is written, and the fixed text is
+// returned by absolute path, so the run lints what the fixes leave.
+func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Limits, write bool) (map[string][]byte, error) {
+	fixed := map[string][]byte{}
 	for i, job := range jobs {
 		pk, err := pack.Load(job.Path, limits[i])
 		if err != nil || pk.Archive != nil {
@@ -44,28 +46,29 @@ func applyFixes(env *Env, targets []Target, jobs []lint.Job, limits []tarball.Li
 		// publish, whose summary sends the author to --fix for it.
 		diags, err := lint.Run(pk, GateBuild.Options(job.Opt))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fixes, err := lint.Fixes(pk, diags)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !write {
 			for _, f := range fixes {
 				if _, err := env.Out.Write(diff.Diff("a/"+pk.Path(f.Name), f.Old, "b/"+pk.Path(f.Name), f.New)); err != nil {
-					return err
+					return nil, err
 				}
+				fixed[filepath.Join(pk.Dir, filepath.FromSlash(f.Name))] = f.New
 			}
 			continue
 		}
 		if err := writeFixes(pk, fixes); err != nil {
-			return err
+			return nil, err
 		}
 		for _, f := range fixes {
 			fmt.Fprintf(env.ErrOut, "fixed %s: %s\n", pk.Path(f.Name), strings.Join(f.Rules, ", "))
 		}
 	}
-	return nil
+	return fixed, nil
 }
 
 func writeFixes(pk *pack.Pack, fixes []lint.FileFix) error {

@@ -98,7 +98,8 @@ func (g Gate) Check(env *Env, pk *pack.Pack, s *Settings, show Show) error {
 		}
 	}
 	if !show.Quiet && len(ds) > 0 {
-		fmt.Fprintln(env.ErrOut, report.Summary(shown, report.Tally{HiddenInfo: hiddenInfo, Ignored: ignored, InfoHint: "wop pack lint --info shows"}, 1, "pack"))
+		fmt.Fprintln(env.ErrOut, report.Summary(shown, report.Tally{HiddenInfo: hiddenInfo, Ignored: ignored,
+			InfoHint: env.Invoked.Cmd("pack lint --info") + " shows", FixCmd: env.Invoked.Cmd("pack lint --fix")}, 1, "pack"))
 	}
 	if len(errs) == 0 {
 		return nil

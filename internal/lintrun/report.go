@@ -42,7 +42,8 @@ func Report(env *Env, res *Result, o ReportOptions) (failed bool, err error) {
 		return false, err
 	}
 	if o.Format == "text" && (res.Linted > 0 || len(res.LoadErrs) == 0) { // no "in 0 packs" beside the error that stopped them
-		fmt.Fprintln(env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored, LintOnly: len(res.ConfigWarnings)}, res.Linted, "pack"))
+		fmt.Fprintln(env.ErrOut, report.Summary(res.Diags, report.Tally{HiddenInfo: res.HiddenInfo, Ignored: res.Ignored, LintOnly: len(res.ConfigWarnings),
+			FixCmd: env.Invoked.Cmd("pack lint --fix")}, res.Linted, "pack"))
 		if in.Incomplete != nil {
 			fmt.Fprintln(env.ErrOut, in.Incomplete.Message)
 		}
@@ -52,6 +53,18 @@ func Report(env *Env, res *Result, o ReportOptions) (failed bool, err error) {
 	}
 	counts := diag.Count(res.Diags)
 	return counts.Errors > 0 || o.Strict && counts.Warnings > 0, nil
+}
+
+// ReportAfterDiff reports, after --diff's patch, what the fixes leave:
+// in text on ErrOut, since Out holds the patch alone (for git apply).
+// failed says errors remain (warnings too with strict), as --fix would.
+func ReportAfterDiff(env *Env, res *Result, rules []diag.RuleInfo, strict bool) (failed bool, err error) {
+	toErr := *env
+	toErr.Out = env.ErrOut
+	if len(res.Diags) > 0 {
+		fmt.Fprintln(env.ErrOut, "left after the fixes above, which no fix takes:")
+	}
+	return Report(&toErr, res, ReportOptions{Format: "text", Rules: rules, Strict: strict})
 }
 
 // writeReport writes the report to o.Output or Out.

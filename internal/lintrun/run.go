@@ -106,7 +106,8 @@ type plan struct {
 }
 
 // Run lints what o names and returns the verdict. With FixDiff the patch
-// is printed and the result is nil.
+// is printed and the verdict is on the text the fixes would leave, so
+// the findings no fix takes are still reported.
 func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 	p, err := prepare(ctx, env, o)
 	if o.Fix != FixNone {
@@ -116,11 +117,19 @@ func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.Fix != FixNone {
-		if err := applyFixes(env, p.targets, p.jobs, p.limits, o.Fix == FixWrite); err != nil {
+		fixed, err := applyFixes(env, p.targets, p.jobs, p.limits, o.Fix == FixWrite)
+		if err != nil {
 			return nil, err
 		}
-		if o.Fix == FixDiff {
-			return nil, nil
+		if len(fixed) > 0 {
+			o.Overlay = maps.Clone(o.Overlay)
+			if o.Overlay == nil {
+				o.Overlay = map[string][]byte{}
+			}
+			maps.Copy(o.Overlay, fixed)
+			for i := range p.jobs { // the result cache is for files on disk, not the fixed text
+				p.jobs[i].Opt.Cache.Dir = ""
+			}
 		}
 	}
 	res := p.lint(ctx, o)

@@ -144,7 +144,7 @@ func (s *Server) drawChain(ctx context.Context, path, ptr string) ([]byte, strin
 	if len(jobs) != 1 {
 		return nil, "", fmt.Errorf("%s: not one pack", dir)
 	}
-	an, name, err := graphrun.AnalyzeBuffer(text, path, dir, jobs[0].Opt, limits[0])
+	an, name, err := graphrun.AnalyzeBuffer(text, s.env.Rel(path), dir, jobs[0].Opt, limits[0]) // errors name the file as lint does
 	if err != nil {
 		return nil, "", err
 	}

@@ -2,11 +2,14 @@ package lsp
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/wop-cli/wop/internal/assist"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lintrun"
+	"github.com/wop-cli/wop/internal/report"
 	"go.lsp.dev/protocol"
 )
 
@@ -47,8 +50,8 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 			continue
 		}
 		seen[f.d.Rule] = true
-		if text, found, err := lintrun.ExplainFinding(lint.All(), f.d); found && err == nil {
-			parts = append(parts, "```text\n"+strings.TrimRight(text, "\n")+"\n```")
+		if md, ok := ruleHover(f.d.Rule, s.env.Invoked); ok {
+			parts = append(parts, md)
 			r := f.rng
 			rng = &r
 		}
@@ -64,6 +67,28 @@ func (s *Server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 		return nil, nil
 	}
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.Join(parts, "\n\n---\n\n")}, Range: rng}, nil
+}
+
+// ruleHover is a finding's rule in a few lines of Markdown: its id,
+// severity and summary, the first paragraph of why it exists, and a link
+// to its page (docs/rules.md) with the command that prints all of it, as
+// invoked would type it; the whole --explain text is too long for a hover.
+func ruleHover(id string, invoked invocation.Name) (string, bool) {
+	r := lint.All().Lookup(id)
+	if r == nil {
+		return "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (%s): %s", r.ID, r.Severity, lintrun.Summary(r.Info()))
+	if r.Deprecated != "" {
+		fmt.Fprintf(&b, "\n\nDeprecated: %s", r.Deprecated)
+	} else if doc, err := lint.Explain(id); err == nil {
+		if first, _, _ := strings.Cut(strings.TrimSpace(doc.Prose), "\n\n"); first != "" {
+			b.WriteString("\n\n" + first)
+		}
+	}
+	fmt.Fprintf(&b, "\n\n[%s on the rules page](%s) · `%s` prints an example", r.ID, report.RuleDocURL(r.ID), invoked.Cmd("pack lint --explain "+r.ID))
+	return b.String(), true
 }
 
 // contains reports whether pos is within r (its end included: the cursor

@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -144,8 +145,12 @@ func TestQuickFixes(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Position: d.Range.Start}}, &hover); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(hover.Contents.Value, "ref-not-canonical (error)") {
-		t.Errorf("hover = %q, want the rule's explanation", hover.Contents.Value)
+	// Short, Markdown (no fenced --explain text with literal backticks),
+	// and a link to the rule's page.
+	md := hover.Contents.Value
+	if !strings.Contains(md, "**ref-not-canonical** (error): ") || !strings.Contains(md, "](https://github.com/wop-cli/wop/blob/main/docs/rules.md#ref-not-canonical)") ||
+		strings.Contains(md, "```") || len(md) > 800 {
+		t.Errorf("hover = %q, want the rule in a few lines with a link to its page", md)
 	}
 }
 
@@ -365,5 +370,23 @@ func TestLinesIndex(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRuleHoverNamesTheCommand: the hover's --explain command is typed as
+// the user starts wop ("npx wop" where the extension found the workspace's
+// npm install and said so in WOP_INVOKED_AS).
+func TestRuleHoverNamesTheCommand(t *testing.T) {
+	for _, tt := range []struct{ invoked, want string }{
+		{"", "`wop pack lint --explain ref-not-canonical`"},
+		{"npx wop", "`npx wop pack lint --explain ref-not-canonical`"},
+	} {
+		md, ok := ruleHover("ref-not-canonical", invocation.Name(tt.invoked))
+		if !ok || !strings.Contains(md, tt.want) {
+			t.Errorf("invoked %q: hover %q, want %s", tt.invoked, md, tt.want)
+		}
+	}
+	if _, ok := ruleHover("no-such-rule", ""); ok {
+		t.Error("a hover for a rule that does not exist")
 	}
 }

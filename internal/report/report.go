@@ -75,6 +75,9 @@ type Tally struct {
 	HiddenInfo int
 	// InfoHint says how to see them; "" is lint's "add --info to see".
 	InfoHint string
+	// FixCmd is the command that applies the fixes, as the user would
+	// type it; "" is "wop pack lint --fix".
+	FixCmd string
 	// Ignored is how many findings the configuration's ignore lists
 	// dropped: "(2 ignored by .wop.yaml)".
 	Ignored int
@@ -113,7 +116,7 @@ func Summary(diags []diag.Diagnostic, t Tally, n int, noun string) string {
 		}
 	}
 	if fixable > 0 {
-		line += fmt.Sprintf("; %d fixable: run wop pack lint --fix", fixable)
+		line += fmt.Sprintf("; %d fixable: run %s", fixable, cmp.Or(t.FixCmd, "wop pack lint --fix"))
 	}
 	return line
 }

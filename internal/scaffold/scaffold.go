@@ -78,6 +78,7 @@ func Create(o Options) ([]string, error) {
 	}
 	files["README.md"] = fmt.Sprintf("# %s\n\nTODO: what this pack does, and how to use it.\n\nLint it with `wop pack lint`, build it with `wop pack build --key KEY.pem --key-id ID`.\n", o.Name)
 	files["LICENSE"] = "TODO: put the full text of your license here (the manifest says Apache-2.0).\n"
+	files[".gitattributes"] = gitattributes
 	var written []string
 	for name, data := range files {
 		p := filepath.Join(o.Dir, filepath.FromSlash(name))
@@ -94,6 +95,14 @@ func Create(o Options) ([]string, error) {
 	}
 	return written, nil
 }
+
+// gitattributes keeps the pack's text files LF in every checkout: git on
+// Windows otherwise checks them out CRLF (core.autocrlf=true), and an
+// archive built from those bytes differs from the registry's rebuild of
+// its LF checkout.
+const gitattributes = "# The pack's text files stay LF in every checkout (git on Windows would\n" +
+	"# write CRLF), so the archive built here is the one the registry rebuilds.\n" +
+	"* text=auto eol=lf\n"
 
 func last(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 

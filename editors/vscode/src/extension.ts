@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
 import { ChainGraphs, showChainCommand } from "./chaingraph";
-import { Resolved, resolveWop } from "./resolve";
+import { invokedAs, Resolved, resolveWop } from "./resolve";
 
 // The files wop lsp speaks about: manifests and schemas (json), AgentFormat
 // and settings (yaml), prompts (markdown). The server decides which of them
@@ -113,7 +113,8 @@ class Wop {
     }
     this.output.appendLine(`starting ${binary} lsp (${this.resolved.source})`);
     this.show("$(sync~spin) wop", `Starting ${binary} lsp (${this.resolved.source})`, false);
-    const server: ServerOptions = { command: binary, args: ["lsp"] };
+    const invoked = invokedAs(this.resolved.source);
+    const server: ServerOptions = { command: binary, args: ["lsp"], options: invoked ? { env: { ...process.env, WOP_INVOKED_AS: invoked } } : undefined };
     const options: LanguageClientOptions = {
       documentSelector,
       outputChannel: this.output,

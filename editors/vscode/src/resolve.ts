@@ -8,6 +8,13 @@ import * as path from "node:path";
 /** Where a binary was found, in the order they are tried. */
 export type Source = "user setting" | "workspace setting" | "workspace node_modules" | "PATH" | "bundled";
 
+// invokedAs is the command a user types to run the wop found at source,
+// which wop's hints name (WOP_INVOKED_AS): "npx wop" for the workspace's
+// npm install, which puts no wop on PATH; undefined ("wop") otherwise.
+export function invokedAs(source?: Source): string | undefined {
+  return source === "workspace node_modules" ? "npx wop" : undefined;
+}
+
 export interface ResolveInput {
   platform: string; // process.platform
   arch: string; // process.arch
@@ -145,6 +152,6 @@ export function resolveWop(input: ResolveInput): Resolved {
     notes,
     error:
       "no wop found (not in wop.path, the workspace's node_modules, PATH, nor shipped with this extension): " +
-      `run \`npm install -D @wop-cli/wop\` in the workspace, put wop on PATH (go install github.com/wop-cli/wop/cmd/wop@latest), or set wop.path in your user settings.`,
+      `run \`npm install -D -E @wop-cli/wop\` in the workspace, put wop on PATH (go install github.com/wop-cli/wop/cmd/wop@latest), or set wop.path in your user settings.`,
   };
 }

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { platformPackage, resolveWop, ResolveInput } from "../src/resolve";
+import { invokedAs, platformPackage, resolveWop, ResolveInput } from "../src/resolve";
 
 const ws = "/home/me/pack";
 const files = {
@@ -90,7 +90,7 @@ test("relative and ~ paths in wop.path", () => {
 test("none found: the error says how to get one", () => {
   const got = resolveWop(input([]));
   assert.equal(got.binary, undefined);
-  assert.match(got.error ?? "", /^no wop found .*`npm install -D @wop-cli\/wop`.*put wop on PATH.*set wop\.path in your user settings/);
+  assert.match(got.error ?? "", /^no wop found .*`npm install -D -E @wop-cli\/wop`.*put wop on PATH.*set wop\.path in your user settings/);
 });
 
 test("windows: wop.exe, the platform package, no .cmd shim, ; in PATH", () => {
@@ -104,6 +104,13 @@ test("windows: wop.exe, the platform package, no .cmd shim, ; in PATH", () => {
   assert.equal(win(["C:\\tools\\wop.exe"]).binary, "C:\\tools\\wop.exe");
   assert.equal(win(["C:\\ext\\bin\\wop.exe"]).source, "bundled");
   assert.equal(win(["C:\\Users\\me\\go\\bin\\wop.exe"], { userPath: "~\\go\\bin\\wop.exe" }).source, "user setting");
+});
+
+test("hints say npx wop for the workspace's npm install only", () => {
+  assert.equal(invokedAs("workspace node_modules"), "npx wop");
+  for (const s of ["PATH", "user setting", "workspace setting", "bundled", undefined] as const) {
+    assert.equal(invokedAs(s), undefined, String(s));
+  }
 });
 
 test("platform packages exist for the release's platforms only", () => {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/userdirs"
@@ -39,13 +40,16 @@ type Env struct {
 	// CacheDir is wop's cache root ("" disables caching): $WOP_CACHE_DIR,
 	// or "wop" under the user cache directory; WOP_CACHE_DIR=off disables.
 	CacheDir string
+	// Invoked is the command the user typed to start wop ("npx wop" when
+	// npm's entry point says so): hints name it through Invoked.Cmd.
+	Invoked invocation.Name
 }
 
 // Lint is env as internal/lintrun, where lint's orchestration lives, sees
 // it.
 func (e *Env) Lint() *lintrun.Env {
 	return &lintrun.Env{WorkDir: e.WorkDir, Getenv: e.Getenv, Out: e.Out, ErrOut: e.ErrOut, Version: e.Version,
-		BuildID: e.BuildID, CacheDir: e.CacheDir, Now: e.Now, HTTPClient: e.HTTPClient}
+		BuildID: e.BuildID, CacheDir: e.CacheDir, Now: e.Now, HTTPClient: e.HTTPClient, Invoked: e.Invoked}
 }
 
 // System returns the Env of the running process. It is the only place that
@@ -69,6 +73,7 @@ func System(version string) *Env {
 		},
 		CacheDir:  userdirs.CacheDir(os.Getenv, os.Stderr),
 		ConfigDir: userdirs.ConfigDir(),
+		Invoked:   invocation.FromEnv(os.Getenv),
 	}
 }
 

@@ -44,7 +44,7 @@ func newInitCmd(env *cli.Env) *cobra.Command {
 			for _, f := range files {
 				fmt.Fprintf(env.Out, "created %s\n", filepath.Join(dir, f))
 			}
-			fmt.Fprintf(env.ErrOut, "next: replace every TODO: (lint warns about each; publish refuses them), then run 'wop pack lint %s'\n", dir)
+			fmt.Fprintf(env.ErrOut, "next: replace every TODO: (lint warns about each; publish refuses them), then run '%s'\n", env.Invoked.Cmd("pack lint "+dir))
 			return nil
 		},
 	}

@@ -75,7 +75,7 @@ func (k *keyFlags) tree() (spec.Tree, error) {
 // (build.KeyChoice.Signing, or the Sigstore signer). name is the pack name.
 func (k *keyFlags) signing(ctx context.Context, env *cli.Env, name string) (build.Signing, error) {
 	c := build.KeyChoice{Key: k.key, KeyID: k.keyID, Signature: k.signature, Spec: sign.Spec(k.spec), Unsigned: k.unsigned,
-		EnvKeyID: env.Getenv("WOP_KEY_ID"), ConfigKeyID: k.configKeyID, Parsed: k.parsedKey,
+		EnvKeyID: env.Getenv("WOP_KEY_ID"), ConfigKeyID: k.configKeyID, Parsed: k.parsedKey, Invoked: env.Invoked,
 		ReadKey: func() ([]byte, error) { return k.privateKeyPEM(env) },
 		ReadSignature: func() ([]byte, error) {
 			return flagfile.Read("--signature", k.signature, env.Abs(k.signature), flagfile.MaxSmall)

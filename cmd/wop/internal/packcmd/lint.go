@@ -91,7 +91,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cli.CompleteValues(cmd, "format", cli.Fixed(report.Formats...))
 	cli.CompleteValues(cmd, "explain", ruleIDs)
 	cmd.Flags().BoolVar(&o.fix, "fix", false, "apply the safe mechanical fixes rules declare ('wop pack rules' lists them), then lint what is left")
-	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff; write nothing")
+	cmd.Flags().BoolVar(&o.diff, "diff", false, "print the fixes --fix would make as a unified diff, write nothing, and report on stderr what the fixes leave (exit 1 while errors remain)")
 	cmd.Flags().StringVar(&o.against, "against", "", "the previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry): also report version-bump-insufficient and published-version-mutated")
 	cmd.Flags().StringVar(&o.spec, "spec", "auto", "spec tree to judge packs by: auto (v2 when engines.openwop admits protocol 2, as the registry decides), v1 or v2")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "lint every pack even if unchanged since the last run (WOP_CACHE_DIR=off does the same)")
@@ -106,8 +106,14 @@ func runLint(ctx context.Context, o *lintOptions) error {
 		return err
 	}
 	res, err := lintrun.Run(ctx, o.env.Lint(), o.runOptions())
-	if err != nil || res == nil { // res is nil after --diff
+	if err != nil {
 		return err
+	}
+	if o.diff { // stdout holds the patch alone; what the fixes leave goes to stderr
+		if failed, err := lintrun.ReportAfterDiff(o.env.Lint(), res, o.ruleInfos(), o.strict); err != nil || !failed {
+			return err
+		}
+		return cli.ErrFindings
 	}
 	failed, err := lintrun.Report(o.env.Lint(), res, lintrun.ReportOptions{Format: o.format, Output: o.output, WriteBaseline: o.writeBaseline,
 		Rules: o.ruleInfos(), Color: o.env.Color, Strict: o.strict})

@@ -77,6 +77,9 @@ func planFor(ctx context.Context, env *cli.Env, pk *pack.Pack, keys *keyFlags) (
 	if note := src.LeftOutNote(); note != "" {
 		fmt.Fprintln(env.ErrOut, "wop: note: "+note)
 	}
+	if warning, err := src.CRLFWarning(); err == nil && warning != "" { // a file that cannot be read stops the build below
+		fmt.Fprintln(env.ErrOut, "wop: warning: "+warning)
+	}
 	if err := keys.refuseSigstoreV2(src); err != nil {
 		return nil, err
 	}

@@ -34,7 +34,8 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 				for _, r := range infos {
 					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, lintrun.Summary(r), fixMark(r.ID))
 				}
-				fmt.Fprintf(tw, "\nRun 'wop pack lint --explain ID' for why a rule exists and how to fix it;\n'wop pack lint --fix' applies the fixes of rules marked (fixable).\n")
+				fmt.Fprintf(tw, "\nRun '%s' for why a rule exists and how to fix it;\n'%s' applies the fixes of rules marked (fixable).\n",
+					env.Invoked.Cmd("pack lint --explain ID"), env.Invoked.Cmd("pack lint --fix"))
 				return tw.Flush()
 			case "json":
 				type rule struct {
