@@ -58,7 +58,10 @@ for (const [what, file] of [["Node 24", node24], ["code-server", codeServer], ["
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wop-vscode-e2e-"));
 const shots = process.env.SHOTS || path.join(tmp, "shots");
 fs.mkdirSync(shots, { recursive: true });
-const csEnv = { ...process.env, PATH: `${path.dirname(node24)}:/usr/bin:/bin`, XDG_CONFIG_HOME: path.join(tmp, "xdg"), XDG_DATA_HOME: path.join(tmp, "xdg-data") };
+// VSCODE_CLI=1: code-server's extension host would otherwise take PATH from
+// a login shell (~/.bashrc may put a `go install`ed wop on it, without its
+// wop-graphviz), so the session would not run with the PATH set here.
+const csEnv = { ...process.env, PATH: `${path.dirname(node24)}:/usr/bin:/bin`, VSCODE_CLI: "1", XDG_CONFIG_HOME: path.join(tmp, "xdg"), XDG_DATA_HOME: path.join(tmp, "xdg-data") };
 const config = path.join(tmp, "code-server.yaml");
 fs.writeFileSync(config, "cert: false\n");
 const extensions = path.join(tmp, "extensions");
