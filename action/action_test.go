@@ -192,12 +192,12 @@ func TestLint(t *testing.T) {
 		wantCode int
 		want     []string // in the stdout and the summary together
 	}{
-		{"clean", "clean", nil, 0, []string{"No findings.", "fail-on error: exit 0"}},
-		{"errors", "error", nil, 1, []string{"::error file=pack.json,line=", "| error | `pack.json:", "| ref-missing |", "1 error"}},
+		{"clean", "clean", nil, 0, []string{"no findings.", "fail-on error: exit 0"}},
+		{"errors", "error", nil, 1, []string{"::error file=pack.json,line=", "| error | `ref-missing` |", "1 error"}},
 		{"errors, fail-on none", "error", []string{"WOP_ACTION_FAIL_ON=none"}, 0, []string{"::error file=pack.json,line=", "fail-on none: exit 1"}},
-		{"warnings, fail-on error", "warning", nil, 0, []string{"::warning file=pack.json,line=", "| license-not-spdx |"}},
+		{"warnings, fail-on error", "warning", nil, 0, []string{"::warning file=pack.json,line=", "| warning | `license-not-spdx` |"}},
 		{"warnings, fail-on warning", "warning", []string{"WOP_ACTION_FAIL_ON=warning"}, 1, []string{"::warning file=pack.json,line=", "fail-on warning: exit 1"}},
-		{"version given, action pinned by commit", "clean", []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567", "WOP_ACTION_VERSION=" + version}, 0, []string{"No findings."}},
+		{"version given, action pinned by commit", "clean", []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567", "WOP_ACTION_VERSION=" + version}, 0, []string{"no findings."}},
 		{"nothing to lint, fail-on none", "clean", []string{"WOP_ACTION_PATH=packs", "WOP_ACTION_FAIL_ON=none"}, 2, []string{"fail-on none: exit 2"}},
 	}
 	for _, tt := range tests {

@@ -112,23 +112,13 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then
   if [ -f "$sarif" ]; then echo "sarif=$sarif" >>"$GITHUB_OUTPUT"; fi
   echo "exit-code=$code" >>"$GITHUB_OUTPUT"
 fi
+# The findings' table is wop's own: --format github appends it to the step
+# summary (severity, rule, file:line linking into the commit), so the
+# summary says here only what wop cannot: which wop ran and what the step did.
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   {
-    echo "### wop pack lint \`$path\`"
-    echo
     if [ -s "$tmp/stderr" ]; then sed 's/^/> /' "$tmp/stderr"; echo; fi
-    if grep -q '^::' "$tmp/annotations"; then
-      awk -F '[ :]' '/^::/ { n[$3]++ } END {
-        printf "%d error(s), %d warning(s), %d notice(s)\n\n", n["error"], n["warning"], n["notice"] }' "$tmp/annotations"
-      echo "| severity | where | rule | finding |"
-      echo "|---|---|---|---|"
-      # ::error file=F,line=L,col=C,title=RULE::MESSAGE
-      sed -nE 's/^::([a-z]+) file=([^,]*),line=([0-9]+),col=([0-9]+),title=([^:]*)::(.*)$/\1\t\2:\3:\4\t\5\t\6/p' "$tmp/annotations" |
-        sed 's/|/\\|/g' | awk -F '\t' '{ printf "| %s | `%s` | %s | %s |\n", $1, $2, $3, $4 }'
-    else
-      echo "No findings."
-    fi
-    echo
+    if ! grep -q '^::' "$tmp/annotations"; then echo "wop pack lint \`$path\`: no findings."; echo; fi
     echo "$installed, fail-on $fail_on: exit $code"
   } >>"$GITHUB_STEP_SUMMARY"
 fi
