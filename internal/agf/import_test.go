@@ -279,7 +279,7 @@ func TestImportRefusesBrokenManifest(t *testing.T) {
 		{"nested duplicate", "{\"name\": \"community.acme.support\", \"version\": \"1.0.0\",\n \"runtime\": {\"entry\": \"a\", \"entry\": \"b\"}}",
 			ManifestError{Pos: jsonpos.Position{Line: 2, Column: 28}, Msg: `member "entry" appears twice in /runtime; the import rewrites pack.json and would keep only one: delete the other, then import again`}},
 		{"not JSON", "{\"name\": \"community.acme.support\",\n \"version\": }",
-			ManifestError{Pos: jsonpos.Position{Line: 2, Column: 13}, Msg: "invalid character '}' looking for beginning of value; fix pack.json before importing"}},
+			ManifestError{Pos: jsonpos.Position{Line: 2, Column: 13}, Msg: "unexpected '}' where a value belongs; fix pack.json before importing"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -197,7 +197,7 @@ func TestFolderSkipsBrokenPack(t *testing.T) {
 			t.Fatalf("run %d: %v", run, err)
 		}
 		want := []string{
-			filepath.Join(dir, "p3", "pack.json") + ":2:11: invalid character 'g' looking for beginning of value; skipped",
+			filepath.Join(dir, "p3", "pack.json") + ":2:11: unexpected 'g' where a value belongs; a string needs double quotes; skipped",
 			filepath.Join(dir, "p4", "pack.json") + ":2:11: member \"nodes\": want an array, found object; skipped",
 		}
 		if c.Skipped != 2 || len(c.Warnings) != 2 || !strings.HasPrefix(c.Warnings[0], want[0]) || !strings.HasPrefix(c.Warnings[1], want[1]) {
@@ -210,7 +210,7 @@ func TestFolderSkipsBrokenPack(t *testing.T) {
 
 	only := t.TempDir()
 	filetree.Write(t, only, map[string]string{"p3/pack.json": "{\n  \"name\": garbage\n}\n"})
-	if _, err := loadFolder(only, ""); err == nil || !strings.Contains(err.Error(), "pack.json:2:11: invalid character") {
+	if _, err := loadFolder(only, ""); err == nil || !strings.Contains(err.Error(), "pack.json:2:11: unexpected 'g'") {
 		t.Errorf("a folder of broken packs: err %v", err)
 	}
 }

@@ -22,7 +22,7 @@ func TestDecodeErrorNamesNoGoType(t *testing.T) {
 		{"string wanted", `{"versions": [{"version": 1}]}`, `line 1:28: "versions.version" is a number, want a string`},
 		{"integer wanted", `{"count": true}`, `line 1:15: "count" is true or false, want an integer`},
 		{"root", `[]`, `line 1:2: the document is an array, want an object`},
-		{"syntax", "{\n  \"count\": }", "line 2:12: invalid character '}' looking for beginning of value"},
+		{"syntax", "{\n  \"count\": }", "line 2:12: unexpected '}' where a value belongs"},
 		{"trailing comma", "{\n  \"count\": 1,\n}", "line 2:13: trailing comma before the closing '}'; delete the comma"},
 		{"missing comma", "{\n  \"count\": 1\n  \"versions\": []}", `line 2:13: missing "," after this value, before the next member; add the comma`},
 		{"double comma", "{\n  \"count\": 1,,\n  \"versions\": []}", `line 2:14: a second comma where a member belongs; delete one of the two`},

@@ -241,7 +241,49 @@ func explainSyntax(src []byte, off int, goMsg string) (at int, msg string, ok bo
 	if msg, ok := strayComma(src, off, goMsg); ok {
 		return off, msg, true
 	}
-	return missingComma(src, off, goMsg)
+	if at, msg, ok := missingComma(src, off, goMsg); ok {
+		return at, msg, true
+	}
+	return unexpectedAfter(src, off, goMsg)
+}
+
+// unexpectedAfter says what belongs where encoding/json found a character
+// that cannot stand there ("invalid character 'x' after array element",
+// "... looking for beginning of value"): the byte at off, named as it is,
+// and what would be right there.
+func unexpectedAfter(src []byte, off int, goMsg string) (int, string, bool) {
+	if off < 0 || off >= len(src) {
+		return 0, "", false
+	}
+	var want string
+	switch {
+	case strings.HasSuffix(goMsg, "after array element"):
+		want = `"," before the next item or "]" to close the array`
+	case strings.HasSuffix(goMsg, "after object key:value pair"):
+		want = `"," before the next member or "}" to close the object`
+	case strings.HasSuffix(goMsg, "after object key"):
+		want = `":" between the member's name and its value`
+	case strings.HasSuffix(goMsg, "looking for beginning of object key string"):
+		want = "a member's name (a string in double quotes)"
+	case strings.HasSuffix(goMsg, "looking for beginning of value"):
+		want = "a value"
+	default:
+		return 0, "", false
+	}
+	msg := fmt.Sprintf("%s where %s belongs", describeByte(src[off]), want)
+	if c := src[off] | 0x20; want == "a value" && c >= 'a' && c <= 'z' {
+		msg += "; a string needs double quotes" // true, false and null are lower-case words encoding/json accepts
+	}
+	return off, msg, true
+}
+
+// describeByte names an unexpected byte for a message: printable ASCII
+// quoted as it is, anything else by its code.
+func describeByte(b byte) string {
+	if b > ' ' && b < 0x7f {
+		return fmt.Sprintf("unexpected %q", rune(b))
+	}
+	return fmt.Sprintf("unexpected byte 0x%02x", b)
 }
 
 // trailingComma finds the comma a closing bracket at off follows (only

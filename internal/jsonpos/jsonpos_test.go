@@ -144,7 +144,7 @@ func TestTrailingCommaNamed(t *testing.T) {
 // TestMissingCommaNamed: a missing comma is named, in the trailing comma's
 // style, and placed where the comma belongs (just after the previous value,
 // often a line above the one encoding/json names); input that a comma would
-// not fix keeps encoding/json's text.
+// not fix says what belongs where the unexpected character is.
 func TestMissingCommaNamed(t *testing.T) {
 	tests := []struct {
 		name, src string
@@ -155,8 +155,9 @@ func TestMissingCommaNamed(t *testing.T) {
 		{"member after an object", "{\"a\": {}  \"b\": 1}", Position{Line: 1, Column: 9}, `missing "," after this value, before the next member; add the comma`},
 		{"array item", "[1\n 2]", Position{Line: 1, Column: 3}, `missing "," after this value, before the next item; add the comma`},
 		{"array of objects", "[{}\r\n\t{}]", Position{Line: 1, Column: 4}, `missing "," after this value, before the next item; add the comma`},
-		{"not a member", `{"a": 1 x}`, Position{Line: 1, Column: 9}, `invalid character 'x' after object key:value pair`},
-		{"not an item", `[1 }`, Position{Line: 1, Column: 4}, `invalid character '}' after array element`},
+		{"not a member", `{"a": 1 x}`, Position{Line: 1, Column: 9}, `unexpected 'x' where "," before the next member or "}" to close the object belongs`},
+		{"not an item", `[1 }`, Position{Line: 1, Column: 4}, `unexpected '}' where "," before the next item or "]" to close the array belongs`},
+		{"no colon", `{"a" 1}`, Position{Line: 1, Column: 6}, `unexpected '1' where ":" between the member's name and its value belongs`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
