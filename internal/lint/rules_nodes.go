@@ -261,18 +261,49 @@ func checkNodeInputRequiredFilled(p *Pass) {
 			if r.Kind != jsonpos.String {
 				continue
 			}
-			var how string
-			if prop := props.Get(r.Str); prop != nil {
-				how = chain.FillsItself(prop.Interface())
-			}
-			if how == "" {
-				how = executorFallback(p, typeID, r.Str)
-			}
-			if how != "" {
-				p.ReportAt(ref, doc, fmt.Sprintf("/required/%d", i), false, fmt.Sprintf("%s requires input %q, yet %s: the node fills it itself. Hosts do not validate inputs, so chains that leave it out run, but lint and every host that validates call them broken: drop %q from required", typeID, r.Str, how, r.Str))
+			if msg := requiredFilledMessage(p, typeID, r.Str, props.Get(r.Str)); msg != "" {
+				p.ReportAt(ref, doc, fmt.Sprintf("/required/%d", i), false, msg)
 			}
 		}
 	})
+}
+
+// requiredFilledMessage says why required input of typeID contradicts
+// what fills it ("" when nothing does): the executor's own fallback
+// first (the code is what runs); else the schema's default or documented
+// fallback, which hosts never apply, so whether "required" or the default
+// is wrong depends on the code: where the executor is seen to fail
+// without the input, the default is the mistake; where the code cannot be
+// read, both fixes are named and neither is claimed.
+func requiredFilledMessage(p *Pass, typeID, input string, prop *jsonpos.Value) string {
+	if how := executorFallback(p, typeID, input); how != "" {
+		return fmt.Sprintf("%s requires input %q, yet %s: the node fills it itself. Hosts do not validate inputs, so chains that leave it out run, but lint and every host that validates call them broken: drop %q from required", typeID, input, how, input)
+	}
+	if prop == nil {
+		return ""
+	}
+	how := chain.FillsItself(prop.Interface())
+	if how == "" {
+		return ""
+	}
+	if at := executorFailure(p, typeID, input); at != "" {
+		return fmt.Sprintf("%s requires input %q and %s, but its executor (%s) fails without it: hosts do not apply schema defaults, so the schema promises a value nothing fills; remove the default (or the documented fallback) from %q's schema", typeID, input, how, at, input)
+	}
+	return fmt.Sprintf("%s requires input %q, yet %s: the two contradict each other, and hosts neither apply schema defaults nor validate inputs. If the node copes without it, drop %q from required; if it does not, remove the default", typeID, input, how, input)
+}
+
+// executorFailure says where the pack's executor fails when input is
+// missing ("" when it is not seen to, or cannot be followed).
+func executorFailure(p *Pass, typeID, input string) string {
+	node := packFacts(p).Node(typeID)
+	if node == nil {
+		return ""
+	}
+	f, ok := node.Input(input)
+	if !ok || f.Kind != jsfacts.Failure {
+		return ""
+	}
+	return atLine(path.Clean(p.Root().Get("runtime").Get("entry").String()), f.At)
 }
 
 // executorFallback says where the pack's executor puts a usable value in
