@@ -60,6 +60,7 @@ func sample(t testing.TB) *chain.DAG {
 		{From: "approve", To: "post", Pointer: "/chains/0/dag/edges/2", Gating: chain.Gating{Condition: map[string]any{"type": "truthy", "left": "approved"}, When: "approved"}},
 		{From: "post", To: weird, Pointer: "/chains/0/dag/edges/3", Gating: chain.Gating{TriggerRule: "none_failed"}},
 		{From: weird, To: "ghost", Pointer: "/chains/0/dag/edges/4", Dangling: true},
+		{From: "fetch", FromPort: "handle", To: "post", ToPort: "_order", Pointer: "/chains/0/dag/edges/5", OrderingOnly: true},
 	}
 	d.Findings = []chain.Finding{
 		{Rule: chain.RuleEdgeDangling, Pointer: "/chains/0/dag/edges/4/to", Edge: "/chains/0/dag/edges/4", Message: `edge to "ghost": no such node`},

@@ -213,6 +213,15 @@ func dotNodeStyle(n vnode) []string {
 }
 
 func dotEdgeStyle(e vedge) []string {
+	if e.OrderingOnly && e.mark != Removed {
+		return append(dotEdgeColour(e), `style=dashed`) // dashed: nothing handed over
+	}
+	return dotEdgeColour(e)
+}
+
+// dotEdgeColour is an edge's colour: removed (grey, dashed), with a
+// finding, added or changed.
+func dotEdgeColour(e vedge) []string {
 	switch {
 	case e.mark == Removed:
 		return []string{`color="#9aa0a6"`, `style=dashed`}

@@ -111,8 +111,8 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 	}
 	for _, e := range v.edges {
 		arrow := "-->"
-		if e.mark == Removed {
-			arrow = "-.->"
+		if e.mark == Removed || e.OrderingOnly {
+			arrow = "-.->" // a removed edge is also grey (mermaidLinkStyle)
 		}
 		if l := v.edgeLabel(e); l != "" {
 			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", ind, ids[e.From], arrow, mermaidText(l), ids[e.To])

@@ -311,6 +311,9 @@ func drawEdge(b *strings.Builder, v *view, e vedge, st textStyles, width int) {
 		arrow = "┄┄▶"
 	}
 	text := fmt.Sprintf("   %s %s %s", safe(chain.End(e.From, e.FromPort)), arrow, safe(chain.End(e.To, e.ToPort)))
+	if e.OrderingOnly {
+		text = fmt.Sprintf("   %s %s %s  order only", safe(e.From), arrow, safe(e.To))
+	}
 	if g := gatingText(e.Gating); g != "" {
 		text += "  " + safe(g)
 	}

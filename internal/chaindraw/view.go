@@ -260,6 +260,10 @@ func (v *view) edgeLabel(e vedge) string {
 		parts = append(parts, strings.TrimSpace(markSign(e.mark)))
 	}
 	switch {
+	case e.OrderingOnly:
+		// The port only names the ordering (_order): nothing is handed
+		// over, so the ports would read as data that is not there.
+		parts = append(parts, "order only")
 	case e.FromPort != "" && e.ToPort != "":
 		parts = append(parts, e.FromPort+" → "+e.ToPort)
 	case e.FromPort != "":
