@@ -211,6 +211,9 @@ func TestLint(t *testing.T) {
 					t.Errorf("no %q in the output or the step summary:\n%s\n---\n%s", w, r.stdout, r.summary)
 				}
 			}
+			if tt.wantCode != 0 && strings.Contains(r.summary, "no findings") {
+				t.Errorf("exit %d, yet the step summary says there are no findings:\n%s", tt.wantCode, r.summary)
+			}
 			install := strings.TrimSpace(r.path)
 			out, err := exec.Command(filepath.Join(install, "wop"), "--version").Output()
 			if err != nil || !strings.Contains(string(out), version) || !strings.HasPrefix(install, r.runnerTemp) {

@@ -118,7 +118,7 @@ fi
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   {
     if [ -s "$tmp/stderr" ]; then sed 's/^/> /' "$tmp/stderr"; echo; fi
-    if ! grep -q '^::' "$tmp/annotations"; then echo "wop pack lint \`$path\`: no findings."; echo; fi
+    if [ "$code" -eq 0 ] && ! grep -q '^::' "$tmp/annotations"; then echo "wop pack lint \`$path\`: no findings."; echo; fi
     echo "$installed, fail-on $fail_on: exit $code"
   } >>"$GITHUB_STEP_SUMMARY"
 fi
