@@ -127,18 +127,16 @@ func checkSystemPromptXor(p *Pass) {
 
 func checkSkillProfile(p *Pass) {
 	eachAgent(p, func(ptr string, a *jsonpos.Value) {
-		role := a.Get("role")
-		who := "a role \"skill\" agent"
-		switch {
-		case role.String() == "skill":
-			if a.Get("handoff") == nil {
-				p.Reportf(ptr+"/role", "a role \"skill\" agent must declare handoff (taskSchemaRef/returnSchemaRef): skills are invoked task→return")
-			}
-		case role == nil && a.Get("handoff") != nil:
-			who = "an agent with a handoff contract and no role (hosts treat it as a skill)"
-		default:
+		// Only role "skill" opts in: the agent manifest's role is explicit,
+		// never inferred (RFC 0131: a handoff does not make a skill, and an
+		// agent without a role is unconstrained).
+		if a.Get("role").String() != "skill" {
 			return
 		}
+		if a.Get("handoff") == nil {
+			p.Reportf(ptr+"/role", "a role \"skill\" agent must declare handoff (taskSchemaRef/returnSchemaRef): skills are invoked task→return")
+		}
+		const who = "a role \"skill\" agent"
 		for _, m := range []string{"conversation", "longTerm"} {
 			if v := a.Get("memoryShape").Get(m); v != nil && v.Kind == jsonpos.Bool && v.Bool {
 				p.Reportf(ptr+"/memoryShape/"+m, "%s is stateless: memoryShape.%s must be false (persistent memory belongs to the assistant that composes it), or set the role it should have", who, m)
