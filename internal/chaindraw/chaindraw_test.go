@@ -290,6 +290,26 @@ func TestLargeChainsStayLinear(t *testing.T) {
 	}
 }
 
+// TestSVGRefusesDenseChains: a chain of few nodes but more edges than
+// MaxSVGEdges (every pair joined) is refused before the layout engine
+// runs, which would take minutes, with the formats that draw it.
+func TestSVGRefusesDenseChains(t *testing.T) {
+	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "dense"}
+	for i := range 40 {
+		d.Nodes = append(d.Nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: "x"})
+		for j := range i {
+			d.Edges = append(d.Edges, chain.Edge{From: "n" + strconv.Itoa(j), To: "n" + strconv.Itoa(i)})
+		}
+	}
+	err := Write(t.Context(), io.Discard, "svg", []Chart{{Pack: "dense@1.0.0", DAG: d}}, Options{Layout: func(context.Context, []Graph) ([][]byte, error) {
+		t.Fatal("laid out")
+		return nil, nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "780 edges") || !strings.Contains(err.Error(), "--format dot") {
+		t.Errorf("svg of 40 nodes and 780 edges: %v", err)
+	}
+}
+
 // TestTextCounts: the counts line says "1 node", "1 edge", "1 finding".
 func TestTextCounts(t *testing.T) {
 	d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "c",

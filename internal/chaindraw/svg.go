@@ -23,8 +23,8 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 	graphs := make([]Graph, len(charts))
 	for i, c := range charts {
 		v := newView(c)
-		if len(v.nodes) > MaxSVGNodes {
-			return fmt.Errorf("%s has %d nodes, more than an SVG layout takes (%d; Graphviz's time grows faster than the graph): draw it with --format dot, mermaid, text or json", v.title, len(v.nodes), MaxSVGNodes)
+		if len(v.nodes) > MaxSVGNodes || len(v.edges) > MaxSVGEdges {
+			return fmt.Errorf("%s has %d nodes and %d edges, more than an SVG layout takes (%d nodes, %d edges; Graphviz's time grows faster than the graph): draw it with --format dot, mermaid, text or json", v.title, len(v.nodes), len(v.edges), MaxSVGNodes, MaxSVGEdges)
 		}
 		pinned := readablePositions(v)
 		graphs[i] = Graph{Pinned: pinned, DOT: dotGraph(v, c, pinned)}
@@ -48,6 +48,12 @@ func writeSVG(ctx context.Context, w io.Writer, charts []Chart, o Options) error
 // layout's spread compares every pair of nodes. The registry's largest
 // chain has 30.
 const MaxSVGNodes = 1000
+
+// MaxSVGEdges bounds a chain's edges likewise: dot's crossing minimisation
+// is what grows fastest (100 nodes with 500 edges lay out in 0.6 s, with
+// 1,000 in 5.5 s, with 4,950 in over two minutes). The registry's densest
+// chain has under 40.
+const MaxSVGEdges = 500
 
 var (
 	svgDoctype = regexp.MustCompile(`(?s)<!DOCTYPE[^>]*>\s*`)
