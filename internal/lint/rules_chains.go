@@ -9,6 +9,7 @@ import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/jsonpos"
+	"github.com/wop-cli/wop/internal/pack"
 )
 
 // eachDAGNode calls fn for every node of every DAG the chain analysis
@@ -170,7 +171,7 @@ func checkChainKeyUndeclared(p *Pass) {
 					msg += neverReads(p, t, m.Name)
 				}
 				if closed {
-					p.ReportSeverity(p.rule.Severity.Raise(), at, "%s", msg+" and the schema refuses it")
+					p.reportAt(p.rule.Severity.Raise(), pack.ManifestName, p.Manifest, at, true, msg+" and the schema refuses it") // at the key, as the warning is
 					continue
 				}
 				p.ReportNamef(at, "%s", msg)
