@@ -85,6 +85,10 @@ type val struct {
 	at   []byte // vMember: its last member's name, for the line
 }
 
+// fromInput says whether v is an input's value, its stand-in, or
+// something computed from it.
+func (v val) fromInput() bool { return v.k == vInput || v.k == vDefaulted || v.k == vDerived }
+
 // fn is a function of the pack: its parameters and body.
 type fn struct {
 	params *js.Params

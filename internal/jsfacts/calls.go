@@ -55,43 +55,7 @@ func (a *analysis) bind(b js.IBinding, v val, at []byte) {
 	case *js.Var:
 		a.env[origin(b)] = v
 	case *js.BindingObject:
-		for _, item := range b.List {
-			key := ""
-			var keyData []byte
-			if item.Key != nil && !item.Key.IsComputed() {
-				key, keyData = unquote(item.Key.Literal.Data), item.Key.Literal.Data
-			} else if item.Key == nil {
-				if nv, ok := item.Value.Binding.(*js.Var); ok {
-					key, keyData = string(nv.Data), nv.Data
-				}
-			} else {
-				a.eval(item.Key.Computed)
-				if v.k == vInputs {
-					a.dynamic(at)
-				}
-			}
-			sub := a.member(v, key, keyData)
-			if item.Value.Default != nil {
-				def := a.eval(item.Value.Default)
-				if v.k == vInputs && key != "" {
-					at := keyData
-					if nv, ok := item.Value.Binding.(*js.Var); ok && a.lineOf(at).Line == 0 {
-						at = nv.Data // { tone = 'x' }: the key is the parser's, the name the source's
-					}
-					a.fallback(key, item.Value.Default, def, at)
-					sub = val{k: vDefaulted, name: key}
-				} else if sub.k == vNone {
-					sub = def
-				}
-			}
-			a.bind(item.Value.Binding, sub, keyData)
-		}
-		if b.Rest != nil {
-			if v.k == vInputs {
-				a.dynamic(b.Rest.Data)
-			}
-			a.env[origin(b.Rest)] = val{}
-		}
+		a.bindObject(b, v, at)
 	case *js.BindingArray:
 		for _, el := range b.List {
 			if el.Default != nil {
@@ -105,6 +69,64 @@ func (a *analysis) bind(b js.IBinding, v val, at []byte) {
 	}
 }
 
+// bindObject destructures v into { key, key: name, key = default, ...rest }.
+func (a *analysis) bindObject(b *js.BindingObject, v val, at []byte) {
+	for _, item := range b.List {
+		key, keyData := a.bindingKey(item, v, at)
+		sub := a.member(v, key, keyData)
+		if item.Value.Default != nil {
+			sub = a.withDefault(item, v, key, keyData, sub)
+		}
+		a.bind(item.Value.Binding, sub, keyData)
+	}
+	if b.Rest != nil {
+		if v.k == vInputs {
+			a.dynamic(b.Rest.Data)
+		}
+		a.env[origin(b.Rest)] = val{}
+	}
+}
+
+// bindingKey is the member a destructuring item reads and its name in the
+// source ("" for a computed key, which reads the inputs dynamically).
+func (a *analysis) bindingKey(item js.BindingObjectItem, v val, at []byte) (string, []byte) {
+	if item.Key == nil {
+		if nv, ok := item.Value.Binding.(*js.Var); ok {
+			return string(nv.Data), nv.Data
+		}
+		return "", nil
+	}
+	if !item.Key.IsComputed() {
+		return unquote(item.Key.Literal.Data), item.Key.Literal.Data
+	}
+	a.eval(item.Key.Computed)
+	if v.k == vInputs {
+		a.dynamic(at)
+	}
+	return "", nil
+}
+
+// withDefault is what { key = def } binds: an input with def in its place
+// when absent, or def where the member is unknown.
+func (a *analysis) withDefault(item js.BindingObjectItem, v val, key string, keyData []byte, sub val) val {
+	def := a.eval(item.Value.Default)
+	if v.k == vInputs && key != "" {
+		at := keyData
+		if nv, ok := item.Value.Binding.(*js.Var); ok && a.lineOf(at).Line == 0 {
+			at = nv.Data // { tone = 'x' }: the key is the parser's, the name the source's
+		}
+		a.fallback(key, item.Value.Default, def, at)
+		return val{k: vDefaulted, name: key}
+	}
+	if sub.k == vNone {
+		return def
+	}
+	return sub
+}
+
+// callExpr is f(args): a function of the pack is followed, a method of a
+// ctx member is a host call, and anything else is code the analysis does
+// not follow.
 func (a *analysis) callExpr(e *js.CallExpr) val {
 	callee := a.eval(e.X)
 	args := make([]val, len(e.Args.List))
@@ -123,12 +145,17 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 		return val{k: vDerived, name: callee.name}
 	}
 	if v, ok := e.X.(*js.Var); ok && wrappers[string(v.Data)] && v.Decl == js.NoDecl && len(args) == 1 {
-		if args[0].k == vInput || args[0].k == vDefaulted || args[0].k == vDerived {
+		if args[0].fromInput() {
 			return args[0]
 		}
 	}
-	// Code the analysis does not follow: what it is handed, it may read;
-	// a function it is handed (a callback) runs.
+	return a.unfollowed(e, args)
+}
+
+// unfollowed is a call into code the analysis does not follow: what it is
+// handed, it may read; a function it is handed (a callback) runs. A method
+// of an input's value (x.trim()) is computed from it.
+func (a *analysis) unfollowed(e *js.CallExpr, args []val) val {
 	for i, v := range args {
 		if v.k == vFunc {
 			a.call(v.f, nil)
@@ -137,7 +164,7 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 		a.escape(v, a.exprLine(e.Args.List[i].Value))
 	}
 	if d, ok := e.X.(*js.DotExpr); ok {
-		if base := a.eval(d.X); base.k == vInput || base.k == vDefaulted || base.k == vDerived {
+		if base := a.eval(d.X); base.fromInput() {
 			return val{k: vDerived, name: base.name}
 		}
 	}

@@ -1,6 +1,8 @@
 package jsfacts
 
 import (
+	"slices"
+
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -107,41 +109,28 @@ func assigned(s js.IStmt) assignment {
 // nested function), a value that is neither a failure nor empty: the
 // code after a presence check builds a result of its own.
 func builds(list []js.IStmt) bool {
-	for _, s := range list {
-		switch s := s.(type) {
-		case *js.ReturnStmt:
-			if s.Value != nil && !errorValue(s.Value) && !hollow(s.Value, val{}) {
-				return true
-			}
-		case *js.BlockStmt:
-			if builds(s.List) {
-				return true
-			}
-		case *js.IfStmt:
-			if builds([]js.IStmt{s.Body}) || s.Else != nil && builds([]js.IStmt{s.Else}) {
-				return true
-			}
-		case *js.ForStmt:
-			if builds(s.Body.List) {
-				return true
-			}
-		case *js.ForOfStmt:
-			if builds(s.Body.List) {
-				return true
-			}
-		case *js.ForInStmt:
-			if builds(s.Body.List) {
-				return true
-			}
-		case *js.WhileStmt:
-			if builds([]js.IStmt{s.Body}) {
-				return true
-			}
-		case *js.TryStmt:
-			if builds(s.Body.List) {
-				return true
-			}
-		}
+	return slices.ContainsFunc(list, buildsIn)
+}
+
+// buildsIn is builds for one statement.
+func buildsIn(s js.IStmt) bool {
+	switch s := s.(type) {
+	case *js.ReturnStmt:
+		return s.Value != nil && !errorValue(s.Value) && !hollow(s.Value, val{})
+	case *js.BlockStmt:
+		return builds(s.List)
+	case *js.IfStmt:
+		return buildsIn(s.Body) || s.Else != nil && buildsIn(s.Else)
+	case *js.ForStmt:
+		return builds(s.Body.List)
+	case *js.ForOfStmt:
+		return builds(s.Body.List)
+	case *js.ForInStmt:
+		return builds(s.Body.List)
+	case *js.WhileStmt:
+		return buildsIn(s.Body)
+	case *js.TryStmt:
+		return builds(s.Body.List)
 	}
 	return false
 }

@@ -16,39 +16,24 @@ func (a *analysis) eval(e js.IExpr) val {
 		a.exhausted = true
 		return val{}
 	}
+	return a.expr(e)
+}
+
+// expr is eval's step for one expression, within the budget.
+func (a *analysis) expr(e js.IExpr) val {
 	switch e := e.(type) {
 	case *js.Var:
-		if v, ok := a.env[origin(e)]; ok {
-			return v
-		}
-		return val{}
+		return a.env[origin(e)]
 	case *js.GroupExpr:
 		return a.eval(e.X)
 	case *js.DotExpr:
 		return a.member(a.eval(e.X), litName(e.Y), litData(e.Y))
 	case *js.IndexExpr:
-		base := a.eval(e.X)
-		if name := stringLit(e.Y); name != "" {
-			l, _ := literal(e.Y)
-			return a.member(base, name, l.Data)
-		}
-		a.eval(e.Y)
-		if base.k == vInputs {
-			a.dynamic(nil)
-		}
-		if base.k == vInput || base.k == vDefaulted || base.k == vDerived {
-			return val{k: vDerived, name: base.name}
-		}
-		return val{}
+		return a.index(e)
 	case *js.CallExpr:
 		return a.callExpr(e)
-	case *js.NewExpr:
-		a.eval(e.X)
-		if e.Args != nil {
-			for _, arg := range e.Args.List {
-				a.escape(a.eval(arg.Value), Pos{})
-			}
-		}
+	case *js.NewExpr, *js.ObjectExpr, *js.ArrayExpr, *js.TemplateExpr, *js.YieldExpr:
+		a.parts(e)
 		return val{}
 	case *js.BinaryExpr:
 		return a.binary(e)
@@ -66,6 +51,60 @@ func (a *analysis) eval(e js.IExpr) val {
 			v = a.eval(x)
 		}
 		return v
+	case *js.ArrowFunc, *js.FuncDecl:
+		return a.function(e)
+	case *js.VarDecl:
+		a.varDecl(e)
+	}
+	return val{}
+}
+
+// function is the value of an arrow or function expression; a named one
+// is also bound to its name.
+func (a *analysis) function(e js.IExpr) val {
+	switch e := e.(type) {
+	case *js.ArrowFunc:
+		return val{k: vFunc, f: &fn{params: &e.Params, body: &e.Body}}
+	case *js.FuncDecl:
+		f := &fn{params: &e.Params, body: &e.Body, at: nameData(e.Name)}
+		if e.Name != nil {
+			a.env[origin(e.Name)] = val{k: vFunc, f: f}
+		}
+		return val{k: vFunc, f: f}
+	}
+	return val{}
+}
+
+// index is x[y]: a member when y is a string literal, otherwise a read of
+// an unknown member (of the inputs object: a dynamic read).
+func (a *analysis) index(e *js.IndexExpr) val {
+	base := a.eval(e.X)
+	if name := stringLit(e.Y); name != "" {
+		l, _ := literal(e.Y)
+		return a.member(base, name, l.Data)
+	}
+	a.eval(e.Y)
+	if base.k == vInputs {
+		a.dynamic(nil)
+	}
+	if base.fromInput() {
+		return val{k: vDerived, name: base.name}
+	}
+	return val{}
+}
+
+// parts evaluates the parts of a value built from them (new X(...), an
+// object, an array, a template, a yield): each is handed on to code the
+// analysis does not follow.
+func (a *analysis) parts(e js.IExpr) {
+	switch e := e.(type) {
+	case *js.NewExpr:
+		a.eval(e.X)
+		if e.Args != nil {
+			for _, arg := range e.Args.List {
+				a.escape(a.eval(arg.Value), Pos{})
+			}
+		}
 	case *js.ObjectExpr:
 		for _, p := range e.List {
 			if p.Name != nil && p.Name.IsComputed() {
@@ -77,34 +116,18 @@ func (a *analysis) eval(e js.IExpr) val {
 			a.escape(a.eval(p.Value), Pos{})
 			a.eval(p.Init)
 		}
-		return val{}
 	case *js.ArrayExpr:
 		for _, el := range e.List {
 			a.escape(a.eval(el.Value), Pos{})
 		}
-		return val{}
 	case *js.TemplateExpr:
 		a.eval(e.Tag)
 		for _, part := range e.List {
 			a.escape(a.eval(part.Expr), Pos{})
 		}
-		return val{}
-	case *js.ArrowFunc:
-		return val{k: vFunc, f: &fn{params: &e.Params, body: &e.Body}}
-	case *js.FuncDecl:
-		f := &fn{params: &e.Params, body: &e.Body, at: nameData(e.Name)}
-		if e.Name != nil {
-			a.env[origin(e.Name)] = val{k: vFunc, f: f}
-		}
-		return val{k: vFunc, f: f}
 	case *js.YieldExpr:
 		a.escape(a.eval(e.X), Pos{})
-		return val{}
-	case *js.VarDecl:
-		a.varDecl(e)
-		return val{}
 	}
-	return val{}
 }
 
 func (a *analysis) binary(e *js.BinaryExpr) val {

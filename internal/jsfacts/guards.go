@@ -18,7 +18,7 @@ func (a *analysis) collect(e js.IExpr, out map[string]Pos, depth int) {
 		return
 	}
 	v := a.eval(e)
-	if v.k == vInput || v.k == vDefaulted || v.k == vDerived {
+	if v.fromInput() {
 		if _, seen := out[v.name]; !seen {
 			out[v.name] = a.exprLine(e)
 		}

@@ -16,6 +16,31 @@ var implMethods = []string{"execute", "run", "handler", "invoke"}
 // or of a default export keyed by typeIds itself.
 func (a *analysis) implementations() map[string]js.IExpr {
 	out := map[string]js.IExpr{}
+	for _, m := range a.nodeMaps() {
+		switch m := a.resolve(m).(type) {
+		case *js.ObjectExpr:
+			for _, p := range m.List {
+				if id := propName(p); strings.Contains(id, ".") {
+					if _, seen := out[id]; !seen {
+						out[id] = propValue(p)
+					}
+				}
+			}
+		case *js.ArrayExpr:
+			for _, el := range m.List {
+				if o, ok := a.resolve(el.Value).(*js.ObjectExpr); ok {
+					a.typeIDMember(o, out)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nodeMaps are the expressions that may hold the nodes: the nodes export,
+// and the default export's nodes member or, without one, the default
+// export itself.
+func (a *analysis) nodeMaps() []js.IExpr {
 	var maps []js.IExpr
 	if e, ok := a.exportExprs["nodes"]; ok {
 		maps = append(maps, e)
@@ -35,31 +60,19 @@ func (a *analysis) implementations() map[string]js.IExpr {
 			}
 		}
 	}
-	for _, m := range maps {
-		switch m := a.resolve(m).(type) {
-		case *js.ObjectExpr:
-			for _, p := range m.List {
-				if id := propName(p); strings.Contains(id, ".") {
-					if _, seen := out[id]; !seen {
-						out[id] = propValue(p)
-					}
-				}
-			}
-		case *js.ArrayExpr:
-			for _, el := range m.List {
-				if o, ok := a.resolve(el.Value).(*js.ObjectExpr); ok {
-					for _, p := range o.List {
-						if propName(p) == "typeId" {
-							if id := stringLit(propValue(p)); id != "" {
-								out[id] = o
-							}
-						}
-					}
-				}
+	return maps
+}
+
+// typeIDMember adds an array element { typeId: "x", ... } to out as the
+// implementation of x.
+func (a *analysis) typeIDMember(o *js.ObjectExpr, out map[string]js.IExpr) {
+	for _, p := range o.List {
+		if propName(p) == "typeId" {
+			if id := stringLit(propValue(p)); id != "" {
+				out[id] = o
 			}
 		}
 	}
-	return out
 }
 
 // implFunc finds the function an implementation expression stands for: a

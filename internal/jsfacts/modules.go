@@ -155,20 +155,7 @@ func (a *analysis) export(s *js.ExportStmt) {
 	}
 	switch d := s.Decl.(type) {
 	case nil:
-		for _, al := range s.List {
-			name, local := string(al.Binding), localName(al)
-			if name == "default" {
-				a.defaultExpr = &js.Var{Data: local}
-				if v := a.lookup(local); v != nil {
-					a.defaultExpr = v
-				}
-				continue
-			}
-			a.exportNames[name] = true
-			if v := a.lookup(local); v != nil {
-				a.exportExprs[name] = v
-			}
-		}
+		a.exportList(s.List)
 	case *js.VarDecl:
 		a.moduleVars(d)
 		for _, e := range d.List {
@@ -194,6 +181,24 @@ func (a *analysis) export(s *js.ExportStmt) {
 		if s.Default {
 			a.defaultExpr = d
 			a.eval(d)
+		}
+	}
+}
+
+// exportList reads export { a, b as c, d as default }.
+func (a *analysis) exportList(list []js.Alias) {
+	for _, al := range list {
+		name, local := string(al.Binding), localName(al)
+		if name == "default" {
+			a.defaultExpr = &js.Var{Data: local}
+			if v := a.lookup(local); v != nil {
+				a.defaultExpr = v
+			}
+			continue
+		}
+		a.exportNames[name] = true
+		if v := a.lookup(local); v != nil {
+			a.exportExprs[name] = v
 		}
 	}
 }

@@ -37,12 +37,35 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 	case *js.BlockStmt:
 		a.stmts(s.List)
 	case *js.TryStmt:
-		a.block(s.Body)
-		if s.Binding != nil {
-			a.bind(s.Binding, val{}, nil)
+		a.tryStmt(s)
+	case *js.ForStmt, *js.ForInStmt, *js.ForOfStmt, *js.WhileStmt, *js.DoWhileStmt:
+		a.loop(s)
+	case *js.SwitchStmt:
+		a.eval(s.Init)
+		for _, c := range s.List {
+			a.eval(c.Cond)
+			a.stmts(c.List)
 		}
-		a.block(s.Catch)
-		a.block(s.Finally)
+	case *js.LabelledStmt:
+		a.stmt(s.Value, rest)
+	case *js.WithStmt:
+		a.escape(a.eval(s.Cond), Pos{})
+		a.stmt(s.Body, nil)
+	}
+}
+
+func (a *analysis) tryStmt(s *js.TryStmt) {
+	a.block(s.Body)
+	if s.Binding != nil {
+		a.bind(s.Binding, val{}, nil)
+	}
+	a.block(s.Catch)
+	a.block(s.Finally)
+}
+
+// loop analyses a loop's head and body once each, in the order they run.
+func (a *analysis) loop(s js.IStmt) {
+	switch s := s.(type) {
 	case *js.ForStmt:
 		a.eval(s.Init)
 		a.eval(s.Cond)
@@ -60,17 +83,6 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 	case *js.DoWhileStmt:
 		a.stmt(s.Body, nil)
 		a.eval(s.Cond)
-	case *js.SwitchStmt:
-		a.eval(s.Init)
-		for _, c := range s.List {
-			a.eval(c.Cond)
-			a.stmts(c.List)
-		}
-	case *js.LabelledStmt:
-		a.stmt(s.Value, rest)
-	case *js.WithStmt:
-		a.escape(a.eval(s.Cond), Pos{})
-		a.stmt(s.Body, nil)
 	}
 }
 
@@ -111,38 +123,50 @@ func (a *analysis) varDecl(d *js.VarDecl) {
 //   - a condition testing the input is absent (!x.a, x.a == null) around a
 //     body that assigns without returning is a fallback too.
 func (a *analysis) ifStmt(s *js.IfStmt, rest []js.IStmt) {
-	mentions := a.mentions(s.Cond)
-	if len(mentions) > 0 && a.node != nil {
-		exits, exitAt := exitsEarly(s.Body)
-		switch {
-		case exits && s.Else == nil && a.presenceTest(s.Cond) != "" && !failing(exitAt):
-			name := a.presenceTest(s.Cond)
-			next := firstExit(rest)
-			switch {
-			case next == nil:
-			case failing(next):
-				a.failure(name, mentions[name])
-			case builds(rest):
-				a.markFallback(name, "", mentions[name])
-			default:
-				a.hollowed(name, mentions[name]) // what follows returns only empty values
-			}
-		case exits:
-			for name, at := range mentions {
-				a.failure(name, at)
-			}
-		case s.Else == nil && a.absenceTest(s.Cond) != "":
-			name := a.absenceTest(s.Cond)
-			switch assigned(s.Body) {
-			case assignsValue:
-				a.markFallback(name, "", mentions[name])
-			case assignsEmpty:
-				a.hollowed(name, mentions[name])
-			}
-		}
+	if mentions := a.mentions(s.Cond); len(mentions) > 0 && a.node != nil {
+		a.checks(s, rest, mentions)
 	}
 	a.stmt(s.Body, nil)
 	if s.Else != nil {
 		a.stmt(s.Else, nil)
+	}
+}
+
+// checks records what an if statement whose condition mentions inputs
+// says about their absence (see ifStmt).
+func (a *analysis) checks(s *js.IfStmt, rest []js.IStmt, mentions map[string]Pos) {
+	exits, exitAt := exitsEarly(s.Body)
+	switch {
+	case exits && s.Else == nil && a.presenceTest(s.Cond) != "" && !failing(exitAt):
+		name := a.presenceTest(s.Cond)
+		a.afterPresence(name, rest, mentions[name])
+	case exits:
+		for name, at := range mentions {
+			a.failure(name, at)
+		}
+	case s.Else == nil && a.absenceTest(s.Cond) != "":
+		name := a.absenceTest(s.Cond)
+		switch assigned(s.Body) {
+		case assignsValue:
+			a.markFallback(name, "", mentions[name])
+		case assignsEmpty:
+			a.hollowed(name, mentions[name])
+		}
+	}
+}
+
+// afterPresence reads what follows a check that returns early when input
+// name is there: the code after it fails, builds a value of its own (a
+// fallback), or returns only empty values.
+func (a *analysis) afterPresence(name string, rest []js.IStmt, at Pos) {
+	next := firstExit(rest)
+	switch {
+	case next == nil:
+	case failing(next):
+		a.failure(name, at)
+	case builds(rest):
+		a.markFallback(name, "", at)
+	default:
+		a.hollowed(name, at) // what follows returns only empty values
 	}
 }
