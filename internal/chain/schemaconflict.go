@@ -54,6 +54,18 @@ func (j *judge) conflict(up, down map[string]any, at string, depth int) string {
 		return why
 	}
 	up, down = plain(up), plain(down)
+	if why := valueConflict(up, down, where); why != "" {
+		return why
+	}
+	if why := requiredConflict(up, down, where); why != "" {
+		return why
+	}
+	return j.nested(up, down, at, depth)
+}
+
+// valueConflict: the types, or the const/enum values, of two plain
+// schemas have none in common.
+func valueConflict(up, down map[string]any, where string) string {
 	ut, dt := typeSet(up), typeSet(down)
 	if len(ut) > 0 && len(dt) > 0 && !slices.ContainsFunc(ut, func(t string) bool { return typesMeet(t, dt) }) {
 		return fmt.Sprintf("accepts %s%s where the edge carries %s", typeWords(dt), where, typeWords(ut))
@@ -68,10 +80,7 @@ func (j *judge) conflict(up, down map[string]any, at string, depth int) string {
 	case dok && len(ut) > 0 && !slices.ContainsFunc(dv, func(v any) bool { return typesMeet(jsonType(v), ut) }):
 		return fmt.Sprintf("accepts only %s%s where the edge carries %s", valueWords(dv), where, typeWords(ut))
 	}
-	if why := requiredConflict(up, down, where); why != "" {
-		return why
-	}
-	return j.nested(up, down, at, depth)
+	return ""
 }
 
 // combined reads the combinators of either side: an allOf member that
