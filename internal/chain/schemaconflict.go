@@ -31,13 +31,6 @@ type judge struct {
 	steps            int
 }
 
-// schemaConflict says why no value can fit both up and down, each its own
-// document ("" when they may meet).
-func schemaConflict(up, down map[string]any) string {
-	j := &judge{upRoot: up, downRoot: down}
-	return j.conflict(up, down, "", 0)
-}
-
 // conflict says why no value can fit both up and down at member path at
 // ("" when they may meet, or when a bound is reached).
 func (j *judge) conflict(up, down map[string]any, at string, depth int) string {
