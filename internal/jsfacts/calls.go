@@ -10,7 +10,7 @@ func (a *analysis) call(f *fn, args []val) val {
 	if a.active[f] || a.calls >= maxCalls {
 		if a.node != nil {
 			for _, v := range args {
-				a.escape(v, Pos{}) // what it does there is not followed
+				a.escape(v) // what it does there is not followed
 			}
 		}
 		return val{}
@@ -26,11 +26,11 @@ func (a *analysis) call(f *fn, args []val) val {
 		if v.k == vNone && p.Default != nil {
 			v = a.eval(p.Default)
 		}
-		a.bind(p.Binding, v, nil)
+		a.bind(p.Binding, v)
 	}
 	if f.params.Rest != nil {
 		for _, v := range args[min(len(args), len(f.params.List)):] {
-			a.escape(v, Pos{})
+			a.escape(v)
 		}
 	}
 	var rets []val
@@ -50,38 +50,38 @@ func (a *analysis) call(f *fn, args []val) val {
 }
 
 // bind gives a binding (a name or a destructuring pattern) the value v.
-func (a *analysis) bind(b js.IBinding, v val, at []byte) {
+func (a *analysis) bind(b js.IBinding, v val) {
 	switch b := b.(type) {
 	case *js.Var:
 		a.env[origin(b)] = v
 	case *js.BindingObject:
-		a.bindObject(b, v, at)
+		a.bindObject(b, v)
 	case *js.BindingArray:
 		for _, el := range b.List {
 			if el.Default != nil {
 				a.eval(el.Default)
 			}
-			a.bind(el.Binding, val{}, at)
+			a.bind(el.Binding, val{})
 		}
 		if b.Rest != nil {
-			a.bind(b.Rest, val{}, at)
+			a.bind(b.Rest, val{})
 		}
 	}
 }
 
 // bindObject destructures v into { key, key: name, key = default, ...rest }.
-func (a *analysis) bindObject(b *js.BindingObject, v val, at []byte) {
+func (a *analysis) bindObject(b *js.BindingObject, v val) {
 	for _, item := range b.List {
-		key, keyData := a.bindingKey(item, v, at)
+		key, keyData := a.bindingKey(item, v)
 		sub := a.member(v, key, keyData)
 		if item.Value.Default != nil {
 			sub = a.withDefault(item, v, key, keyData, sub)
 		}
-		a.bind(item.Value.Binding, sub, keyData)
+		a.bind(item.Value.Binding, sub)
 	}
 	if b.Rest != nil {
 		if v.k == vInputs {
-			a.dynamic(b.Rest.Data)
+			a.dynamic()
 		}
 		a.env[origin(b.Rest)] = val{}
 	}
@@ -89,7 +89,7 @@ func (a *analysis) bindObject(b *js.BindingObject, v val, at []byte) {
 
 // bindingKey is the member a destructuring item reads and its name in the
 // source ("" for a computed key, which reads the inputs dynamically).
-func (a *analysis) bindingKey(item js.BindingObjectItem, v val, at []byte) (string, []byte) {
+func (a *analysis) bindingKey(item js.BindingObjectItem, v val) (string, []byte) {
 	if item.Key == nil {
 		if nv, ok := item.Value.Binding.(*js.Var); ok {
 			return string(nv.Data), nv.Data
@@ -101,7 +101,7 @@ func (a *analysis) bindingKey(item js.BindingObjectItem, v val, at []byte) (stri
 	}
 	a.eval(item.Key.Computed)
 	if v.k == vInputs {
-		a.dynamic(at)
+		a.dynamic()
 	}
 	return "", nil
 }
@@ -133,7 +133,7 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 	for i, arg := range e.Args.List {
 		args[i] = a.eval(arg.Value)
 		if arg.Rest && args[i].k == vInputs {
-			a.dynamic(nil)
+			a.dynamic()
 		}
 	}
 	switch callee.k {
@@ -156,12 +156,12 @@ func (a *analysis) callExpr(e *js.CallExpr) val {
 // handed, it may read; a function it is handed (a callback) runs. A method
 // of an input's value (x.trim()) is computed from it.
 func (a *analysis) unfollowed(e *js.CallExpr, args []val) val {
-	for i, v := range args {
+	for _, v := range args {
 		if v.k == vFunc {
 			a.call(v.f, nil)
 			continue
 		}
-		a.escape(v, a.exprLine(e.Args.List[i].Value))
+		a.escape(v)
 	}
 	if d, ok := e.X.(*js.DotExpr); ok {
 		if base := a.eval(d.X); base.fromInput() {

@@ -85,7 +85,7 @@ func (a *analysis) index(e *js.IndexExpr) val {
 	}
 	a.eval(e.Y)
 	if base.k == vInputs {
-		a.dynamic(nil)
+		a.dynamic()
 	}
 	if base.fromInput() {
 		return val{k: vDerived, name: base.name}
@@ -102,7 +102,7 @@ func (a *analysis) parts(e js.IExpr) {
 		a.eval(e.X)
 		if e.Args != nil {
 			for _, arg := range e.Args.List {
-				a.escape(a.eval(arg.Value), Pos{})
+				a.escape(a.eval(arg.Value))
 			}
 		}
 	case *js.ObjectExpr:
@@ -113,20 +113,20 @@ func (a *analysis) parts(e js.IExpr) {
 			if _, isMethod := p.Value.(*js.MethodDecl); isMethod {
 				continue
 			}
-			a.escape(a.eval(p.Value), Pos{})
+			a.escape(a.eval(p.Value))
 			a.eval(p.Init)
 		}
 	case *js.ArrayExpr:
 		for _, el := range e.List {
-			a.escape(a.eval(el.Value), Pos{})
+			a.escape(a.eval(el.Value))
 		}
 	case *js.TemplateExpr:
 		a.eval(e.Tag)
 		for _, part := range e.List {
-			a.escape(a.eval(part.Expr), Pos{})
+			a.escape(a.eval(part.Expr))
 		}
 	case *js.YieldExpr:
-		a.escape(a.eval(e.X), Pos{})
+		a.escape(a.eval(e.X))
 	}
 }
 
@@ -139,7 +139,7 @@ func (a *analysis) binary(e *js.BinaryExpr) val {
 			return v
 		}
 		a.eval(e.X)
-		a.escape(v, Pos{})
+		a.escape(v)
 		return v
 	case js.NullishToken, js.OrToken, js.NullishEqToken, js.OrEqToken:
 		l := a.eval(e.X)

@@ -142,7 +142,7 @@ func (a *analysis) moduleVars(d *js.VarDecl) {
 		if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
 			a.objs[v] = e.Default
 		}
-		a.bind(e.Binding, a.eval(e.Default), nil)
+		a.bind(e.Binding, a.eval(e.Default))
 	}
 }
 

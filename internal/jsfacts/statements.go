@@ -31,7 +31,7 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 		if a.returns != nil {
 			*a.returns = append(*a.returns, v)
 		}
-		a.escape(v, Pos{})
+		a.escape(v)
 	case *js.ThrowStmt:
 		a.eval(s.Value)
 	case *js.BlockStmt:
@@ -49,7 +49,7 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 	case *js.LabelledStmt:
 		a.stmt(s.Value, rest)
 	case *js.WithStmt:
-		a.escape(a.eval(s.Cond), Pos{})
+		a.escape(a.eval(s.Cond))
 		a.stmt(s.Body, nil)
 	}
 }
@@ -57,7 +57,7 @@ func (a *analysis) stmt(s js.IStmt, rest []js.IStmt) {
 func (a *analysis) tryStmt(s *js.TryStmt) {
 	a.block(s.Body)
 	if s.Binding != nil {
-		a.bind(s.Binding, val{}, nil)
+		a.bind(s.Binding, val{})
 	}
 	a.block(s.Catch)
 	a.block(s.Finally)
@@ -97,18 +97,18 @@ func (a *analysis) block(b *js.BlockStmt) {
 func (a *analysis) loopHead(init, value js.IExpr) {
 	v := a.eval(value)
 	if v.k == vInputs {
-		a.dynamic(nil)
+		a.dynamic()
 	}
 	if d, ok := init.(*js.VarDecl); ok {
 		for _, e := range d.List {
-			a.bind(e.Binding, val{}, nil)
+			a.bind(e.Binding, val{})
 		}
 	}
 }
 
 func (a *analysis) varDecl(d *js.VarDecl) {
 	for _, e := range d.List {
-		a.bind(e.Binding, a.eval(e.Default), nil)
+		a.bind(e.Binding, a.eval(e.Default))
 	}
 }
 

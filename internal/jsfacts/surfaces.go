@@ -66,20 +66,21 @@ func (a *analysis) surface(s string, at []byte) {
 	}
 }
 
-func (a *analysis) dynamic(at []byte) {
-	if a.node != nil && !a.node.dynamic {
-		a.node.dynamic, a.node.dynamicAt = true, a.lineOf(at)
+// dynamic notes that the node reads its inputs in a way that names no key.
+func (a *analysis) dynamic() {
+	if a.node != nil {
+		a.node.dynamic = true
 	}
 }
 
 // escape notes a value handed to code the analysis does not follow: the
 // inputs object (or ctx, which holds it) read there in any way.
-func (a *analysis) escape(v val, at Pos) {
+func (a *analysis) escape(v val) {
 	if a.node == nil || a.node.dynamic {
 		return
 	}
 	if v.k == vInputs || v.k == vCtx {
-		a.node.dynamic, a.node.dynamicAt = true, at
+		a.node.dynamic = true
 	}
 }
 
