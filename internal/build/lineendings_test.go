@@ -21,12 +21,12 @@ func TestCRLFFiles(t *testing.T) {
 		"keys/old.sig":     "\r\n\x01\x02",
 	}
 	src := sourceOf(t, files)
-	got, err := src.CRLFFiles()
+	got, err := src.crlfFiles()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"README.md", "prompts/a.md"}; !slices.Equal(got, want) {
-		t.Errorf("CRLFFiles = %q, want %q", got, want)
+		t.Errorf("crlfFiles = %q, want %q", got, want)
 	}
 	warning, err := src.CRLFWarning()
 	if err != nil || !strings.Contains(warning, "README.md, ") || !strings.Contains(warning, "* text=auto eol=lf") || !strings.Contains(warning, "git add --renormalize .") {
