@@ -52,31 +52,16 @@ func (a *analysis) module(ast *js.AST, dir string) {
 // imports binds the names an import of a module of the pack (a relative
 // path inside the pack) brings in to what that module exports.
 func (a *analysis) imports(imp *js.ImportStmt, scope *js.Scope, dir string) {
-	spec := unquote(imp.Module)
-	if a.read == nil || !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
-		return // a package or a built-in: not followed
-	}
-	file := path.Join(dir, spec)
-	if file == ".." || strings.HasPrefix(file, "../") {
-		return // out of the pack
+	file, ok := packModule(dir, unquote(imp.Module))
+	if a.read == nil || !ok {
+		return
 	}
 	mod := a.load(file)
 	if mod == nil {
 		return
 	}
-	bindTo := func(local []byte, e js.IExpr) {
-		v := moduleVar(scope, local)
-		if v == nil || e == nil {
-			return
-		}
-		if f := a.implFunc(e, 0); f != nil {
-			a.env[v] = val{k: vFunc, f: f}
-		} else if obj := a.resolve(e); obj != nil {
-			a.objs[v] = obj
-		}
-	}
 	if imp.Default != nil {
-		bindTo(imp.Default, mod.defaultExpr)
+		a.bindImport(scope, imp.Default, mod.defaultExpr)
 	}
 	for _, al := range imp.List {
 		if string(al.Name) == "*" || al.Binding == nil {
@@ -86,7 +71,35 @@ func (a *analysis) imports(imp *js.ImportStmt, scope *js.Scope, dir string) {
 		if al.Name != nil {
 			imported = al.Name
 		}
-		bindTo(al.Binding, mod.exprs[string(imported)])
+		a.bindImport(scope, al.Binding, mod.exprs[string(imported)])
+	}
+}
+
+// packModule is the pack path an import specifier in folder dir names,
+// and false for a package or a built-in (not followed) or a path out of
+// the pack.
+func packModule(dir, spec string) (string, bool) {
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		return "", false
+	}
+	file := path.Join(dir, spec)
+	if file == ".." || strings.HasPrefix(file, "../") {
+		return "", false
+	}
+	return file, true
+}
+
+// bindImport binds the imported name local to what the module exports as
+// e: a function of the pack, or what a const was initialised with.
+func (a *analysis) bindImport(scope *js.Scope, local []byte, e js.IExpr) {
+	v := moduleVar(scope, local)
+	if v == nil || e == nil {
+		return
+	}
+	if f := a.implFunc(e, 0); f != nil {
+		a.env[v] = val{k: vFunc, f: f}
+	} else if obj := a.resolve(e); obj != nil {
+		a.objs[v] = obj
 	}
 }
 
