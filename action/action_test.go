@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,24 +24,22 @@ import (
 
 const version = "0.9.0"
 
-// runnerOS and runnerArch are GitHub's names for this machine's platform,
-// as a runner sets RUNNER_OS and RUNNER_ARCH.
+// runnerOSes and runnerArches are GitHub's names for the platforms wop is
+// released for, as a runner sets RUNNER_OS and RUNNER_ARCH.
+var (
+	runnerOSes   = map[string]string{"linux": "Linux", "darwin": "macOS"}
+	runnerArches = map[string]string{"amd64": "X64", "arm64": "ARM64"}
+)
+
+// runnerPlatform is this machine's platform as a runner names it.
 func runnerPlatform(t *testing.T) (runnerOS, runnerArch string) {
 	t.Helper()
-	switch runtime.GOOS {
-	case "linux":
-		runnerOS = "Linux"
-	case "darwin":
-		runnerOS = "macOS"
-	default:
+	runnerOS, ok := runnerOSes[runtime.GOOS]
+	if !ok {
 		t.Skipf("the action's script is tested on Linux and macOS runners; this is %s", runtime.GOOS)
 	}
-	switch runtime.GOARCH {
-	case "amd64":
-		runnerArch = "X64"
-	case "arm64":
-		runnerArch = "ARM64"
-	default:
+	runnerArch, ok = runnerArches[runtime.GOARCH]
+	if !ok {
 		t.Skipf("no wop release for %s", runtime.GOARCH)
 	}
 	return runnerOS, runnerArch
@@ -247,10 +246,7 @@ func TestLint(t *testing.T) {
 // install nothing and fail the step, saying why.
 func TestRefuses(t *testing.T) {
 	rel, archive := buildRelease(t)
-	tampered := release{}
-	for k, v := range rel {
-		tampered[k] = v
-	}
+	tampered := maps.Clone(rel)
 	tampered[archive] = append(bytes.Clone(rel[archive]), 0)
 	unlisted := release{archive: rel[archive], "checksums.txt": checksums(rel, "wop_"+version+"_windows_amd64.zip")}
 	tests := []struct {

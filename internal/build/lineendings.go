@@ -13,14 +13,14 @@ import (
 // maxCRLFNamed bounds the files a line-ending warning names.
 const maxCRLFNamed = 5
 
-// CRLFFiles names the files the archive takes as they are (every one but
+// crlfFiles names the files the archive takes as they are (every one but
 // pack.json, which goes in as canonical JSON) that hold a CRLF line
 // ending: what git on Windows checks out with core.autocrlf=true. The
 // registry's builder copies the same files byte for byte from its own
 // checkout, which has LF, so its rebuild of such a pack differs from this
 // build. Binary files (a NUL byte, a raw signature) are not text and are
 // skipped. The names are sorted.
-func (s *Source) CRLFFiles() ([]string, error) {
+func (s *Source) crlfFiles() ([]string, error) {
 	if s.pack.Archive != nil {
 		return nil, nil // re-signing an archive keeps its bytes; no checkout made them
 	}
@@ -41,10 +41,10 @@ func (s *Source) CRLFFiles() ([]string, error) {
 	return out, nil
 }
 
-// CRLFWarning is the warning for CRLFFiles, or "" when there are none:
+// CRLFWarning is the warning for crlfFiles, or "" when there are none:
 // what differs, why, and the fix.
 func (s *Source) CRLFWarning() (string, error) {
-	names, err := s.CRLFFiles()
+	names, err := s.crlfFiles()
 	if err != nil || len(names) == 0 {
 		return "", err
 	}

@@ -1,21 +1,15 @@
 package build
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // TestCRLFFiles: the files the archive keeps as they are and that hold a
 // CRLF are named; pack.json (it goes in canonical), binary files (a NUL
 // byte) and signatures are not, nor LF files.
 func TestCRLFFiles(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"pack.json": "{\r\n  \"name\": \"community.acme.crlf\",\r\n  \"version\": \"1.0.0\",\r\n  \"kind\": \"node\",\r\n" +
 			"  \"agents\": [{\"agentId\": \"community.acme.crlf.a\", \"systemPromptRef\": \"prompts/a.md\"}]\r\n}\r\n",
@@ -26,29 +20,13 @@ func TestCRLFFiles(t *testing.T) {
 		"schemas/bin.json": "\x00\r\n",
 		"keys/old.sig":     "\r\n\x01\x02",
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pk, err := pack.Load(dir, tarball.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := NewSource(pk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := src.CRLFFiles()
+	src := sourceOf(t, files)
+	got, err := src.crlfFiles()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"README.md", "prompts/a.md"}; !slices.Equal(got, want) {
-		t.Errorf("CRLFFiles = %q, want %q", got, want)
+		t.Errorf("crlfFiles = %q, want %q", got, want)
 	}
 	warning, err := src.CRLFWarning()
 	if err != nil || !strings.Contains(warning, "README.md, ") || !strings.Contains(warning, "* text=auto eol=lf") || !strings.Contains(warning, "git add --renormalize .") {

@@ -151,19 +151,31 @@ func (a *analyzer) edgeTypeCheck(e Edge) string {
 	}
 	j := &judge{upRoot: up.root, downRoot: a.schemaRoot(down.Type, down.Type.InputSchema)}
 	if e.ToPort != "" {
-		first, rest, _ := strings.Cut(e.ToPort, ".")
-		target, _ := in.props[first].(map[string]any)
-		if rest != "" {
-			target = descend(target, j.downRoot, rest)
-		}
-		if target == nil {
-			return TypeUnknown
-		}
-		if e.FromPort != "" || !a.wholeMapMeets(e, j, target) {
-			a.conflict(e, down, up.desc, e.ToPort, j.conflict(up.schema, target, "", 0))
-		}
-		return TypeChecked
+		return a.portTypeCheck(e, down, up, in, j)
 	}
+	return a.bindingsTypeCheck(e, down, up, in, j)
+}
+
+// portTypeCheck judges an edge into an input port ("node.port", or a
+// member path below it) against that port's schema.
+func (a *analyzer) portTypeCheck(e Edge, down *Node, up carrying, in schemaOf, j *judge) string {
+	first, rest, _ := strings.Cut(e.ToPort, ".")
+	target, _ := in.props[first].(map[string]any)
+	if rest != "" {
+		target = descend(target, j.downRoot, rest)
+	}
+	if target == nil {
+		return TypeUnknown
+	}
+	if e.FromPort != "" || !a.wholeMapMeets(e, j, target) {
+		a.conflict(e, down, up.desc, e.ToPort, j.conflict(up.schema, target, "", 0))
+	}
+	return TypeChecked
+}
+
+// bindingsTypeCheck judges a port-less edge: each input bound for sure to
+// the edge against the member of what it carries of the same name.
+func (a *analyzer) bindingsTypeCheck(e Edge, down *Node, up carrying, in schemaOf, j *judge) string {
 	whole := deref(up.schema, up.root)
 	if whole == nil || opaque(whole) {
 		return TypeUnknown

@@ -6,6 +6,13 @@ import (
 	"testing"
 )
 
+// schemaConflict says why no value can fit both up and down, each its own
+// document ("" when they may meet).
+func schemaConflict(up, down map[string]any) string {
+	j := &judge{upRoot: up, downRoot: down}
+	return j.conflict(up, down, "", 0)
+}
+
 func schemaOfJSON(t *testing.T, s string) map[string]any {
 	t.Helper()
 	if s == "" {

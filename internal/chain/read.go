@@ -160,40 +160,38 @@ const maxWhen = 60
 // `branch = "then"`, `branches contains "low"`; one of another shape
 // (a type this reader does not know) as its compact JSON.
 func conditionText(c *jsonpos.Value) string {
-	left := c.Get("left")
-	right := c.Get("right")
-	l := ""
-	if left != nil && left.Kind == jsonpos.String {
-		l = left.Str
-	}
-	r := ""
-	if right != nil {
-		b, err := json.Marshal(right.Interface())
-		if err == nil {
-			r = string(b)
-		}
-	}
-	var s string
-	switch t := c.Get("type").String(); {
-	case l == "":
-		s = compactJSON(c)
-	case t == "truthy" && right == nil:
-		s = l
-	case t == "falsy" && right == nil:
-		s = "not " + l
-	case t == "equals" && right != nil:
-		s = l + " = " + r
-	case t == "notEquals" && right != nil:
-		s = l + " ≠ " + r
-	case t == "contains" && right != nil:
-		s = l + " contains " + r
-	default:
-		s = compactJSON(c)
-	}
+	s := conditionWords(c)
 	if rs := []rune(s); len(rs) > maxWhen {
 		s = string(rs[:maxWhen-1]) + "…"
 	}
 	return s
+}
+
+// comparisonWords are the words of the conditions that compare left with
+// right.
+var comparisonWords = map[string]string{"equals": " = ", "notEquals": " ≠ ", "contains": " contains "}
+
+// conditionWords is conditionText before it is shortened.
+func conditionWords(c *jsonpos.Value) string {
+	left, right := c.Get("left"), c.Get("right")
+	if left == nil || left.Kind != jsonpos.String || left.Str == "" {
+		return compactJSON(c)
+	}
+	l, t := left.Str, c.Get("type").String()
+	switch {
+	case t == "truthy" && right == nil:
+		return l
+	case t == "falsy" && right == nil:
+		return "not " + l
+	}
+	if op, ok := comparisonWords[t]; ok && right != nil {
+		r := ""
+		if b, err := json.Marshal(right.Interface()); err == nil {
+			r = string(b)
+		}
+		return l + op + r
+	}
+	return compactJSON(c)
 }
 
 func compactJSON(v *jsonpos.Value) string {

@@ -2,6 +2,7 @@ package chaindraw
 
 import (
 	"math"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/wop-cli/wop/internal/chain"
@@ -129,17 +130,7 @@ func (b box) overlaps(o box) bool {
 // The answer depends on the chain alone, so redrawing one chain (the
 // editor does, as the buffer changes) gives the same kind of layout.
 func readablePositions(v *view) bool {
-	if len(v.nodes) < 2 {
-		return false
-	}
-	xs, ys := map[float64]bool{}, map[float64]bool{}
-	for _, n := range v.nodes {
-		if n.Position == nil {
-			return false
-		}
-		xs[n.Position.X], ys[n.Position.Y] = true, true
-	}
-	if len(xs) == 1 || len(ys) == 1 {
+	if !spanned(v) {
 		return false
 	}
 	s := spread(v)
@@ -162,20 +153,34 @@ func readablePositions(v *view) bool {
 		}
 		if l := v.edgeLabel(e); l != "" {
 			lb := box{(a.x + b.x) / 2, (a.y + b.y) / 2, textWidth(l, 9, false), 12}
-			for i := range boxes {
-				if lb.overlaps(boxes[i]) {
-					return false
-				}
-			}
-			for _, o := range labels {
-				if lb.overlaps(o) {
-					return false
-				}
+			if overlapsAny(lb, boxes) || overlapsAny(lb, labels) {
+				return false
 			}
 			labels = append(labels, lb)
 		}
 	}
 	return true
+}
+
+// spanned reports whether the chain has two nodes or more, each with a
+// position, neither all in one row nor all in one column.
+func spanned(v *view) bool {
+	if len(v.nodes) < 2 {
+		return false
+	}
+	xs, ys := map[float64]bool{}, map[float64]bool{}
+	for _, n := range v.nodes {
+		if n.Position == nil {
+			return false
+		}
+		xs[n.Position.X], ys[n.Position.Y] = true, true
+	}
+	return len(xs) > 1 && len(ys) > 1
+}
+
+// overlapsAny reports whether b overlaps one of boxes.
+func overlapsAny(b box, boxes []box) bool {
+	return slices.ContainsFunc(boxes, b.overlaps)
 }
 
 // spread is the factor that scales the author's canvas positions apart

@@ -66,7 +66,7 @@ func StepSummary(in SummaryInput) []byte {
 		}
 	}
 	if len(in.Charts) > 0 {
-		b.Write(SummaryWithin(in.Charts, SummaryMax-b.Len()))
+		b.Write(chartsSummary(in.Charts, SummaryMax-b.Len()))
 	}
 	return []byte(b.String())
 }
@@ -130,14 +130,10 @@ func findingRow(d diag.Diagnostic, link func(string, int) string) string {
 	return fmt.Sprintf("| %s | `%s` | %s | %s |\n", d.Severity, d.Rule, cell, markdownText(d.Message))
 }
 
-// Summary is the Markdown of the chains a step summary draws, within
-// SummaryMax.
-func Summary(charts []Chart) []byte { return SummaryWithin(charts, SummaryMax) }
-
-// SummaryWithin is the Markdown for charts in a GitHub step summary: each
+// chartsSummary is the Markdown for charts in a GitHub step summary: each
 // chart's heading, its findings and changes in a line each, and its
 // Mermaid flowchart; once max bytes are reached the rest are counted.
-func SummaryWithin(charts []Chart, max int) []byte {
+func chartsSummary(charts []Chart, max int) []byte {
 	var b strings.Builder
 	b.WriteString(summaryHead)
 	for i, c := range charts {

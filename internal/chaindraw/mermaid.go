@@ -79,21 +79,8 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 	ids := map[string]string{}
 	for i, n := range v.nodes {
 		ids[n.ID] = fmt.Sprintf("%sn%d", prefix, i)
-		var lines []string
-		for _, l := range v.label(n) {
-			t := mermaidText(l.text)
-			switch l.kind {
-			case lineID:
-				t = "<b>" + t + "</b>"
-			case lineType, lineChange:
-				t = "<i>" + t + "</i>"
-			case lineMark:
-				t = "<b>" + t + "</b>"
-			}
-			lines = append(lines, t)
-		}
 		open, closing := mermaidShape(n)
-		fmt.Fprintf(b, "%s%s%s\"%s\"%s\n", ind, ids[n.ID], open, strings.Join(lines, "<br/>"), closing)
+		fmt.Fprintf(b, "%s%s%s\"%s\"%s\n", ind, ids[n.ID], open, mermaidLabel(v, n), closing)
 	}
 	for i, p := range v.params {
 		if len(p.Feeds) == 0 {
@@ -110,19 +97,7 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 		m.styles = append(m.styles, "  class "+pid+" param")
 	}
 	for _, e := range v.edges {
-		arrow := "-->"
-		if e.mark == Removed || e.OrderingOnly {
-			arrow = "-.->" // a removed edge is also grey (mermaidLinkStyle)
-		}
-		if l := v.edgeLabel(e); l != "" {
-			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", ind, ids[e.From], arrow, mermaidText(l), ids[e.To])
-		} else {
-			fmt.Fprintf(b, "%s%s %s %s\n", ind, ids[e.From], arrow, ids[e.To])
-		}
-		if s := mermaidLinkStyle(e); s != "" {
-			m.styles = append(m.styles, fmt.Sprintf("  linkStyle %d %s", m.links, s))
-		}
-		m.links++
+		m.edge(v, e, ids, ind)
 	}
 	for i, f := range v.loose {
 		fmt.Fprintf(b, "%s%sf%d[\"%s\"]\n", ind, prefix, i, mermaidText("⚠ "+f.Rule+" at "+f.Pointer))
@@ -133,6 +108,43 @@ func (m *mermaidDoc) chart(v *view, prefix, ind string) {
 			m.styles = append(m.styles, "  class "+ids[n.ID]+" "+class)
 		}
 	}
+}
+
+// mermaidLabel is a node's label as Mermaid's HTML: its lines, the id and
+// marks bold, the type and changes in italics.
+func mermaidLabel(v *view, n vnode) string {
+	var lines []string
+	for _, l := range v.label(n) {
+		t := mermaidText(l.text)
+		switch l.kind {
+		case lineID:
+			t = "<b>" + t + "</b>"
+		case lineType, lineChange:
+			t = "<i>" + t + "</i>"
+		case lineMark:
+			t = "<b>" + t + "</b>"
+		}
+		lines = append(lines, t)
+	}
+	return strings.Join(lines, "<br/>")
+}
+
+// edge writes one edge as a link (dotted when removed) with its label and
+// its link style.
+func (m *mermaidDoc) edge(v *view, e vedge, ids map[string]string, ind string) {
+	arrow := "-->"
+	if e.mark == Removed || e.OrderingOnly {
+		arrow = "-.->" // a removed edge is also grey (mermaidLinkStyle)
+	}
+	if l := v.edgeLabel(e); l != "" {
+		fmt.Fprintf(&m.b, "%s%s %s|\"%s\"| %s\n", ind, ids[e.From], arrow, mermaidText(l), ids[e.To])
+	} else {
+		fmt.Fprintf(&m.b, "%s%s %s %s\n", ind, ids[e.From], arrow, ids[e.To])
+	}
+	if s := mermaidLinkStyle(e); s != "" {
+		m.styles = append(m.styles, fmt.Sprintf("  linkStyle %d %s", m.links, s))
+	}
+	m.links++
 }
 
 const mermaidClassDefs = `  classDef trigger fill:#e8f0fe,stroke:#3367d6

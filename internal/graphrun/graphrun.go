@@ -65,7 +65,7 @@ func Run(ctx context.Context, env *lintrun.Env, o Options) ([]byte, error) {
 		o.Paths = []string{"."}
 	}
 	if o.Format == "" {
-		o.Format = FormatOf(o.Output)
+		o.Format = formatOf(o.Output)
 	}
 	if err := suggest.FlagValue("--format", o.Format, chaindraw.Formats...); err != nil {
 		return nil, err
@@ -127,9 +127,9 @@ func Render(ctx context.Context, env *lintrun.Env, charts []chaindraw.Chart, o O
 	return buf.Bytes(), nil
 }
 
-// FormatOf is the format a drawing written to file is in when --format
+// formatOf is the format a drawing written to file is in when --format
 // does not say: the one its extension names, else text.
-func FormatOf(file string) string {
+func formatOf(file string) string {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".mmd", ".mermaid", ".md", ".markdown":
 		return "mermaid"

@@ -45,6 +45,9 @@ func abs(t *testing.T, p string) string {
 // finding is what both reports say of a chain finding.
 type finding struct{ Rule, Pointer, Message string }
 
+// locatedFinding is a lint diagnostic with the file it is in.
+type locatedFinding struct{ File, Rule, Pointer, Message string }
+
 // TestJSONFindingsAreLints: for every example pack, and for a checkout
 // whose chains have findings of several rules, the findings of `wop pack
 // graph --format json` are exactly the chain findings of `wop pack lint
@@ -74,36 +77,12 @@ func TestJSONFindingsAreLints(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				var doc struct {
-					Charts []struct {
-						Chain struct {
-							Findings []finding `json:"findings"`
-						} `json:"chain"`
-					} `json:"charts"`
-				}
-				if err := json.Unmarshal(out, &doc); err != nil {
-					t.Fatal(err)
-				}
-				for _, c := range doc.Charts {
-					fromGraph = append(fromGraph, c.Chain.Findings...)
-				}
-			}
-			res, err := lintrun.Run(t.Context(), env, lintrun.Options{Paths: o.Paths, Catalogs: o.Catalogs, NoCache: true, Info: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := report.Print(&buf, "json", report.Input{Tool: "wop", Diags: res.Diags}); err != nil {
-				t.Fatal(err)
-			}
-			var lintDoc struct{ Diagnostics []finding }
-			if err := json.Unmarshal(buf.Bytes(), &lintDoc); err != nil {
-				t.Fatal(err)
+				fromGraph = append(fromGraph, chartFindings(t, out)...)
 			}
 			var fromLint []finding
-			for _, d := range lintDoc.Diagnostics {
+			for _, d := range lintFindings(t, env, o.Paths, o.Catalogs) {
 				if strings.HasPrefix(d.Rule, "chain-") {
-					fromLint = append(fromLint, d)
+					fromLint = append(fromLint, finding{d.Rule, d.Pointer, d.Message})
 				}
 			}
 			sortFindings(fromGraph)
@@ -214,4 +193,44 @@ func TestAnalyzeManifestBadJSON(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "pack.json:2:30: error json-invalid: invalid JSON: two commas") || strings.Contains(err.Error(), "offset") {
 		t.Errorf("AnalyzeManifest: %v, want pack.json:2:30 (the second comma): error json-invalid: invalid JSON: two commas ...", err)
 	}
+}
+
+// chartFindings reads the chain findings the charts of `wop pack graph
+// --format json` output carry.
+func chartFindings(t *testing.T, out []byte) []finding {
+	t.Helper()
+	var doc struct {
+		Charts []struct {
+			Chain struct {
+				Findings []finding `json:"findings"`
+			} `json:"chain"`
+		} `json:"charts"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var fs []finding
+	for _, c := range doc.Charts {
+		fs = append(fs, c.Chain.Findings...)
+	}
+	return fs
+}
+
+// lintFindings runs `wop pack lint --format json` on paths and reads back
+// its diagnostics.
+func lintFindings(t *testing.T, env *lintrun.Env, paths, catalogs []string) []locatedFinding {
+	t.Helper()
+	res, err := lintrun.Run(t.Context(), env, lintrun.Options{Paths: paths, Catalogs: catalogs, NoCache: true, Info: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := report.Print(&buf, "json", report.Input{Tool: "wop", Diags: res.Diags}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Diagnostics []locatedFinding }
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Diagnostics
 }

@@ -1,7 +1,6 @@
 package graphrun
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/wop-cli/wop/internal/chain"
 	"github.com/wop-cli/wop/internal/lint"
-	"github.com/wop-cli/wop/internal/lintrun"
-	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/tarball"
 )
 
@@ -112,8 +109,6 @@ func (g graphGen) values() map[string]any {
 }
 
 // locatedFinding is a finding with the file it is in.
-type locatedFinding struct{ File, Rule, Pointer, Message string }
-
 // TestDrawingCarriesEveryChainFinding: over generated chain packs, the
 // findings `wop pack graph --format json` draws are exactly the findings
 // `wop pack lint` places in a chain (its dag, nodes, edges or the chain
@@ -141,34 +136,9 @@ func TestDrawingCarriesEveryChainFinding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc struct {
-			Charts []struct {
-				Chain struct {
-					Findings []finding `json:"findings"`
-				} `json:"chain"`
-			} `json:"charts"`
-		}
-		if err := json.Unmarshal(out, &doc); err != nil {
-			t.Fatal(err)
-		}
-		var drawn []finding
-		for _, c := range doc.Charts {
-			drawn = append(drawn, c.Chain.Findings...)
-		}
-		res, err := lintrun.Run(t.Context(), env, lintrun.Options{Paths: []string{packDir}, Catalogs: catalogs, NoCache: true, Info: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := report.Print(&buf, "json", report.Input{Tool: "wop", Diags: res.Diags}); err != nil {
-			t.Fatal(err)
-		}
-		var lintDoc struct{ Diagnostics []locatedFinding }
-		if err := json.Unmarshal(buf.Bytes(), &lintDoc); err != nil {
-			t.Fatal(err)
-		}
+		drawn := chartFindings(t, out)
 		var linted []finding
-		for _, d := range lintDoc.Diagnostics {
+		for _, d := range lintFindings(t, env, []string{packDir}, catalogs) {
 			if strings.HasSuffix(d.File, "/pack.json") && strings.HasPrefix(d.Pointer, "/chains/") {
 				linted = append(linted, finding{d.Rule, d.Pointer, d.Message})
 				seen[d.Rule]++

@@ -76,11 +76,10 @@ func (p Pos) String() string {
 
 // Node is what the code implementing one typeId does.
 type Node struct {
-	At        Pos            // where the implementing function starts
-	surfaces  map[string]Pos // host surface or "member.method()" -> where first reached
-	inputs    map[string]*Fact
-	dynamic   bool // it reads inputs in ways that name no key
-	dynamicAt Pos
+	At       Pos            // where the implementing function starts
+	surfaces map[string]Pos // host surface or "member.method()" -> where first reached
+	inputs   map[string]*Fact
+	dynamic  bool // it reads inputs in ways that name no key
 }
 
 // Surfaces returns the host surfaces the node reaches through ctx, sorted:
@@ -107,12 +106,6 @@ func (n *Node) Input(name string) (Fact, bool) {
 	}
 	return *f, true
 }
-
-// ReadsDynamically reports whether the node reads its inputs in a way that
-// names no key (it hands the inputs object to code the analysis cannot
-// follow, spreads or iterates it, indexes it with a computed key), and
-// where it first does (when known).
-func (n *Node) ReadsDynamically() (bool, Pos) { return n.dynamic, n.dynamicAt }
 
 // Reads reports whether the node may read input name: it reads it by
 // name, or it reads its inputs dynamically.

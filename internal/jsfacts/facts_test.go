@@ -111,7 +111,7 @@ func TestDynamic(t *testing.T) {
 			if n == nil {
 				t.Fatal("no node a.b")
 			}
-			if got, _ := n.ReadsDynamically(); got != tc.want {
+			if got := n.dynamic; got != tc.want {
 				t.Errorf("dynamic %v, want %v (inputs %v)", got, tc.want, n.inputs)
 			}
 		})
@@ -235,7 +235,7 @@ export const nodes = {
 	if got := surfaces(f.Node("a.three")); got != nil {
 		t.Errorf("a module out of the pack was followed: %q", got)
 	}
-	if dyn, _ := f.Node("a.four").ReadsDynamically(); !dyn {
+	if !f.Node("a.four").dynamic {
 		t.Error("ctx handed to a package's function: the node may read any input")
 	}
 	if n := Analyze([]byte(src), "index.mjs", nil).Node("a.one"); n == nil || surfaces(n) != nil {

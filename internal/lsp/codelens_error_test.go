@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,11 +15,7 @@ import (
 // with an absolute path and "(wop pack lint says more)".
 func TestChainGraphSVGInvalidJSON(t *testing.T) {
 	ctx, c, root, _ := lensSession(t)
-	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
-	text, err := os.ReadFile(manifest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	manifest, text := chainsManifest(t, root)
 	i := strings.Index(string(text), "[")
 	if i < 0 {
 		t.Fatal("the manifest has no array to break")
@@ -31,7 +25,7 @@ func TestChainGraphSVGInvalidJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct{ SVG, Title string }
-	err = c.Call(ctx, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: chainSVGCommand, Arguments: []any{string(uri.File(manifest)), "/chains/1"}}, &got)
+	err := c.Call(ctx, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: chainSVGCommand, Arguments: []any{string(uri.File(manifest)), "/chains/1"}}, &got)
 	if err == nil {
 		t.Fatal("no error for a buffer that is not JSON")
 	}

@@ -77,17 +77,25 @@ func lensSession(t *testing.T) (context.Context, *lsptest.Client, string, string
 	return ctx, c, root, cache
 }
 
+// chainsManifest is the session's chain pack manifest: its path and what
+// the disk holds.
+func chainsManifest(t *testing.T, root string) (string, []byte) {
+	t.Helper()
+	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
+	text, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return manifest, text
+}
+
 // TestChainGraphLens: pack.json's chain gets a "Show chain graph" lens;
 // its command draws the unsaved buffer's chain with lint's analysis
 // (catalog included), writes the SVG under the cache and asks the editor
 // to show it.
 func TestChainGraphLens(t *testing.T) {
 	ctx, c, root, cache := lensSession(t)
-	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
-	text, err := os.ReadFile(manifest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	manifest, text := chainsManifest(t, root)
 	// The unsaved buffer renames a node: the drawing is the buffer's.
 	buffer := strings.Replace(string(text), `"id": "ask"`, `"id": "ask-unsaved"`, 1)
 	buffer = strings.Replace(buffer, `"to": "ask"`, `"to": "ask-unsaved"`, 1)
@@ -134,11 +142,7 @@ func TestChainGraphLens(t *testing.T) {
 // is an error the panel shows.
 func TestChainGraphSVG(t *testing.T) {
 	ctx, c, root, cache := lensSession(t)
-	manifest := filepath.Join(root, "reg", "packs", "community.acme.chains", "pack.json")
-	text, err := os.ReadFile(manifest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	manifest, text := chainsManifest(t, root)
 	buffer := strings.Replace(string(text), `"id": "ask"`, `"id": "ask-typed"`, 1)
 	buffer = strings.Replace(buffer, `"to": "ask"`, `"to": "ask-typed"`, 1)
 	if err := c.Open(ctx, manifest, buffer); err != nil {
