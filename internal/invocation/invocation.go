@@ -40,6 +40,17 @@ func (n Name) String() string {
 	return string(n)
 }
 
+// Placeholder stands for the command in text written before it is known:
+// a registry error code's fix, a lint finding's message (which the lint
+// cache keeps, and the CLI and the editor share). Whoever shows the text
+// knows the command and puts it in with Expand.
+const Placeholder = "{wop}"
+
+// Expand puts the command in for every Placeholder in s.
+func (n Name) Expand(s string) string {
+	return strings.ReplaceAll(s, Placeholder, n.String())
+}
+
 // Cmd is the command line that runs wop with args ("pack lint --fix"):
 // the one function every hint that names a wop command formats through.
 func (n Name) Cmd(args string) string {

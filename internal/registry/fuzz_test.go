@@ -3,6 +3,8 @@ package registry
 import (
 	"strings"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/invocation"
 )
 
 // tokenChars are the characters registry tokens and passwords are made of
@@ -79,13 +81,13 @@ func FuzzHintsIn(f *testing.F) {
 	f.Add("xpack_engine_unsupported pack_peer_dependency_undefined_ sub_chain_cycle")
 	f.Add("pack_engine_unsupportedpack_engine_unsupported")
 	f.Fuzz(func(t *testing.T, text string) {
-		out := HintsIn(text)
+		out := HintsIn(text, "")
 		if out == "" {
 			return
 		}
 		for line := range strings.SplitSeq(out, "\n      ") {
 			code, hint, ok := strings.Cut(line, ": ")
-			if !ok || hints[code] != hint {
+			if !ok || invocation.Name("").Expand(hints[code]) != hint {
 				t.Fatalf("line %q is not a code and its hint", line)
 			}
 			if wordIndex(text, code) < 0 {

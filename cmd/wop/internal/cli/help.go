@@ -30,17 +30,23 @@ func helpRunE(c *cobra.Command, args []string) error {
 	}
 	switch {
 	case len(rest) > 0 && target.IsAdditionalHelpTopicCommand():
-		return Usagef("unknown help topic %q: %s is a help topic without subtopics; see 'wop help %s'",
-			strings.Join(args, " "), target.Name(), target.Name())
+		return Usagef("unknown help topic %q: %s is a help topic without subtopics; see '%s help %s'",
+			strings.Join(args, " "), target.Name(), c.Root().CommandPath(), target.Name())
 	case len(rest) > 0 && !target.HasSubCommands():
-		return Usagef("unknown help topic %q: '%s' has no subcommands; see 'wop help %s'",
-			strings.Join(args, " "), target.CommandPath(), strings.TrimPrefix(target.CommandPath(), "wop "))
+		return Usagef("unknown help topic %q: '%s' has no subcommands; see '%s help %s'",
+			strings.Join(args, " "), target.CommandPath(), c.Root().CommandPath(), subPath(target))
 	case len(rest) > 0:
 		return UnknownCommand(target, rest[0])
 	}
 	target.InitDefaultHelpFlag()
 	target.InitDefaultVersionFlag()
 	return target.Help()
+}
+
+// subPath is c's path below the root ("pack lint"), for a command line
+// that starts with the root's own (which is "npx wop" when npm started wop).
+func subPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().CommandPath()+" ")
 }
 
 // NewExitCodesTopic is the help topic `wop help exit-codes`, rendered from

@@ -89,8 +89,8 @@ func FlagError(c *cobra.Command, err error) error {
 func GroupRunE(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 && args[0] == "help" && cmd.HasParent() {
 		// `wop pack help lint`: help is a command of the root only.
-		topic := strings.Join(append([]string{strings.TrimPrefix(cmd.CommandPath(), "wop ")}, args[1:]...), " ")
-		return Usagef("unknown command \"help\" for %q; did you mean 'wop help %s'?", cmd.CommandPath(), topic)
+		topic := strings.Join(append([]string{subPath(cmd)}, args[1:]...), " ")
+		return Usagef("unknown command \"help\" for %q; did you mean '%s help %s'?", cmd.CommandPath(), cmd.Root().CommandPath(), topic)
 	}
 	if len(args) > 0 {
 		return UnknownCommand(cmd, args[0])
