@@ -3,7 +3,11 @@
 // on PATH, "npx wop pack lint --fix" when npm's entry point started it.
 package invocation
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/wop-cli/wop/internal/regex"
+)
 
 // EnvVar is the environment variable npm's entry point (npm/wop/bin/wop)
 // sets to the command that reaches it: "npx wop" in a project that
@@ -58,4 +62,25 @@ func (n Name) Cmd(args string) string {
 		return n.String()
 	}
 	return n.String() + " " + args
+}
+
+// Commands are wop's top-level commands, space-separated: a mention of
+// one after "wop" in prose is a command line (cmd/wop's tests check the
+// list against the command tree).
+const Commands = "pack agf key login logout cache lsp help completion exit-codes"
+
+// mention matches "wop" starting a command line in prose: a word of its
+// own, followed by one of Commands.
+var mention = regex.Lazy(`\bwop( (?:` + strings.ReplaceAll(Commands, " ", "|") + `)\b)`)
+
+// Mentions rewrites the command lines in prose written for a wop on PATH
+// (a rule's explanation, which docs/rules.md prints as it is) to start
+// with the command that started wop: "rebuild with wop pack build" reads
+// "rebuild with npx wop pack build". Other mentions of wop ("wop checks
+// it") are left alone. s itself for the zero Name.
+func (n Name) Mentions(s string) string {
+	if n == "" || n == "wop" {
+		return s
+	}
+	return mention().ReplaceAllString(s, strings.ReplaceAll(n.String(), "$", "$$")+"$1")
 }

@@ -77,9 +77,9 @@ func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(),
 
 // explain prints lintrun.Explain's text for rule id of rules.
 func explain(env *cli.Env, rules lint.Rules, id string) error {
-	text, found, err := lintrun.Explain(rules, id)
+	text, found, err := lintrun.Explain(rules, id, env.Invoked)
 	if !found {
-		return suggest.UnknownRule(id, ruleIDs())
+		return suggest.UnknownRule(id, ruleIDs(), env.Invoked.Cmd("pack rules"))
 	}
 	if err != nil {
 		return err
