@@ -43,12 +43,6 @@ func helpRunE(c *cobra.Command, args []string) error {
 	return target.Help()
 }
 
-// subPath is c's path below the root ("pack lint"), for a command line
-// that starts with the root's own (which is "npx wop" when npm started wop).
-func subPath(c *cobra.Command) string {
-	return strings.TrimPrefix(c.CommandPath(), c.Root().CommandPath()+" ")
-}
-
 // NewExitCodesTopic is the help topic `wop help exit-codes`, rendered from
 // ExitCodeTable so the table is written once.
 func NewExitCodesTopic() *cobra.Command {

@@ -84,6 +84,12 @@ func FlagError(c *cobra.Command, err error) error {
 	return &UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 }
 
+// subPath is c's path below the root ("pack lint"), for a command line
+// that starts with the root's own (which is "npx wop" when npm started wop).
+func subPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().CommandPath()+" ")
+}
+
 // GroupRunE makes a command group refuse an unknown subcommand (cobra would
 // print help and exit 0) and show help when called bare.
 func GroupRunE(cmd *cobra.Command, args []string) error {
