@@ -44,17 +44,6 @@ func (n Name) String() string {
 	return string(n)
 }
 
-// Placeholder stands for the command in text written before it is known:
-// a registry error code's fix, a lint finding's message (which the lint
-// cache keeps, and the CLI and the editor share). Whoever shows the text
-// knows the command and puts it in with Expand.
-const Placeholder = "{wop}"
-
-// Expand puts the command in for every Placeholder in s.
-func (n Name) Expand(s string) string {
-	return strings.ReplaceAll(s, Placeholder, n.String())
-}
-
 // Cmd is the command line that runs wop with args ("pack lint --fix"):
 // the one function every hint that names a wop command formats through.
 func (n Name) Cmd(args string) string {
@@ -73,11 +62,14 @@ const Commands = "pack agf key login logout cache lsp help completion exit-codes
 // own, followed by one of Commands.
 var mention = regex.Lazy(`\bwop( (?:` + strings.ReplaceAll(Commands, " ", "|") + `)\b)`)
 
-// Mentions rewrites the command lines in prose written for a wop on PATH
-// (a rule's explanation, which docs/rules.md prints as it is) to start
-// with the command that started wop: "rebuild with wop pack build" reads
-// "rebuild with npx wop pack build". Other mentions of wop ("wop checks
-// it") are left alone. s itself for the zero Name.
+// Mentions rewrites the command lines in text written for a wop on PATH
+// to start with the command that started wop: "rebuild with wop pack
+// build" reads "rebuild with npx wop pack build"; other mentions of wop
+// ("wop checks it") are left alone, and so is s for the zero Name. Text
+// that is kept or shared says plain wop and is rewritten where a person
+// reads it: a finding's message (lint's cache, baselines, json and sarif
+// keep wop's own words), a rule's explanation (docs/rules.md prints it as
+// it is), a registry error code's fix.
 func (n Name) Mentions(s string) string {
 	if n == "" || n == "wop" {
 		return s

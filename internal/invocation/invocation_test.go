@@ -48,7 +48,4 @@ func TestMentions(t *testing.T) {
 	if got := Name("a$1b").Mentions("run wop pack lint"); got != "run a$1b pack lint" {
 		t.Errorf("a name with $: %q", got)
 	}
-	if got := Name("npx wop").Expand("rebuild with " + Placeholder + " pack build"); got != "rebuild with npx wop pack build" {
-		t.Errorf("Expand: %q", got)
-	}
 }

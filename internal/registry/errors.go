@@ -60,23 +60,23 @@ func TokenHint(invoked invocation.Name) string {
 }
 
 // hints tell the author what to change for each error code of FORMAT.md §5.
-// A command in them starts with invocation.Placeholder: whoever prints one
-// knows the command that started wop (CodeHint's callers expand it).
+// Their command lines say wop; whoever prints one knows the command that
+// started wop and rewrites them (invocation.Name.Mentions).
 var hints = map[string]string{
 	"invalid_pack_scope":         "the registry does not accept this namespace; publish under one it lists in supportedNamespaces",
 	"invalid_pack_name":          "the pack name is not valid: <scope>.<org>.<name>, lower case",
 	"invalid_version":            "the version is not strict SemVer (MAJOR.MINOR.PATCH)",
 	"invalid_body":               "the upload was not a raw .tgz body; publish the archive wop built",
-	"tarball_gunzip_failed":      "the archive is not valid gzip; rebuild it with {wop} pack build",
+	"tarball_gunzip_failed":      "the archive is not valid gzip; rebuild it with wop pack build",
 	"tarball_too_large":          "the archive is over the registry's size ceiling; remove what the pack does not need",
-	"tarball_manifest_missing":   "the archive has no pack.json at its root; rebuild it with {wop} pack build",
+	"tarball_manifest_missing":   "the archive has no pack.json at its root; rebuild it with wop pack build",
 	"tarball_manifest_too_large": "pack.json is over the registry's ceiling (256 KB by default); move prompt bodies into prompts/*.md",
-	"tarball_manifest_not_json":  "pack.json in the archive is not JSON; run {wop} pack lint",
-	"tarball_entry_missing":      "a file the manifest names is not in the archive; run {wop} pack lint on the source",
+	"tarball_manifest_not_json":  "pack.json in the archive is not JSON; run wop pack lint",
+	"tarball_entry_missing":      "a file the manifest names is not in the archive; run wop pack lint on the source",
 	"tarball_entry_too_large":    "an entry is over the per-file ceiling (5 MB by default)",
-	"tarball_path_traversal":     "an entry name is unsafe (.., absolute); rebuild with {wop} pack build",
-	"tarball_tar_parse_failed":   "the tar inside the archive is corrupt; rebuild with {wop} pack build",
-	"invalid_manifest":           "pack.json does not validate; run {wop} pack lint and fix the errors",
+	"tarball_path_traversal":     "an entry name is unsafe (.., absolute); rebuild with wop pack build",
+	"tarball_tar_parse_failed":   "the tar inside the archive is corrupt; rebuild with wop pack build",
+	"invalid_manifest":           "pack.json does not validate; run wop pack lint and fix the errors",
 	"manifest_name_mismatch":     "pack.json's name differs from the name in the upload URL",
 	"manifest_version_mismatch":  "pack.json's version differs from the version in the upload URL",
 	"pack_integrity_failure":     "the bytes the registry received do not match the integrity header; the upload was corrupted, retry",
@@ -87,14 +87,14 @@ var hints = map[string]string{
 	// The v2 registry's submission checks (RFC 0222 §D) and the codes the v2
 	// error registry (spec/v2/errors.json) adds that an upload can meet; wop
 	// pack lint --spec v2 reports the pack ones before publishing.
-	"pack_engine_unsupported":        "engines.openwop does not admit this registry's protocol major: a v2 registry needs \">=x[.y[.z]] <M.0.0\" with M of at least 3 (run {wop} pack lint --spec v2, or {wop} pack migrate --to v2)",
-	"pack_peer_dependency_undefined": "a peerDependencies key names no capability family of the v2 declaration: name the family and put facets in peerDependenciesMeta (run {wop} pack lint --spec v2, or {wop} pack migrate --to v2)",
+	"pack_engine_unsupported":        "engines.openwop does not admit this registry's protocol major: a v2 registry needs \">=x[.y[.z]] <M.0.0\" with M of at least 3 (run wop pack lint --spec v2, or wop pack migrate --to v2)",
+	"pack_peer_dependency_undefined": "a peerDependencies key names no capability family of the v2 declaration: name the family and put facets in peerDependenciesMeta (run wop pack lint --spec v2, or wop pack migrate --to v2)",
 	"sub_chain_cycle":                "a chain's subChains lead back to itself: a v2 host refuses the cycle; make one chain the leaf",
 	"sub_chain_depth_exceeded":       "sub-chains nest deeper than the 8 levels a v2 host runs (maxSubChainDepth): flatten the nesting",
 	"version_conflict":               "versions are immutable: bump the version and publish again",
 	"payload_too_large":              "the archive is over the registry's upload limit; remove what the pack does not need",
 	"unsupported_media_type":         "the registry did not take the upload's Content-Type (wop sends the raw .tgz as application/gzip): a proxy in between may rewrite it, or the registry wants another upload format",
-	"protocol_version_mismatch":      "the registry serves another OpenWOP protocol major than the request: publish v1 packs to its v1 tree and v2 packs ({wop} pack lint --spec v2) to its v2 tree",
+	"protocol_version_mismatch":      "the registry serves another OpenWOP protocol major than the request: publish v1 packs to its v1 tree and v2 packs (wop pack lint --spec v2) to its v2 tree",
 	"protocol_version_unsupported":   "the registry does not serve the OpenWOP protocol version wop asked for; check its discovery document's endpoints for the trees it serves",
 	"client_version_unsupported":     "the registry needs a newer client: upgrade wop",
 }
@@ -117,10 +117,10 @@ func CodeHint(code string) string {
 	return fmt.Sprintf("%s is an OpenWOP error (HTTP %d, since spec %s); its meaning and fix: %s", c.Code, c.HTTPStatus, c.Since, c.Source)
 }
 
-// HintsIn returns the fixes (their commands as invoked runs them) for the registry error codes text names as
+// HintsIn returns the fixes for the registry error codes text names as
 // words (a pull-request registry's gate prints the code it refuses with),
-// one line each, in the order of the codes' first mention; "" when it names
-// none wop has a fix for.
+// one line each, in the order of the codes' first mention, their command
+// lines as invoked runs wop; "" when it names none wop has a fix for.
 func HintsIn(text string, invoked invocation.Name) string {
 	type mention struct {
 		at   int
@@ -129,7 +129,7 @@ func HintsIn(text string, invoked invocation.Name) string {
 	var found []mention
 	for code, hint := range hints {
 		if at := wordIndex(text, code); at >= 0 {
-			found = append(found, mention{at, code + ": " + invoked.Expand(hint)})
+			found = append(found, mention{at, code + ": " + invoked.Mentions(hint)})
 		}
 	}
 	slices.SortFunc(found, func(a, b mention) int { return cmp.Compare(a.at, b.at) })
@@ -180,7 +180,7 @@ func (e *StatusError) Hint() string {
 			return "the registry refused the pack: " + r
 		}
 	}
-	return e.Invoked.Expand(CodeHint(e.Code))
+	return e.Invoked.Mentions(CodeHint(e.Code))
 }
 
 // parseError builds a StatusError from a response body in either shape:
