@@ -225,13 +225,13 @@ func TestUnknownFormat(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	golden.Assert(t, "summary.md", chartsSummary([]Chart{sampleCharts(t)["against"]}, SummaryMax))
+	golden.Assert(t, "summary.md", chartsSummary([]Chart{sampleCharts(t)["against"]}, SummaryMax, ""))
 	// A summary of many charts stays within its bound and says what it left out.
 	var many []Chart
 	for range 400 {
 		many = append(many, sampleCharts(t)["against"])
 	}
-	s := chartsSummary(many, SummaryMax)
+	s := chartsSummary(many, SummaryMax, "")
 	if len(s) > SummaryMax+200 || !bytes.Contains(s, []byte("more chains not shown")) {
 		t.Errorf("summary of %d charts: %d bytes", len(many), len(s))
 	}
@@ -239,7 +239,7 @@ func TestSummary(t *testing.T) {
 	for i := range 1500 {
 		big.Nodes = append(big.Nodes, node(t, 4, `{"id":"n`+strings.Repeat("x", i%50)+`","typeId":"core.log"}`, ""))
 	}
-	if s := chartsSummary([]Chart{{Pack: "big@1.0.0", DAG: big}}, SummaryMax); bytes.Contains(s, []byte("```mermaid")) {
+	if s := chartsSummary([]Chart{{Pack: "big@1.0.0", DAG: big}}, SummaryMax, ""); bytes.Contains(s, []byte("```mermaid")) {
 		t.Error("a flowchart over Mermaid's limit is drawn")
 	}
 }

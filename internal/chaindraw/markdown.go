@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 )
 
 // The step summary's bounds. GitHub refuses a step summary over 1 MiB and
@@ -35,6 +36,9 @@ type SummaryInput struct {
 	Link func(file string, line int) string
 	// Charts are the chains to draw: those with findings, or changed.
 	Charts []Chart
+	// Invoked is the command that started wop: the summary's command
+	// lines, its hints' and its findings', start with it.
+	Invoked invocation.Name
 }
 
 // StepSummary is the Markdown a lint run appends to its GitHub step
@@ -46,7 +50,7 @@ func StepSummary(in SummaryInput) []byte {
 	fmt.Fprintf(&b, "## wop pack lint: %s\n\n", countWords(in.Findings))
 	tableMax := SummaryMax / 2
 	if in.Against == "" {
-		findingTable(&b, in.Findings, in.Link, tableMax)
+		findingTable(&b, in.Findings, in.Link, tableMax, in.Invoked)
 	} else {
 		var fresh, old []diag.Diagnostic
 		for i, d := range in.Findings {
@@ -58,15 +62,15 @@ func StepSummary(in SummaryInput) []byte {
 		}
 		ref := "`" + strings.ReplaceAll(in.Against, "`", "'") + "`"
 		fmt.Fprintf(&b, "### New since %s: %s\n\n", ref, countWords(fresh))
-		findingTable(&b, fresh, in.Link, tableMax/2)
+		findingTable(&b, fresh, in.Link, tableMax/2, in.Invoked)
 		if len(old) > 0 {
 			fmt.Fprintf(&b, "<details><summary>Already in <code>%s</code>: %s</summary>\n\n", html.EscapeString(in.Against), countWords(old))
-			findingTable(&b, old, in.Link, tableMax/2)
+			findingTable(&b, old, in.Link, tableMax/2, in.Invoked)
 			b.WriteString("</details>\n\n")
 		}
 	}
 	if len(in.Charts) > 0 {
-		b.Write(chartsSummary(in.Charts, SummaryMax-b.Len()))
+		b.Write(chartsSummary(in.Charts, SummaryMax-b.Len(), in.Invoked))
 	}
 	return []byte(b.String())
 }
@@ -98,17 +102,18 @@ func countWords(ds []diag.Diagnostic) string {
 }
 
 // findingTable writes ds as a Markdown table of at most SummaryRows rows
-// and max bytes, counting the rows it leaves out.
-func findingTable(b *strings.Builder, ds []diag.Diagnostic, link func(string, int) string, max int) {
+// and max bytes, counting the rows it leaves out; command lines start as
+// invoked runs wop.
+func findingTable(b *strings.Builder, ds []diag.Diagnostic, link func(string, int) string, max int, invoked invocation.Name) {
 	if len(ds) == 0 {
 		return
 	}
 	start := b.Len()
 	b.WriteString("| Severity | Rule | Where | Finding |\n|---|---|---|---|\n")
 	for i, d := range ds {
-		row := findingRow(d, link)
+		row := findingRow(d, link, invoked)
 		if i == SummaryRows || b.Len()-start+len(row) > max {
-			fmt.Fprintf(b, "\n%d more findings not shown: the summary is bounded; `wop pack lint` lists them all.\n", len(ds)-i)
+			fmt.Fprintf(b, "\n%d more findings not shown: the summary is bounded; `%s` lists them all.\n", len(ds)-i, invoked.Cmd("pack lint"))
 			break
 		}
 		b.WriteString(row)
@@ -116,7 +121,7 @@ func findingTable(b *strings.Builder, ds []diag.Diagnostic, link func(string, in
 	b.WriteByte('\n')
 }
 
-func findingRow(d diag.Diagnostic, link func(string, int) string) string {
+func findingRow(d diag.Diagnostic, link func(string, int) string, invoked invocation.Name) string {
 	where := d.File
 	if d.Start.Line > 0 {
 		where = fmt.Sprintf("%s:%d", d.File, d.Start.Line)
@@ -127,19 +132,20 @@ func findingRow(d diag.Diagnostic, link func(string, int) string) string {
 			cell = "[" + cell + "](" + u + ")"
 		}
 	}
-	return fmt.Sprintf("| %s | `%s` | %s | %s |\n", d.Severity, d.Rule, cell, markdownText(d.Message))
+	return fmt.Sprintf("| %s | `%s` | %s | %s |\n", d.Severity, d.Rule, cell, markdownText(invoked.Mentions(d.Message)))
 }
 
 // chartsSummary is the Markdown for charts in a GitHub step summary: each
 // chart's heading, its findings and changes in a line each, and its
 // Mermaid flowchart; once max bytes are reached the rest are counted.
-func chartsSummary(charts []Chart, max int) []byte {
+// Command lines start as invoked runs wop.
+func chartsSummary(charts []Chart, max int, invoked invocation.Name) []byte {
 	var b strings.Builder
 	b.WriteString(summaryHead)
 	for i, c := range charts {
-		section := summarySection(c)
+		section := summarySection(c, invoked)
 		if b.Len()+len(section) > max {
-			fmt.Fprintf(&b, "%d more chains not shown: the summary is limited to %d KiB; run `wop pack graph` to see them.\n", len(charts)-i, SummaryMax>>10)
+			fmt.Fprintf(&b, "%d more chains not shown: the summary is limited to %d KiB; run `%s` to see them.\n", len(charts)-i, SummaryMax>>10, invoked.Cmd("pack graph"))
 			break
 		}
 		b.WriteString(section)
@@ -147,7 +153,7 @@ func chartsSummary(charts []Chart, max int) []byte {
 	return []byte(b.String())
 }
 
-func summarySection(c Chart) string {
+func summarySection(c Chart, invoked invocation.Name) string {
 	v := newView(c)
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s · %s\n\n", markdownText(c.Pack), markdownText(v.title))
@@ -155,14 +161,14 @@ func summarySection(c Chart) string {
 		b.WriteString(markdownText(strings.TrimPrefix(s, "; ")) + "\n\n")
 	}
 	for _, f := range c.DAG.Findings {
-		fmt.Fprintf(&b, "- **%s** `%s`: %s\n", f.Rule, strings.ReplaceAll(f.Pointer, "`", "'"), markdownText(f.Message))
+		fmt.Fprintf(&b, "- **%s** `%s`: %s\n", f.Rule, strings.ReplaceAll(f.Pointer, "`", "'"), markdownText(invoked.Mentions(f.Message)))
 	}
 	if len(c.DAG.Findings) > 0 {
 		b.WriteByte('\n')
 	}
 	m := Mermaid(c)
 	if len(m) > MermaidMax {
-		fmt.Fprintf(&b, "The flowchart (%d characters) is over Mermaid's %d; `wop pack graph --chain %s` draws it.\n\n", len(m), MermaidMax, markdownText(c.DAG.ChainID))
+		fmt.Fprintf(&b, "The flowchart (%d characters) is over Mermaid's %d; `%s` draws it.\n\n", len(m), MermaidMax, invoked.Cmd("pack graph --chain "+markdownText(c.DAG.ChainID)))
 		return b.String()
 	}
 	b.WriteString("```mermaid\n" + m + "```\n\n")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/suggest"
 	"github.com/wop-cli/wop/internal/yamlspan"
@@ -30,8 +31,9 @@ type Problem struct {
 	Fix     diag.Fix
 	Fixable bool
 
-	node  *yaml.Node // the scalar the suggestion replaces
-	meant string
+	node    *yaml.Node // the scalar the suggestion replaces
+	meant   string
+	invoked invocation.Name // Options.Invoked, for the fixable suffix
 }
 
 func (p Problem) String() string {
@@ -44,7 +46,7 @@ func (p Problem) String() string {
 	}
 	b.WriteString(p.Message)
 	if p.Fixable {
-		b.WriteString(" (fixable: wop pack lint --fix)")
+		b.WriteString(" (fixable: " + p.invoked.Cmd("pack lint --fix") + ")")
 	}
 	return b.String()
 }
@@ -80,6 +82,9 @@ type Options struct {
 	// returns the error to show (naming the known ones). Nil accepts every
 	// name.
 	Profile func(name string) error
+	// Invoked is the command that started wop: the problems' hints name
+	// it ("npx wop pack rules").
+	Invoked invocation.Name
 }
 
 // Load reads and parses a configuration file: a regular file (never a FIFO
@@ -124,6 +129,7 @@ func Parse(path string, raw []byte, o Options) (*Config, error) {
 		probs = append(probs, c.checkValues(root, o)...)
 	}
 	for i := range probs {
+		probs[i].invoked = o.Invoked
 		if probs[i].meant != "" {
 			probs[i].Fix, _ = yamlspan.Replace(raw, probs[i].node, probs[i].meant)
 			probs[i].Fixable = probs[i].Fixable && !probs[i].Fix.IsZero()
@@ -185,10 +191,10 @@ func (c *Config) checkValues(root *yaml.Node, o Options) []Problem {
 		id, rc := key.Value, c.Rules[key.Value]
 		if o.Rule != nil {
 			if ok, meant, sure := o.Rule(id); !ok && meant != "" {
-				add(key, "rules", "no rule %q; did you mean %q? ('wop pack rules' lists them)", id, meant)
+				add(key, "rules", "no rule %q; did you mean %q? ('%s' lists them)", id, meant, o.Invoked.Cmd("pack rules"))
 				probs[len(probs)-1].node, probs[len(probs)-1].meant, probs[len(probs)-1].Fixable = key, meant, sure
 			} else if !ok {
-				add(key, "rules", "no rule %q ('wop pack rules' lists them)", id)
+				add(key, "rules", "no rule %q ('%s' lists them)", id, o.Invoked.Cmd("pack rules"))
 			}
 		}
 		if rc.Severity != "" {

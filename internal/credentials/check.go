@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
@@ -51,8 +52,9 @@ func CheckNew(ctx context.Context, w io.Writer, shown string, c TokenChecker) er
 
 // Status reports on w the token publish would use for reg without
 // --token-stdin (Find; shown is reg as printed) and asks the registry about
-// it through the checker made with it.
-func Status(ctx context.Context, w io.Writer, getenv func(string) string, configDir, shown, reg string, checker func(registry.Token) (TokenChecker, error)) error {
+// it through the checker made with it. Its hints name login as invoked
+// runs it.
+func Status(ctx context.Context, w io.Writer, getenv func(string) string, configDir, shown, reg string, invoked invocation.Name, checker func(registry.Token) (TokenChecker, error)) error {
 	token, source, err := Find(getenv, configDir, reg)
 	if err != nil {
 		return exitcode.Usagef("%v", err)
@@ -61,7 +63,7 @@ func Status(ctx context.Context, w io.Writer, getenv func(string) string, config
 	if token == "" {
 		fmt.Fprintln(w, "token:    none (no WOP_TOKEN, nothing stored for this registry)")
 		return &exitcode.Error{Code: exitcode.Auth, Err: exitcode.WithHint(errors.New("no token for "+shown),
-			"run 'wop login --registry "+shown+"' with a token from the registry's operators, or set WOP_TOKEN")}
+			"run '"+invoked.Cmd("login --registry "+shown)+"' with a token from the registry's operators, or set WOP_TOKEN")}
 	}
 	fmt.Fprintf(w, "token:    %s\n", source)
 	c, err := checker(token)
@@ -76,7 +78,7 @@ func Status(ctx context.Context, w io.Writer, getenv func(string) string, config
 	case registry.TokenRefused:
 		fmt.Fprintln(w, "check:    refused by the registry (401)")
 		return &exitcode.Error{Code: exitcode.Auth, Err: exitcode.WithHint(fmt.Errorf("%s refuses the token (%s)", shown, source),
-			"get a new token and run 'wop login --registry "+shown+"' (or fix WOP_TOKEN)")}
+			"get a new token and run '"+invoked.Cmd("login --registry "+shown)+"' (or fix WOP_TOKEN)")}
 	case registry.TokenAccepted:
 		fmt.Fprintln(w, "check:    accepted by the registry")
 	default:

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
@@ -66,14 +69,25 @@ func TestStatus(t *testing.T) {
 		return func(registry.Token) (TokenChecker, error) { return fakeChecker{verdict: v}, nil }
 	}
 	var w bytes.Buffer
-	if err := Status(context.Background(), &w, none, t.TempDir(), "r", "https://r.test", checker(registry.TokenAccepted)); code(err) != exitcode.Auth || !bytes.Contains(w.Bytes(), []byte("token:    none")) {
+	if err := Status(context.Background(), &w, none, t.TempDir(), "r", "https://r.test", "", checker(registry.TokenAccepted)); code(err) != exitcode.Auth || !bytes.Contains(w.Bytes(), []byte("token:    none")) {
 		t.Errorf("no token: %v, %q", err, w.String())
 	}
 	w.Reset()
-	if err := Status(context.Background(), &w, getenv, t.TempDir(), "r", "https://r.test", checker(registry.TokenAccepted)); err != nil || !bytes.Contains(w.Bytes(), []byte("check:    accepted by the registry")) {
+	if err := Status(context.Background(), &w, getenv, t.TempDir(), "r", "https://r.test", "", checker(registry.TokenAccepted)); err != nil || !bytes.Contains(w.Bytes(), []byte("check:    accepted by the registry")) {
 		t.Errorf("accepted: %v, %q", err, w.String())
 	}
-	if err := Status(context.Background(), &w, getenv, t.TempDir(), "r", "https://r.test", checker(registry.TokenRefused)); code(err) != exitcode.Auth {
+	if err := Status(context.Background(), &w, getenv, t.TempDir(), "r", "https://r.test", "", checker(registry.TokenRefused)); code(err) != exitcode.Auth {
 		t.Errorf("refused: %v", err)
+	}
+	// The hints name login as the user runs wop.
+	for _, invoked := range []invocation.Name{"", "npx wop"} {
+		want := "run '" + invoked.String() + " login --registry r'"
+		for _, env := range []func(string) string{none, getenv} {
+			err := Status(context.Background(), io.Discard, env, t.TempDir(), "r", "https://r.test", invoked, checker(registry.TokenRefused))
+			var h interface{ Hint() string }
+			if !errors.As(err, &h) || !strings.Contains(h.Hint(), want) {
+				t.Errorf("%q: %v, want a hint with %q", invoked, err, want)
+			}
+		}
 	}
 }

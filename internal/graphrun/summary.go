@@ -49,7 +49,7 @@ func AppendSummary(ctx context.Context, env *lintrun.Env, r SummaryRequest) erro
 	if len(r.Diags) == 0 && len(charts) == 0 {
 		return drawErr
 	}
-	in := chaindraw.SummaryInput{Findings: r.Diags, Against: r.Against, Link: newLinker(env).url, Charts: charts}
+	in := chaindraw.SummaryInput{Findings: r.Diags, Against: r.Against, Link: newLinker(env).url, Charts: charts, Invoked: env.Invoked}
 	var oldErr error
 	if r.Against != "" {
 		in.Old, oldErr = oldFindings(ctx, env, r)

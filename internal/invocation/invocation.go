@@ -3,7 +3,11 @@
 // on PATH, "npx wop pack lint --fix" when npm's entry point started it.
 package invocation
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/wop-cli/wop/internal/regex"
+)
 
 // EnvVar is the environment variable npm's entry point (npm/wop/bin/wop)
 // sets to the command that reaches it: "npx wop" in a project that
@@ -47,4 +51,28 @@ func (n Name) Cmd(args string) string {
 		return n.String()
 	}
 	return n.String() + " " + args
+}
+
+// Commands are wop's top-level commands, space-separated: a mention of
+// one after "wop" in prose is a command line (cmd/wop's tests check the
+// list against the command tree).
+const Commands = "pack agf key login logout cache lsp help completion exit-codes"
+
+// mention matches "wop" starting a command line in prose: a word of its
+// own, followed by one of Commands.
+var mention = regex.Lazy(`\bwop( (?:` + strings.ReplaceAll(Commands, " ", "|") + `)\b)`)
+
+// Mentions rewrites the command lines in text written for a wop on PATH
+// to start with the command that started wop: "rebuild with wop pack
+// build" reads "rebuild with npx wop pack build"; other mentions of wop
+// ("wop checks it") are left alone, and so is s for the zero Name. Text
+// that is kept or shared says plain wop and is rewritten where a person
+// reads it: a finding's message (lint's cache, baselines, json and sarif
+// keep wop's own words), a rule's explanation (docs/rules.md prints it as
+// it is), a registry error code's fix.
+func (n Name) Mentions(s string) string {
+	if n == "" || n == "wop" {
+		return s
+	}
+	return mention().ReplaceAllString(s, strings.ReplaceAll(n.String(), "$", "$$")+"$1")
 }

@@ -35,3 +35,17 @@ func TestCmd(t *testing.T) {
 		t.Errorf("nil getenv: %q", got)
 	}
 }
+
+func TestMentions(t *testing.T) {
+	const prose = "Fix: rebuild with wop pack build; `wop pack lint --fix` does. wop checks it; openwop packs; Since wop 0.1.0; wop's cache; see wop help exit-codes."
+	if got := Name("").Mentions(prose); got != prose {
+		t.Errorf("unset: %q", got)
+	}
+	want := "Fix: rebuild with npx wop pack build; `npx wop pack lint --fix` does. wop checks it; openwop packs; Since wop 0.1.0; wop's cache; see npx wop help exit-codes."
+	if got := Name("npx wop").Mentions(prose); got != want {
+		t.Errorf("npx wop:\n got %q\nwant %q", got, want)
+	}
+	if got := Name("a$1b").Mentions("run wop pack lint"); got != "run a$1b pack lint" {
+		t.Errorf("a name with $: %q", got)
+	}
+}

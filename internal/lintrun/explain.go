@@ -5,14 +5,18 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lint"
 )
 
 // Explain is `wop pack lint --explain id` over rules: summary, why, the bad
 // example, what wop says about it and the fix; for a deprecated rule, what
-// replaced it. found is false for an id rules do not hold.
-func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
-	return explain(rules, id, "")
+// replaced it. found is false for an id rules do not hold. The command
+// lines in it start as invoked runs wop ("npx wop pack build"); the
+// example files are shown as they are. docs/rules.md, made from the same
+// parts by lint, keeps plain wop.
+func Explain(rules lint.Rules, id string, invoked invocation.Name) (text string, found bool, err error) {
+	return explain(rules, id, "", invoked)
 }
 
 // ExplainFinding is Explain for a hover on finding d. The rule has one
@@ -21,7 +25,7 @@ func Explain(rules lint.Rules, id string) (text string, found bool, err error) {
 // so it is kept only when what wop says about it names d's property, and
 // otherwise replaced by a line pointing at --explain.
 func ExplainFinding(rules lint.Rules, d diag.Diagnostic) (text string, found bool, err error) {
-	return explain(rules, d.Rule, pointerProperty(d.Pointer))
+	return explain(rules, d.Rule, pointerProperty(d.Pointer), "")
 }
 
 // pointerProperty is the last member name of an RFC 6901 pointer
@@ -38,20 +42,21 @@ func pointerProperty(ptr string) string {
 
 // explain writes a rule's explanation; with property set, the example
 // only when it is about that property.
-func explain(rules lint.Rules, id, property string) (text string, found bool, err error) {
+func explain(rules lint.Rules, id, property string, invoked invocation.Name) (text string, found bool, err error) {
 	r := rules.Lookup(id)
 	if r == nil {
 		return "", false, nil
 	}
 	if r.Deprecated != "" {
-		return fmt.Sprintf("%s (deprecated)\n%s\n\n%s\n", r.ID, Summary(r.Info()), r.Deprecated), true, nil
+		return fmt.Sprintf("%s (deprecated)\n%s\n\n%s\n", r.ID, Summary(r.Info()), invoked.Mentions(r.Deprecated)), true, nil
 	}
 	doc, err := lint.Explain(id)
 	if err != nil {
 		return "", true, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, r.Since, strings.TrimSpace(doc.Prose), r.ConfigNote())
+	fmt.Fprintf(&b, "%s (%s)\n%s\nSince wop %s.\n\n%s\n\n%s\n", r.ID, r.Severity, invoked.Mentions(r.Summary), r.Since,
+		invoked.Mentions(strings.TrimSpace(doc.Prose)), invoked.Mentions(r.ConfigNote()))
 	section := func(title string, files []lint.ExampleFile) {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range files {
@@ -66,12 +71,12 @@ func explain(rules lint.Rules, id, property string) (text string, found bool, er
 		}
 	}
 	if property != "" && !strings.Contains(strings.ToLower(doc.Want), strings.ToLower(property)) {
-		fmt.Fprintf(&b, "\nThe rule's example is about another property: wop pack lint --explain %s\n", r.ID)
+		fmt.Fprintf(&b, "\nThe rule's example is about another property: %s\n", invoked.Cmd("pack lint --explain "+r.ID))
 		return b.String(), true, nil
 	}
 	section("Bad", doc.Bad)
 	fmt.Fprintf(&b, "\nwop says:\n")
-	for _, line := range strings.Split(strings.TrimRight(doc.Want, "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(invoked.Mentions(doc.Want), "\n"), "\n") { // as the text report prints it
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	section("Fixed", doc.Good)

@@ -54,7 +54,7 @@ func TestExplainSaysHowToSwitchOff(t *testing.T) {
 		if enforced := strings.HasPrefix(want, "Enforced:"); enforced != r.Enforced || enforced && strings.HasPrefix(want, "Switch it off") {
 			t.Errorf("ConfigNote(%s) = %q: an enforced rule is said to be enforced, and only then", r.ID, want)
 		}
-		text, _, err := Explain(lint.All(), r.ID)
+		text, _, err := Explain(lint.All(), r.ID, "")
 		if err != nil || !strings.Contains(text, want) {
 			t.Errorf("--explain %s does not say how to switch it off: %v\n%s", r.ID, err, text)
 		}

@@ -93,7 +93,7 @@ func (g Gate) Check(env *Env, pk *pack.Pack, s *Settings, show Show) error {
 		shown = errs
 	}
 	if len(shown) > 0 {
-		if err := report.Print(env.ErrOut, "text", report.Input{Diags: shown, Color: show.Color}); err != nil {
+		if err := report.Print(env.ErrOut, "text", report.Input{Diags: shown, Color: show.Color, Invoked: env.Invoked}); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,7 @@ func Report(env *Env, res *Result, o ReportOptions) (failed bool, err error) {
 		return false, &exitcode.UsageError{Err: errors.Join(res.LoadErrs...)} // no partial report file
 	}
 	in := report.Input{Tool: "wop", Version: env.Version, Rules: o.Rules, Diags: res.Diags, Color: o.Color && o.Output == "", BaseDir: env.WorkDir,
-		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete, Ignored: res.Ignored}
+		Spec: spec.Versions(), Packs: res.Packs, Incomplete: res.Incomplete, Ignored: res.Ignored, Invoked: env.Invoked}
 	if err := writeReport(env, o, in); err != nil {
 		return false, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -96,7 +97,7 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 	}
 	s := &Settings{Opt: base, Limits: tarball.DefaultLimits, ConfigPath: path}
 	if path != "" {
-		c, err := loadConfig(path, want, overlay)
+		c, err := loadConfig(path, want, overlay, env.Invoked)
 		if err != nil {
 			return nil, ConfigError(env, path, err)
 		}
@@ -116,8 +117,8 @@ func SettingsFor(env *Env, explicit, packPath string, base lint.Options, memo *S
 }
 
 // loadConfig reads a configuration file, or parses its overlaid contents.
-func loadConfig(path string, want *safefile.Identity, overlay map[string][]byte) (*config.Config, error) {
-	opt := config.Options{Rule: KnownRule, Want: want, Profile: knownProfile}
+func loadConfig(path string, want *safefile.Identity, overlay map[string][]byte, invoked invocation.Name) (*config.Config, error) {
+	opt := config.Options{Rule: KnownRule, Want: want, Profile: knownProfile, Invoked: invoked}
 	if raw, ok := overlay[path]; ok {
 		if len(raw) > config.MaxSize {
 			return nil, fmt.Errorf("%d bytes, more than a configuration file may hold (%d)", len(raw), config.MaxSize)
@@ -155,7 +156,7 @@ func PackConfig(env *Env, explicit, dir string) (*config.Config, error) {
 		}
 		path, want = found.Path, &found.ID
 	}
-	c, err := config.Load(path, config.Options{Rule: KnownRule, Want: want, Profile: knownProfile})
+	c, err := config.Load(path, config.Options{Rule: KnownRule, Want: want, Profile: knownProfile, Invoked: env.Invoked})
 	if err != nil {
 		return nil, ConfigError(env, path, err)
 	}

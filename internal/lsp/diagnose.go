@@ -142,6 +142,9 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		return out
 	}
 	for _, d := range res.Diags {
+		// Shown as the user runs wop ("npx wop pack build --key"), as
+		// the text report does; res keeps lint's own words.
+		d.Message = s.env.Invoked.Mentions(d.Message)
 		path := filepath.FromSlash(d.File)
 		out[path] = append(out[path], finding{d: d, path: path})
 	}

@@ -79,12 +79,12 @@ func ruleHover(id string, invoked invocation.Name) (string, bool) {
 		return "", false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** (%s): %s", r.ID, r.Severity, lintrun.Summary(r.Info()))
+	fmt.Fprintf(&b, "**%s** (%s): %s", r.ID, r.Severity, invoked.Mentions(lintrun.Summary(r.Info())))
 	if r.Deprecated != "" {
-		fmt.Fprintf(&b, "\n\nDeprecated: %s", r.Deprecated)
+		fmt.Fprintf(&b, "\n\nDeprecated: %s", invoked.Mentions(r.Deprecated))
 	} else if doc, err := lint.Explain(id); err == nil {
 		if first, _, _ := strings.Cut(strings.TrimSpace(doc.Prose), "\n\n"); first != "" {
-			b.WriteString("\n\n" + first)
+			b.WriteString("\n\n" + invoked.Mentions(first))
 		}
 	}
 	fmt.Fprintf(&b, "\n\n[%s on the rules page](%s) · `%s` prints an example", r.ID, report.RuleDocURL(r.ID), invoked.Cmd("pack lint --explain "+r.ID))

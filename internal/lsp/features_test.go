@@ -389,4 +389,15 @@ func TestRuleHoverNamesTheCommand(t *testing.T) {
 	if _, ok := ruleHover("no-such-rule", ""); ok {
 		t.Error("a hover for a rule that does not exist")
 	}
+	// The command lines of the rule's summary and prose too.
+	for _, tt := range []struct{ invoked, want string }{
+		{"", "from wop pack init (TODO:)"},
+		{"npx wop", "from npx wop pack init (TODO:)"},
+		{"", "`wop pack init` writes `TODO:`"},
+		{"npx wop", "`npx wop pack init` writes `TODO:`"},
+	} {
+		if md, _ := ruleHover("placeholder-left", invocation.Name(tt.invoked)); !strings.Contains(md, tt.want) {
+			t.Errorf("invoked %q: hover %q, want %s", tt.invoked, md, tt.want)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
@@ -31,7 +32,7 @@ func TestExitError(t *testing.T) {
 		{"upload 503", &UploadError{Err: &registry.StatusError{StatusCode: 503}}, exitcode.Network},
 		{"upload 400", &UploadError{Err: &registry.StatusError{StatusCode: 400}}, exitcode.Findings},
 	} {
-		err := ExitError(ctx, tt.err, conflict)
+		err := ExitError(ctx, tt.err, "", conflict)
 		got := exitcode.Findings
 		var xe *exitcode.Error
 		if errors.As(err, &xe) {
@@ -41,11 +42,11 @@ func TestExitError(t *testing.T) {
 			t.Errorf("%s: %v exits %d, want %d", tt.name, err, got, tt.want)
 		}
 	}
-	if err := ExitError(ctx, &ConflictError{}, conflict); !errors.Is(err, hinted) {
+	if err := ExitError(ctx, &ConflictError{}, "", conflict); !errors.Is(err, hinted) {
 		t.Errorf("conflict: %v, want the caller's error", err)
 	}
 	var h exitcode.Hinter
-	if err := ExitError(ctx, &NoWriteAPIError{Registry: "r"}, conflict); !errors.As(err, &h) || h.Hint() == "" {
+	if err := ExitError(ctx, &NoWriteAPIError{Registry: "r"}, "", conflict); !errors.As(err, &h) || h.Hint() == "" {
 		t.Errorf("no write API: %v has no hint", err)
 	}
 }
@@ -69,6 +70,45 @@ func TestConflictHint(t *testing.T) {
 		var h exitcode.Hinter
 		if err := tt.c.Hint(&ConflictError{}); !errors.As(err, &h) || !strings.Contains(h.Hint(), tt.want) {
 			t.Errorf("%s: hint %v; want it to contain %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestHintsNameInvoked: the conflict and missing-token hints name the
+// command that started wop ("npx wop pack verify ..."), plain wop without.
+func TestHintsNameInvoked(t *testing.T) {
+	hint := func(err error) string {
+		var h interface{ Hint() string }
+		if !errors.As(err, &h) {
+			t.Fatalf("no hint: %v", err)
+		}
+		return h.Hint()
+	}
+	dir := t.TempDir()
+	local := filepath.Join(dir, "a-1.0.0.tgz")
+	if err := os.WriteFile(local, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, invoked := range []invocation.Name{"", "npx wop"} {
+		w := invoked.String()
+		for _, tt := range []struct {
+			c    Conflict
+			want string
+		}{
+			{Conflict{Target: "a.tgz", Invoked: invoked}, "'" + w + " pack verify a.tgz --source DIR'"},
+			{Conflict{Target: "src", Built: true, Local: local, LocalShown: "a-1.0.0.tgz", Invoked: invoked}, "'" + w + " pack verify a-1.0.0.tgz --source src'"},
+			{Conflict{Target: "src", Built: true, Local: filepath.Join(dir, "none"), TarballURL: "https://r/a.tgz", Invoked: invoked}, "'" + w + " pack verify FILE --source src'"},
+		} {
+			if h := hint(tt.c.Hint(&ConflictError{})); !strings.Contains(h, tt.want) {
+				t.Errorf("%q: hint %q, want %q in it", invoked, h, tt.want)
+			}
+		}
+		if h := (&ConflictError{Invoked: invoked}).Hint(); !strings.Contains(h, "'"+w+" pack verify --source'") {
+			t.Errorf("%q: ConflictError hint %q", invoked, h)
+		}
+		err := ExitError(context.Background(), &NoCredentialsError{Registry: "r"}, invoked, nil)
+		if h := hint(err); !strings.Contains(h, "'"+w+" login --registry URL'") {
+			t.Errorf("%q: no-credentials hint %q", invoked, h)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/build"
 	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/registry"
@@ -222,6 +223,7 @@ func (a *Archive) SameTar(r io.Reader) (bool, error) {
 // ConflictError: the version exists at the registry with other bytes.
 type ConflictError struct {
 	Name, Version, Ours, Theirs string
+	Invoked                     invocation.Name // the command that started wop, for Hint
 }
 
 func (e *ConflictError) Error() string {
@@ -233,7 +235,7 @@ func (e *ConflictError) Is(target error) bool { return target == registry.ErrCon
 
 // Hint says what to do.
 func (e *ConflictError) Hint() string {
-	return "versions are immutable: bump the version; if this is a rebuild, 'wop pack verify --source' shows which entries changed"
+	return "versions are immutable: bump the version; if this is a rebuild, '" + e.Invoked.Cmd("pack verify --source") + "' shows which entries changed"
 }
 
 // Served renders the signed manifest indented, members in its order: the

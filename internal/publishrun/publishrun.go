@@ -171,7 +171,7 @@ func (o *run) upload(ctx context.Context, a *publish.Archive, gen spec.Tree, ori
 	}
 	out, err := publish.Run(ctx, req)
 	if err != nil {
-		return publish.ExitError(ctx, err, func(c *publish.ConflictError) error { return o.conflict(c, out.Put) })
+		return publish.ExitError(ctx, err, o.Env.Invoked, func(c *publish.ConflictError) error { return o.conflict(c, out.Put) })
 	}
 	if out.Status == "dry-run" {
 		fmt.Fprintf(o.Env.ErrOut, "would PUT %s: %d bytes (%s), %s\n", out.Put, a.Size, a.Integrity.SRI, a.SigningWords())
@@ -258,7 +258,7 @@ func (o *run) progress(r io.Reader, size int64) io.Reader {
 
 // conflict gives a version conflict the hint that fits what the user has.
 func (o *run) conflict(err *publish.ConflictError, tarballURL string) error {
-	c := publish.Conflict{Target: o.Target, TarballURL: tarballURL}
+	c := publish.Conflict{Target: o.Target, TarballURL: tarballURL, Invoked: o.Env.Invoked}
 	if o.pending != nil {
 		c.Built, c.Local = true, o.pending.FinalPath()
 		c.LocalShown = lintrun.DisplayRel(o.Env, c.Local)

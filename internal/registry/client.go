@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/wop-cli/wop/internal/invocation"
 )
 
 // Options configure a Client.
@@ -38,6 +40,9 @@ type Options struct {
 	// Redactor, when set, is shared with the caller's messages; the client
 	// teaches it the token and the URL's credentials.
 	Redactor *Redactor
+	// Invoked is the command that started wop: the hints of the errors
+	// the client returns name it.
+	Invoked invocation.Name
 }
 
 // Client is the one HTTP client for everything wop asks of a registry.
@@ -53,6 +58,7 @@ type Client struct {
 	backoff  func(int, time.Duration) time.Duration
 	trace    io.Writer
 	redact   *Redactor
+	invoked  invocation.Name
 }
 
 // New builds a Client for one registry.
@@ -61,7 +67,7 @@ func New(o Options) (*Client, error) {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return nil, fmt.Errorf("registry URL %q: want an http(s) URL", NewRedactor().String(o.Registry))
 	}
-	c := &Client{allow: o.AllowOrigins, attempts: max(o.MaxAttempts, 1), backoff: o.Backoff, trace: o.Trace, redact: o.Redactor}
+	c := &Client{allow: o.AllowOrigins, attempts: max(o.MaxAttempts, 1), backoff: o.Backoff, trace: o.Trace, redact: o.Redactor, invoked: o.Invoked}
 	if c.redact == nil {
 		c.redact = NewRedactor()
 	}

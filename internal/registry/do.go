@@ -96,6 +96,7 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	}
 	se := parseError(req.Method, shown, raw.StatusCode, raw.Header.Get("Content-Type"), body)
 	se.Code, se.Message, se.Snippet = c.redact.String(se.Code), c.redact.String(se.Message), c.redact.String(se.Snippet)
+	se.Invoked = c.invoked
 	return nil, raw, se
 }
 

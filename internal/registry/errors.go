@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/spec"
 )
 
@@ -21,6 +22,9 @@ type StatusError struct {
 	Details     map[string]any // the body's details
 	HTML        bool           // the body was an HTML page (a proxy's, not the registry's)
 	Snippet     string         // start of a non-JSON body
+	// Invoked is the command that started wop, for the hints that name
+	// one (the client's Options.Invoked).
+	Invoked invocation.Name
 }
 
 func (e *StatusError) Error() string {
@@ -50,9 +54,14 @@ func (e *StatusError) Is(target error) bool {
 
 // TokenHint is the next step when a registry needs a token wop does not
 // have: the one wording, for a 401 and for publish's check before sending.
-const TokenHint = "set WOP_TOKEN, pass --token-stdin, or run 'wop login --registry URL'"
+// It names login as invoked runs it.
+func TokenHint(invoked invocation.Name) string {
+	return "set WOP_TOKEN, pass --token-stdin, or run '" + invoked.Cmd("login --registry URL") + "'"
+}
 
 // hints tell the author what to change for each error code of FORMAT.md §5.
+// Their command lines say wop; whoever prints one knows the command that
+// started wop and rewrites them (invocation.Name.Mentions).
 var hints = map[string]string{
 	"invalid_pack_scope":         "the registry does not accept this namespace; publish under one it lists in supportedNamespaces",
 	"invalid_pack_name":          "the pack name is not valid: <scope>.<org>.<name>, lower case",
@@ -110,9 +119,9 @@ func CodeHint(code string) string {
 
 // HintsIn returns the fixes for the registry error codes text names as
 // words (a pull-request registry's gate prints the code it refuses with),
-// one line each, in the order of the codes' first mention; "" when it names
-// none wop has a fix for.
-func HintsIn(text string) string {
+// one line each, in the order of the codes' first mention, their command
+// lines as invoked runs wop; "" when it names none wop has a fix for.
+func HintsIn(text string, invoked invocation.Name) string {
 	type mention struct {
 		at   int
 		hint string
@@ -120,7 +129,7 @@ func HintsIn(text string) string {
 	var found []mention
 	for code, hint := range hints {
 		if at := wordIndex(text, code); at >= 0 {
-			found = append(found, mention{at, code + ": " + hint})
+			found = append(found, mention{at, code + ": " + invoked.Mentions(hint)})
 		}
 	}
 	slices.SortFunc(found, func(a, b mention) int { return cmp.Compare(a.at, b.at) })
@@ -155,7 +164,7 @@ func wordIndex(text, code string) int {
 func (e *StatusError) Hint() string {
 	switch e.StatusCode {
 	case http.StatusUnauthorized:
-		return "the token is missing or not accepted: " + TokenHint
+		return "the token is missing or not accepted: " + TokenHint(e.Invoked)
 	case http.StatusForbidden:
 		return "the token is valid but has no rights on this namespace; ask the registry operator to grant it"
 	case http.StatusConflict:
@@ -164,14 +173,14 @@ func (e *StatusError) Hint() string {
 		return "the archive is over the registry's upload limit; private registries may raise it"
 	}
 	if e.StatusCode < 300 {
-		return "a registry answers an upload with 201 (published) or 200 (already there); this answer does not say the version was published: check with 'wop pack verify NAME@VERSION --registry URL' before publishing again"
+		return "a registry answers an upload with 201 (published) or 200 (already there); this answer does not say the version was published: check with '" + e.Invoked.Cmd("pack verify NAME@VERSION --registry URL") + "' before publishing again"
 	}
 	if e.Code == "pack_validation_failed" {
 		if r, ok := e.Details["reason"].(string); ok {
 			return "the registry refused the pack: " + r
 		}
 	}
-	return CodeHint(e.Code)
+	return e.Invoked.Mentions(CodeHint(e.Code))
 }
 
 // parseError builds a StatusError from a response body in either shape:

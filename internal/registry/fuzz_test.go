@@ -79,7 +79,7 @@ func FuzzHintsIn(f *testing.F) {
 	f.Add("xpack_engine_unsupported pack_peer_dependency_undefined_ sub_chain_cycle")
 	f.Add("pack_engine_unsupportedpack_engine_unsupported")
 	f.Fuzz(func(t *testing.T, text string) {
-		out := HintsIn(text)
+		out := HintsIn(text, "")
 		if out == "" {
 			return
 		}

@@ -254,7 +254,7 @@ func TestHintsIn(t *testing.T) {
 		"pack_engine_unsupported_v3":         "",
 		"nothing here":                       "",
 	} {
-		got := HintsIn(text)
+		got := HintsIn(text, "")
 		parts := strings.Split(got, "\n      ")
 		wants := strings.Split(want, "|")
 		if want == "" {

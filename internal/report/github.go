@@ -27,7 +27,7 @@ func printGitHub(w io.Writer, in Input) error {
 			}
 		}
 		props = append(props, "title="+escapeProperty(EscapeControl(d.Rule, false)))
-		msg := EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)
+		msg := EscapeControl(strings.ReplaceAll(in.Invoked.Mentions(d.Message), "\r\n", "\n"), true)
 		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
 	}
 	_, err := io.WriteString(w, b.String())

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 )
 
 // Formats lists the accepted --format values.
@@ -36,6 +37,13 @@ type Input struct {
 	// Ignored is how many findings the configuration's ignore lists
 	// dropped; json prints it in its summary.
 	Ignored int
+	// Invoked is the command that started wop. The formats a person reads
+	// (text, github's annotations) print the command lines in findings'
+	// messages as it runs them (invocation.Name.Mentions): "rebuild with
+	// npx wop pack build --key". Findings themselves stay as plain wop
+	// says them, and so do json and sarif: lint's cache, a baseline and a
+	// code-scanning alert's identity are the same whoever started wop.
+	Invoked invocation.Name
 }
 
 // Incomplete says a catalog skipped broken pack.json files: what those

@@ -35,7 +35,7 @@ func printText(w io.Writer, in Input) error {
 		}
 		// File names and messages carry archive entry names and file
 		// contents: escaped, they cannot drive the terminal.
-		fmt.Fprintf(&b, "%s: %s %s: %s%s\n", EscapeControl(Location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(d.Message, "\r\n", "\n"), true)), fixMark(d))
+		fmt.Fprintf(&b, "%s: %s %s: %s%s\n", EscapeControl(Location(d), false), sev, d.Rule, indentContinuation(EscapeControl(strings.ReplaceAll(in.Invoked.Mentions(d.Message), "\r\n", "\n"), true)), fixMark(d))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

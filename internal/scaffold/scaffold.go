@@ -14,6 +14,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/atomicfile"
 	"github.com/wop-cli/wop/internal/canon"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/packname"
 	"github.com/wop-cli/wop/internal/spec"
@@ -43,17 +44,18 @@ type Options struct {
 // positional argument ("" if none), flag is --name. One of them alone is
 // the name, and the directory is named after it; both: arg is the
 // directory, unless it is itself a pack name that differs from --name (the
-// name given twice, two ways).
-func NameAndDir(arg, flag string) (name, dir string, err error) {
+// name given twice, two ways). The errors' command lines start as invoked
+// runs wop.
+func NameAndDir(arg, flag string, invoked invocation.Name) (name, dir string, err error) {
 	switch {
 	case arg == "" && flag == "":
-		return "", "", errors.New("a pack name is required: wop pack init community.<you>.<pack> (or --name NAME)")
+		return "", "", errors.New("a pack name is required: " + invoked.Cmd("pack init community.<you>.<pack>") + " (or --name NAME)")
 	case flag == "":
 		return arg, arg, nil
 	case arg == "" || arg == flag:
 		return flag, flag, nil
 	case !strings.ContainsAny(arg, `/\`) && packname.Problem(arg, slices.Concat(packname.Tiers, []string{"local"})) == "":
-		return "", "", fmt.Errorf("the pack name is given twice, %q and --name %q: drop one (to create the pack in a directory of another name: wop pack init DIR --name NAME)", arg, flag)
+		return "", "", fmt.Errorf("the pack name is given twice, %q and --name %q: drop one (to create the pack in a directory of another name: %s)", arg, flag, invoked.Cmd("pack init DIR --name NAME"))
 	}
 	return flag, arg, nil
 }

@@ -86,7 +86,7 @@ func TestNameAndDir(t *testing.T) {
 		{"", "", "", "", "a pack name is required: wop pack init community.<you>.<pack>"},
 	}
 	for _, tt := range tests {
-		name, dir, err := NameAndDir(tt.arg, tt.flag)
+		name, dir, err := NameAndDir(tt.arg, tt.flag, "")
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("NameAndDir(%q, %q) err = %v, want %q", tt.arg, tt.flag, err, tt.err)

@@ -43,7 +43,7 @@ func FuzzOutputWatcher(f *testing.F) {
 			w.Write(rest[:min(size, len(rest))])
 		}
 		w.finish()
-		_ = w.hints()
+		_ = w.hints("")
 		tail := w.lastLines()
 		if len(tail) > tailBytes || !strings.HasSuffix(string(out), tail) {
 			t.Fatalf("tail %q of %q", tail, out)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/registry"
 )
 
@@ -76,7 +77,7 @@ func (w *outputWatcher) endLine() {
 	if h := gateHeading().FindString(line); h != "" {
 		w.heading = strings.TrimSpace(h)
 	}
-	if registry.HintsIn(line) != "" && w.hintText.Len()+len(line) < maxHintText {
+	if registry.HintsIn(line, "") != "" && w.hintText.Len()+len(line) < maxHintText {
 		w.hintText.WriteString(line)
 		w.hintText.WriteByte('\n')
 	}
@@ -90,8 +91,10 @@ func (w *outputWatcher) finish() {
 }
 
 // hints is the fix for each error code the output named, in the order of
-// their first mention.
-func (w *outputWatcher) hints() string { return registry.HintsIn(w.hintText.String()) }
+// their first mention, its commands as invoked runs them.
+func (w *outputWatcher) hints(invoked invocation.Name) string {
+	return registry.HintsIn(w.hintText.String(), invoked)
+}
 
 // lastLines is the output's end, a partial first line dropped when the
 // kept tail starts mid-line.

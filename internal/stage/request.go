@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wop-cli/wop/internal/exitcode"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/safefile"
 	"github.com/wop-cli/wop/internal/spec"
@@ -22,6 +23,8 @@ type Request struct {
 	Tree     string // --tree, "" for the archive's spec generation
 	Branch   string // --branch, "" to commit nothing
 	NoGate   bool   // --no-registry-check
+	// Invoked is the command that started wop, for hints that name one.
+	Invoked invocation.Name
 }
 
 // Outcome is what staging did, for publish to report.
@@ -53,7 +56,7 @@ func (r Request) Run(ctx context.Context, a *publish.Archive, gen, asked spec.Tr
 	opt := Options{
 		Tree: tree, NoGate: r.NoGate, Branch: r.Branch,
 		Message: fmt.Sprintf("Publish %s@%s", a.Name, a.Version),
-		Environ: WithoutSecrets(os.Environ()), Progress: progress,
+		Environ: WithoutSecrets(os.Environ()), Progress: progress, Invoked: r.Invoked,
 	}
 	res, d, err := Publish(ctx, c, p, opt)
 	if err != nil {

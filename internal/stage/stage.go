@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/publish"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -51,6 +52,9 @@ type Options struct {
 	Environ []string // the environment generators, gate and git run with
 	// Progress, when set, is told each step as it starts.
 	Progress func(format string, args ...any)
+	// Invoked is the command that started wop: the fixes a failed gate's
+	// error codes get name it.
+	Invoked invocation.Name
 }
 
 // Status says what a stage did.
@@ -91,7 +95,7 @@ func Stage(ctx context.Context, c *Checkout, p Pack, o Options) (*Result, error)
 	if a.Signature == nil {
 		return nil, fmt.Errorf("%s@%s is unsigned; a registry pull request needs keys/pack.json.sig", a.Name, a.Version)
 	}
-	existing, err := c.existing(o.Tree, a)
+	existing, err := c.existing(o.Tree, a, o.Invoked)
 	if err != nil || existing == publish.Different {
 		return nil, err
 	}
@@ -151,7 +155,7 @@ func stageTree(ctx context.Context, c *Checkout, work string, ch *change, o Opti
 	}
 	for _, g := range gens {
 		o.Progress("running %s", g.Label)
-		if err := run(ctx, work, o.Environ, g); err != nil {
+		if err := run(ctx, work, o.Environ, o.Invoked, g); err != nil {
 			return nil, err
 		}
 	}
@@ -173,7 +177,7 @@ func check(ctx context.Context, work string, o Options, res *Result) error {
 		return nil
 	}
 	o.Progress("running %s", g.Label)
-	if err := run(ctx, work, o.Environ, g); err != nil {
+	if err := run(ctx, work, o.Environ, o.Invoked, g); err != nil {
 		return err
 	}
 	res.Gate = g.Label
@@ -206,9 +210,9 @@ func CheckTree(tree string, a *publish.Archive) error {
 // tar stream (whatever its gzip bytes) is Identical; another is Different,
 // returned as a *publish.ConflictError. Without an archive in the checkout
 // (some clones keep only manifests) the recorded integrity decides.
-func (c *Checkout) existing(tree string, a *publish.Archive) (publish.Existing, error) {
+func (c *Checkout) existing(tree string, a *publish.Archive, invoked invocation.Name) (publish.Existing, error) {
 	dir := c.path(VersionDir(tree, a.Name))
-	conflict := &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI}
+	conflict := &publish.ConflictError{Name: a.Name, Version: a.Version, Ours: a.Integrity.SRI, Invoked: invoked}
 	for _, ext := range []string{".tgz", ".json"} {
 		if err := regularOrAbsent(filepath.Join(dir, a.Version+ext)); err != nil {
 			return publish.Absent, err

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/regex"
 	"github.com/wop-cli/wop/internal/report"
 	"github.com/wop-cli/wop/internal/safefile"
@@ -171,7 +172,7 @@ const tailLines = 25
 // hanging stage.
 const stepWaitDelay = 50 * time.Millisecond
 
-func run(ctx context.Context, dir string, environ []string, s step) error {
+func run(ctx context.Context, dir string, environ []string, invoked invocation.Name, s step) error {
 	cmd := exec.CommandContext(ctx, s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = withPath(environ, filepath.Join(dir, "node_modules", ".bin"))
@@ -190,7 +191,7 @@ func run(ctx context.Context, dir string, environ []string, s step) error {
 			Gate:   report.EscapeControl(out.heading, false),
 			Output: report.EscapeControl(tail(out.lastLines(), tailLines), true),
 			Err:    err,
-			hint:   out.hints(),
+			hint:   out.hints(invoked),
 		}
 	}
 	return nil

@@ -111,7 +111,7 @@ func TestRunReportsTheFailingGate(t *testing.T) {
 	bin := filepath.Join(dir, "node_modules", ".bin")
 	os.MkdirAll(bin, 0o755)
 	os.WriteFile(filepath.Join(bin, "fake-gate"), []byte("#!/bin/sh\necho '[1/9] Registry index up to date...'\necho '[7/9] SBOMs up to date...'\necho 'x.sbom.json drifted' >&2\nexit 1\n"), 0o755)
-	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "fake-gate"}})
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, "", step{"npm run check", []string{"sh", "-c", "fake-gate"}})
 	var se *StepError
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v", err)
@@ -131,7 +131,7 @@ func TestGateRefusalHints(t *testing.T) {
 	dir := t.TempDir()
 	script := "echo '[v2 5/9] engines admit major 2...'\necho 'packs/community.acme.demo: pack_engine_unsupported: >=1.0.0 <2.0.0'\n" +
 		"i=0; while [ $i -lt 40 ]; do echo line $i; i=$((i+1)); done\nexit 1\n"
-	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, "", step{"npm run check", []string{"sh", "-c", script}})
 	var se *StepError
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v", err)
@@ -142,7 +142,7 @@ func TestGateRefusalHints(t *testing.T) {
 	if h := se.Hint(); !strings.HasPrefix(h, "pack_engine_unsupported: engines.openwop does not admit") {
 		t.Errorf("hint %q", h)
 	}
-	err = run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", "echo SBOM drifted; exit 1"}})
+	err = run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, "", step{"npm run check", []string{"sh", "-c", "echo SBOM drifted; exit 1"}})
 	if errors.As(err, &se) && se.Hint() != "" {
 		t.Errorf("a refusal naming no code got hint %q", se.Hint())
 	}
@@ -161,7 +161,7 @@ func TestRunBoundsAndEscapesOutput(t *testing.T) {
 		"head -c 1000000 /dev/zero | tr '\\0' 'y'; echo\n" +
 		"printf 'evil \\033]52;c;cHduZWQ=\\007 \\342\\200\\256txt.exe \\377 done\\r\\n'\n" +
 		"exit 1\n"
-	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, step{"npm run check", []string{"sh", "-c", script}})
+	err := run(context.Background(), dir, []string{"PATH=/usr/bin:/bin"}, "", step{"npm run check", []string{"sh", "-c", script}})
 	var se *StepError
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v", err)

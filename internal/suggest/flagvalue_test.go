@@ -32,10 +32,10 @@ func TestFlagValue(t *testing.T) {
 // list.
 func TestUnknownRule(t *testing.T) {
 	ids := []string{"ref-missing", "placeholder-left"}
-	if err := UnknownRule("ref-mising", ids); err == nil || err.Error() != `no rule "ref-mising"; did you mean "ref-missing"? ('wop pack rules' lists them)` {
+	if err := UnknownRule("ref-mising", ids, "wop pack rules"); err == nil || err.Error() != `no rule "ref-mising"; did you mean "ref-missing"? ('wop pack rules' lists them)` {
 		t.Errorf("near: %v", err)
 	}
-	if err := UnknownRule("zzz", ids); err == nil || err.Error() != `no rule "zzz"; 'wop pack rules' lists them` {
+	if err := UnknownRule("zzz", ids, "wop pack rules"); err == nil || err.Error() != `no rule "zzz"; 'wop pack rules' lists them` {
 		t.Errorf("far: %v", err)
 	}
 }

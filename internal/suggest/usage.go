@@ -9,12 +9,13 @@ import (
 )
 
 // UnknownRule is the usage error for a rule id that does not exist, with
-// the nearest one.
-func UnknownRule(id string, ids []string) error {
+// the nearest one; rules names the command that lists them all ("wop pack
+// rules", as the user runs wop).
+func UnknownRule(id string, ids []string, rules string) error {
 	if near, ok := Nearest(id, ids, 3); ok {
-		return &exitcode.UsageError{Err: fmt.Errorf("no rule %q; did you mean %q? ('wop pack rules' lists them)", id, near)}
+		return &exitcode.UsageError{Err: fmt.Errorf("no rule %q; did you mean %q? ('%s' lists them)", id, near, rules)}
 	}
-	return exitcode.Usagef("no rule %q; 'wop pack rules' lists them", id)
+	return exitcode.Usagef("no rule %q; '%s' lists them", id, rules)
 }
 
 // FlagValue checks that a flag's value is one of allowed: otherwise a

@@ -63,7 +63,7 @@ func printAndExit(env *cli.Env, format string, strict bool, ds []diag.Diagnostic
 	if format == "sarif" {
 		rules = lint.InfosWithDocs()
 	}
-	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: rules, Diags: ds, Color: env.Color, BaseDir: env.WorkDir}); err != nil {
+	if err := report.Print(env.Out, format, report.Input{Tool: "wop", Version: env.Version, Rules: rules, Diags: ds, Color: env.Color, BaseDir: env.WorkDir, Invoked: env.Invoked}); err != nil {
 		return err
 	}
 	c := diag.Count(ds)

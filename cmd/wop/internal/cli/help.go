@@ -30,11 +30,11 @@ func helpRunE(c *cobra.Command, args []string) error {
 	}
 	switch {
 	case len(rest) > 0 && target.IsAdditionalHelpTopicCommand():
-		return Usagef("unknown help topic %q: %s is a help topic without subtopics; see 'wop help %s'",
-			strings.Join(args, " "), target.Name(), target.Name())
+		return Usagef("unknown help topic %q: %s is a help topic without subtopics; see '%s help %s'",
+			strings.Join(args, " "), target.Name(), c.Root().CommandPath(), target.Name())
 	case len(rest) > 0 && !target.HasSubCommands():
-		return Usagef("unknown help topic %q: '%s' has no subcommands; see 'wop help %s'",
-			strings.Join(args, " "), target.CommandPath(), strings.TrimPrefix(target.CommandPath(), "wop "))
+		return Usagef("unknown help topic %q: '%s' has no subcommands; see '%s help %s'",
+			strings.Join(args, " "), target.CommandPath(), c.Root().CommandPath(), subPath(target))
 	case len(rest) > 0:
 		return UnknownCommand(target, rest[0])
 	}

@@ -84,13 +84,19 @@ func FlagError(c *cobra.Command, err error) error {
 	return &UsageError{Err: fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 }
 
+// subPath is c's path below the root ("pack lint"), for a command line
+// that starts with the root's own (which is "npx wop" when npm started wop).
+func subPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().CommandPath()+" ")
+}
+
 // GroupRunE makes a command group refuse an unknown subcommand (cobra would
 // print help and exit 0) and show help when called bare.
 func GroupRunE(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 && args[0] == "help" && cmd.HasParent() {
 		// `wop pack help lint`: help is a command of the root only.
-		topic := strings.Join(append([]string{strings.TrimPrefix(cmd.CommandPath(), "wop ")}, args[1:]...), " ")
-		return Usagef("unknown command \"help\" for %q; did you mean 'wop help %s'?", cmd.CommandPath(), topic)
+		topic := strings.Join(append([]string{subPath(cmd)}, args[1:]...), " ")
+		return Usagef("unknown command \"help\" for %q; did you mean '%s help %s'?", cmd.CommandPath(), cmd.Root().CommandPath(), topic)
 	}
 	if len(args) > 0 {
 		return UnknownCommand(cmd, args[0])

@@ -28,7 +28,7 @@ key) into DIR, and print the base64 public key a registry operator registers
 under ID. Existing files are never overwritten.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 { // 'wop key generate acme-1' is the id put where a flag belongs
-				return cli.Usagef("'wop key generate' takes no arguments; the key's id is a flag: wop key generate --key-id %s", args[0])
+				return cli.Usagef("'%s' takes no arguments; the key's id is a flag: %s", env.Invoked.Cmd("key generate"), env.Invoked.Cmd("key generate --key-id "+args[0]))
 			}
 			return nil
 		},

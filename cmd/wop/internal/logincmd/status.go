@@ -15,7 +15,7 @@ func runStatus(ctx context.Context, env *cli.Env, reg string) error {
 	shown := redactor.String(strings.TrimSuffix(reg, "/"))
 	out := *env
 	out.Out, out.ErrOut = redactor.Writer(env.Out), redactor.Writer(env.ErrOut)
-	return redactor.Error(credentials.Status(ctx, out.Out, env.Getenv, env.ConfigDir, shown, reg, newChecker(env, reg, redactor)))
+	return redactor.Error(credentials.Status(ctx, out.Out, env.Getenv, env.ConfigDir, shown, reg, env.Invoked, newChecker(env, reg, redactor)))
 }
 
 // newChecker makes the registry client that checks a token for reg.

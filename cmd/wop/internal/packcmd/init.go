@@ -24,7 +24,7 @@ func newInitCmd(env *cli.Env) *cobra.Command {
   wop pack init --name community.alice.summaries --spec v2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, dir, err := scaffold.NameAndDir(strings.Join(args, ""), name)
+			name, dir, err := scaffold.NameAndDir(strings.Join(args, ""), name, env.Invoked)
 			if err != nil {
 				return cli.Usagef("%v", err)
 			}

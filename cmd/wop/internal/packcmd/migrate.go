@@ -29,7 +29,7 @@ func newMigrateCmd(env *cli.Env) *cobra.Command {
   wop pack migrate --to v2 --catalog https://packs.openwop.dev packs/*`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.to == "" { // checked here, not by cobra's required flag: that error exits 1
-				return cli.Usagef("--to is required: wop pack migrate --to v2")
+				return cli.Usagef("--to is required: %s", env.Invoked.Cmd("pack migrate --to v2"))
 			}
 			if o.to != "v2" {
 				return cli.Usagef("--to %q: the only target is v2", o.to)

@@ -54,7 +54,7 @@ func preparePack(ctx context.Context, env *cli.Env, dir string, settings *lintru
 		return nil, err
 	}
 	if pk.Archive != nil {
-		return nil, cli.Usagef("%s is an archive; build takes a source directory ('wop pack sign' re-signs an archive)", dir)
+		return nil, cli.Usagef("%s is an archive; build takes a source directory ('%s' re-signs an archive)", dir, env.Invoked.Cmd("pack sign"))
 	}
 	pk.Keep(keepBudget)
 	keys.configKeyID = settings.KeyID

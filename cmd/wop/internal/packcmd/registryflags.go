@@ -64,6 +64,7 @@ func (f *registryFlags) client(env *cli.Env, o clientOptions) (*registry.Client,
 		MaxAttempts:  o.attempts,
 		Trace:        o.trace,
 		Redactor:     o.redactor,
+		Invoked:      env.Invoked,
 	})
 	if err != nil {
 		return nil, cli.Usagef("--registry: %v", err)

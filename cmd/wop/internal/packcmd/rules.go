@@ -32,7 +32,8 @@ func newRulesCmd(env *cli.Env) *cobra.Command {
 				tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSEVERITY\tSUMMARY")
 				for _, r := range infos {
-					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, lintrun.Summary(r), fixMark(r.ID))
+					// Command lines as the user runs wop, as --explain prints them; json keeps wop's own words.
+					fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.ID, r.Severity, env.Invoked.Mentions(lintrun.Summary(r)), fixMark(r.ID))
 				}
 				fmt.Fprintf(tw, "\nRun '%s' for why a rule exists and how to fix it;\n'%s' applies the fixes of rules marked (fixable).\n",
 					env.Invoked.Cmd("pack lint --explain ID"), env.Invoked.Cmd("pack lint --fix"))
@@ -77,9 +78,9 @@ func runExplain(env *cli.Env, id string) error { return explain(env, lint.All(),
 
 // explain prints lintrun.Explain's text for rule id of rules.
 func explain(env *cli.Env, rules lint.Rules, id string) error {
-	text, found, err := lintrun.Explain(rules, id)
+	text, found, err := lintrun.Explain(rules, id, env.Invoked)
 	if !found {
-		return suggest.UnknownRule(id, ruleIDs())
+		return suggest.UnknownRule(id, ruleIDs(), env.Invoked.Cmd("pack rules"))
 	}
 	if err != nil {
 		return err

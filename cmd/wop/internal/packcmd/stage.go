@@ -22,6 +22,6 @@ func (s *stageFlags) addFlags(cmd *cobra.Command) {
 // env's working directory.
 func (s *stageFlags) request(env *cli.Env) stage.Request {
 	r := s.req
-	r.Root = env.Abs(r.Checkout)
+	r.Root, r.Invoked = env.Abs(r.Checkout), env.Invoked
 	return r
 }

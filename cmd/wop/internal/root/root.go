@@ -34,6 +34,10 @@ func NewCmd(env *cli.Env) *cobra.Command {
 		// anywhere in the tree (`wop lint` -> `wop pack lint`).
 		Args: cobra.ArbitraryArgs,
 		RunE: cli.GroupRunE,
+		// Every command path cobra prints (usage lines, 'see ... --help',
+		// did-you-mean) starts with the command the user ran: "npx wop"
+		// when npm's entry point started wop.
+		Annotations: map[string]string{cobra.CommandDisplayNameAnnotation: env.Invoked.String()},
 	}
 	cmd.SetIn(env.In)
 	cmd.SetOut(env.Out)
