@@ -44,6 +44,7 @@ func Analyze(src []byte, entry string, read Reader) (f *Facts) {
 	}
 	f.parsed = true
 	f.exports, f.hasDefault = a.exportNames, a.defaultExpr != nil || a.cjsDefault
+	f.imports = a.relImports
 	f.nodes = map[string]*Node{}
 	// Each node starts from the module as loaded, in typeId order: what
 	// one node's code assigns to a module variable never shows in
@@ -106,8 +107,9 @@ type analysis struct {
 	defaultExpr js.IExpr
 	cjsDefault  bool
 
-	read    Reader
-	modules map[string]*moduleExports // by path; nil while being read (an import cycle)
+	read       Reader
+	modules    map[string]*moduleExports // by path; nil while being read (an import cycle)
+	relImports []Import                  // every relative import met, in reading order
 
 	node      *Node // the node being analysed; nil at module level
 	active    map[*fn]bool

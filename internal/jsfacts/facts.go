@@ -120,6 +120,26 @@ type Facts struct {
 	nodes      map[string]*Node
 	exports    map[string]bool
 	hasDefault bool
+	imports    []Import
+}
+
+// Import is a static import (or export ... from) of a relative path, in the
+// entry or a module of the pack it leads to: what the module needs beside
+// it in the archive to load.
+type Import struct {
+	Spec string // the specifier as written ("./lib/util.mjs")
+	File string // the pack path it names; "" when it climbs out of the pack
+	At   Pos    // the import statement's line
+}
+
+// Imports returns the relative imports the analysis met, in the order
+// their modules were read (the entry first); a package or built-in
+// import ("node:fs", "zod") is not among them.
+func (f *Facts) Imports() []Import {
+	if f == nil {
+		return nil
+	}
+	return slices.Clone(f.imports)
 }
 
 // Parsed reports whether the source was analysed (it parsed, within the

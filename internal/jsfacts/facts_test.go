@@ -241,6 +241,19 @@ export const nodes = {
 	if n := Analyze([]byte(src), "index.mjs", nil).Node("a.one"); n == nil || surfaces(n) != nil {
 		t.Error("without a reader, imports are not followed")
 	}
+	want := []Import{
+		{Spec: "./lib/util.mjs", File: "lib/util.mjs", At: Pos{File: "index.mjs", Line: 1}},
+		{Spec: "./store.mjs", File: "lib/store.mjs", At: Pos{File: "lib/util.mjs", Line: 1}},
+		{Spec: "./lib/store.mjs", File: "lib/store.mjs", At: Pos{File: "index.mjs", Line: 2}},
+		{Spec: "../other.mjs", File: "", At: Pos{File: "index.mjs", Line: 3}},
+	}
+	if got := f.Imports(); !slices.Equal(got, want) {
+		t.Errorf("Imports() = %+v\nwant %+v", got, want)
+	}
+	reexport := Analyze([]byte("export * from './more.mjs';\nexport { a } from \"./a.mjs\";\n"), "index.mjs", read)
+	if got := reexport.Imports(); len(got) != 2 || got[0].File != "more.mjs" || got[1] != (Import{Spec: "./a.mjs", File: "a.mjs", At: Pos{File: "index.mjs", Line: 2}}) {
+		t.Errorf("export ... from: Imports() = %+v", got)
+	}
 }
 
 // TestNodesIndependent: what one node's code assigns to a module variable

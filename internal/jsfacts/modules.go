@@ -19,8 +19,13 @@ type moduleExports struct {
 func (a *analysis) module(ast *js.AST, dir string) {
 	a.exportNames, a.exportExprs = map[string]bool{}, map[string]js.IExpr{}
 	for _, s := range ast.List {
-		if imp, ok := s.(*js.ImportStmt); ok {
-			a.imports(imp, &ast.Scope, dir)
+		switch s := s.(type) {
+		case *js.ImportStmt:
+			a.imports(s, &ast.Scope, dir)
+		case *js.ExportStmt:
+			if s.Module != nil { // export ... from './y' loads y too (its names are not followed)
+				a.relativeImport(s.Module, dir)
+			}
 		}
 	}
 	for _, s := range ast.List {
@@ -52,7 +57,7 @@ func (a *analysis) module(ast *js.AST, dir string) {
 // imports binds the names an import of a module of the pack (a relative
 // path inside the pack) brings in to what that module exports.
 func (a *analysis) imports(imp *js.ImportStmt, scope *js.Scope, dir string) {
-	file, ok := packModule(dir, unquote(imp.Module))
+	file, ok := a.relativeImport(imp.Module, dir)
 	if a.read == nil || !ok {
 		return
 	}
@@ -73,6 +78,19 @@ func (a *analysis) imports(imp *js.ImportStmt, scope *js.Scope, dir string) {
 		}
 		a.bindImport(scope, al.Binding, mod.exprs[string(imported)])
 	}
+}
+
+// relativeImport records an import of module (a quoted specifier) by a
+// module in folder dir when it is relative, and returns the pack path it
+// names; false for a package, a built-in or a path out of the pack.
+func (a *analysis) relativeImport(module []byte, dir string) (string, bool) {
+	spec := unquote(module)
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		return "", false
+	}
+	file, ok := packModule(dir, spec)
+	a.relImports = append(a.relImports, Import{Spec: spec, File: file, At: a.lineOf(module)})
+	return file, ok
 }
 
 // packModule is the pack path an import specifier in folder dir names,

@@ -113,6 +113,7 @@ func All() Rules {
 		{ID: "runtime-entry-not-wasm", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeWASMMagic, Summary: "a wasm or wasm-component runtime.entry is not a WebAssembly binary"},
 		{ID: "registry-builder-omits", Severity: diag.Info, Since: "0.1.0", Check: checkRegistryBuilderOmits, Summary: "a runtime or plugin entry wop bundles that the public registry's builder would not"},
 		{ID: "runtime-format-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeFormat, Summary: "runtime.format does not fit runtime.language"},
+		{ID: "runtime-import-unbundled", Severity: diag.Error, Since: "0.1.0", Check: checkRuntimeImports, Summary: "the JavaScript executor imports a module the archive does not hold"},
 		{ID: "runtime-entry-exports", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeEntryExports, Summary: "a JavaScript entry exports no named nodes map"},
 		{ID: "runtime-remote-entry", Severity: diag.Warning, Since: "0.1.0", Check: checkRuntimeRemoteEntry, Summary: "a remote runtime names a file as its entry"},
 		{ID: "runtime-mcp-entry-mismatch", Severity: diag.Error, Since: "0.1.0", Check: checkMCPEntry, Summary: "runtime.entry is not the URL of the MCP server runtime.mcpServer names"},
