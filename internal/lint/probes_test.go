@@ -96,11 +96,11 @@ func TestV2AdviceCeiling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// v1: the warning says add "<2.0.0". v2: one mistake, one finding:
+	// v1: the warning says to write "<2.0.0", the ceiling hosts read. v2: one mistake, one finding:
 	// v2-engine-range keeps the floor and says "<3.0.0"; the unbounded
 	// warning would repeat it.
 	for tree, want := range map[spec.Tree]map[string]string{
-		spec.Auto: {"engines-range-unbounded": `add "<2.0.0"`},
+		spec.Auto: {"engines-range-unbounded": `write the ceiling it has ("<2.0.0", the fix)`},
 		spec.V2:   {"v2-engine-range": `write ">=1.1.0 <3.0.0"`},
 	} {
 		ds, err := Run(pk, Options{Spec: tree})

@@ -177,10 +177,23 @@ func checkEnginesUnbounded(p *Pass) {
 	}
 	for _, alt := range strings.Split(v.Str, "||") {
 		if !upperBound().MatchString(strings.TrimSpace(alt)) {
-			p.Reportf("/engines/openwop", "engines.openwop %q has no upper bound; a future major protocol may break the pack and v2 hosts refuse unbounded ranges: add \"<%d.0.0\"", v.Str, ceilingFor(p, lowestMajor(alt)+1))
+			p.Reportf("/engines/openwop", "%s", unboundedMessage(p, v.Str, lowestMajor(alt)))
 			return
 		}
 	}
+}
+
+// unboundedMessage says what hosts make of an engine range without a
+// ceiling: RFC 0177 §A.1 has a host read it as below the next major after
+// protocol 1 ("<2.0.0"), so a v2 host refuses the pack (the registry's own
+// gate, check-pack-engines-admit-major, calls such packs uninstallable on
+// v2). Writing the ceiling says what the range already means; admitting
+// protocol 2 takes "<3.0.0".
+func unboundedMessage(p *Pass, r string, low uint64) string {
+	if p.Spec == spec.V2 {
+		return fmt.Sprintf("engines.openwop %q has no upper bound, which hosts read as \"<2.0.0\" (RFC 0177 §A.1): a v2 host refuses the pack; admit protocol 2: add \"<%d.0.0\"", r, ceilingFor(p, low+1))
+	}
+	return fmt.Sprintf("engines.openwop %q has no upper bound, which hosts read as \"<2.0.0\" (RFC 0177 §A.1), so v2 hosts refuse the pack: write the ceiling it has (\"<%d.0.0\", the fix), or \"<3.0.0\" once the pack follows protocol 2", r, ceilingFor(p, low+1))
 }
 
 // ceilingFor is the engine-range ceiling major to suggest: next for a v1
