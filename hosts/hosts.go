@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/wop-cli/wop/internal/catalog"
 )
@@ -64,6 +65,27 @@ func Providing(c *catalog.Catalog, typeID string) *catalog.Host {
 	}
 	for _, h := range known {
 		if slices.Contains(h.NodeTypes, typeID) {
+			return h
+		}
+	}
+	return nil
+}
+
+// Named returns the shipped host profile whose host is name, or nil: a
+// host profile setting (--host, .wop.yaml host:) may name a shipped host
+// ("openwop-app") instead of a file, so a pack author who installed wop
+// alone can target the reference host. A value with a path separator is
+// always a file.
+func Named(name string) *catalog.Host {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return nil
+	}
+	known, err := Known()
+	if err != nil {
+		return nil
+	}
+	for _, h := range known {
+		if h.Name == name {
 			return h
 		}
 	}

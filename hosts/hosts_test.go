@@ -71,3 +71,18 @@ func TestProviding(t *testing.T) {
 		})
 	}
 }
+
+func TestNamed(t *testing.T) {
+	for name, want := range map[string]bool{
+		"openwop-app":      true,
+		"":                 false,
+		"openwop-app.json": false, // a file
+		"./openwop-app":    false,
+		`x\openwop-app`:    false,
+		"other-app":        false,
+	} {
+		if got := Named(name) != nil; got != want {
+			t.Errorf("Named(%q) found %v, want %v", name, got, want)
+		}
+	}
+}

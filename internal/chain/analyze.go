@@ -131,7 +131,7 @@ func (a *analyzer) typeIDUnresolved() {
 		}
 		if h := hosts.Providing(c, n.TypeID); h != nil {
 			a.report(Finding{Rule: RuleTypeIDUnresolved, Pointer: n.Pointer + "/typeId", Node: n.ID, Info: true,
-				Message: fmt.Sprintf("node %q: typeId %q is provided by host %s (wop's %s), not by any pack in the catalog: the chain runs only on that host; lint with --host and that profile to check against it, or use a published typeId", n.ID, n.TypeID, h.Name, h.Path)})
+				Message: fmt.Sprintf("node %q: typeId %q is provided by host %s (wop's %s), not by any pack in the catalog: the chain runs only on that host; lint with --host %s to check against it, or use a published typeId", n.ID, n.TypeID, h.Name, h.Path, h.Name)})
 			continue
 		}
 		a.report(Finding{Rule: RuleTypeIDUnresolved, Pointer: n.Pointer + "/typeId", Node: n.ID,

@@ -47,7 +47,7 @@ func checkTypeIDLocal(p *Pass) {
 			// The host's own node, not a developer's: the chain is written
 			// for that host, as a chain over its other node types is
 			// (chain-typeid-unresolved says those at information too).
-			p.ReportSeverity(diag.Info, ptr, "the chain uses typeId %q, which host %s registers itself (wop's %s): the chain runs only on that host; lint with --host and that profile to check against it", id, h.Name, h.Path)
+			p.ReportSeverity(diag.Info, ptr, "the chain uses typeId %q, which host %s registers itself (wop's %s): the chain runs only on that host; lint with --host %s to check against it", id, h.Name, h.Path, h.Name)
 			return
 		}
 		p.Reportf(ptr, "the chain uses typeId %q from the local.* namespace, which exists only in one developer's host; use the published node's typeId", id)
