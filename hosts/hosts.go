@@ -44,31 +44,36 @@ func Known() ([]*catalog.Host, error) {
 	return out, nil
 }
 
-// Providing returns the first shipped host profile that lists typeID among
-// its node types, when the lint targets no host of its own (c, nil or a
-// catalog, has none merged); nil otherwise. A registry's chains are
-// written over a known host's node types on purpose, and that host runs
-// them; a lint that names its host (--host, .wop.yaml host:) is checked
-// against that host alone.
+// Providers returns a function that answers which shipped host profile
+// lists a typeId among its node types (the first in file name order; nil
+// for none), when the lint targets no host of its own (c, nil or a
+// catalog, has none merged); when it does, the function answers nil. A
+// registry's chains are written over a known host's node types on
+// purpose, and that host runs them; a lint that names its host (--host,
+// .wop.yaml host:) is checked against that host alone.
 //
-// The profiles are parsed on each call: it is asked only of a typeId
-// nothing else defines, and holding them parsed would take a global.
-// TestKnown holds every shipped profile valid; were one not, no typeId
-// would resolve through them, as before wop shipped any.
-func Providing(c *catalog.Catalog, typeID string) *catalog.Host {
+// The function parses the profiles on its first call, once: it is asked
+// only of typeIds nothing else defines, so most lints never parse them,
+// and a chain of many such nodes parses them once. TestKnown holds every
+// shipped profile valid; were one not, no typeId would resolve through
+// them, as before wop shipped any.
+func Providers(c *catalog.Catalog) func(typeID string) *catalog.Host {
 	if c != nil && len(c.Hosts()) > 0 {
-		return nil
+		return func(string) *catalog.Host { return nil }
 	}
-	known, err := Known()
-	if err != nil {
-		return nil
-	}
-	for _, h := range known {
-		if slices.Contains(h.NodeTypes, typeID) {
-			return h
+	var byType map[string]*catalog.Host
+	return func(typeID string) *catalog.Host {
+		if byType == nil {
+			byType = map[string]*catalog.Host{}
+			known, _ := Known() // none on an error (see above)
+			for _, h := range slices.Backward(known) { // the first profile listing an id wins
+				for _, id := range h.NodeTypes {
+					byType[id] = h
+				}
+			}
 		}
+		return byType[typeID]
 	}
-	return nil
 }
 
 // Named returns the shipped host profile whose host is name, or nil: a

@@ -28,7 +28,7 @@ func TestKnown(t *testing.T) {
 	}
 }
 
-func TestProviding(t *testing.T) {
+func TestProviders(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "community.acme.tools"), 0o755); err != nil {
 		t.Fatal(err)
@@ -62,11 +62,11 @@ func TestProviding(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ""
-			if h := Providing(tc.c, tc.typeID); h != nil {
+			if h := Providers(tc.c)(tc.typeID); h != nil {
 				got = h.Name
 			}
 			if got != tc.want {
-				t.Errorf("Providing(%q) = %q, want %q", tc.typeID, got, tc.want)
+				t.Errorf("Providers(c)(%q) = %q, want %q", tc.typeID, got, tc.want)
 			}
 		})
 	}

@@ -39,11 +39,12 @@ func checkTypeIDLocal(p *Pass) {
 			p.Reportf(ptr+"/typeId", "typeId %q is in the local.* namespace, which no published pack may use; name it under the pack's name", id)
 		}
 	})
+	knownHost := hosts.Providers(p.Catalog)
 	walkTypeIDs(p.Root().Get("chains"), "/chains", func(ptr, id string) {
 		if !strings.HasPrefix(id, "local.") || hostProvides(p, id) {
 			return
 		}
-		if h := hosts.Providing(p.Catalog, id); h != nil {
+		if h := knownHost(id); h != nil {
 			// The host's own node, not a developer's: the chain is written
 			// for that host, as a chain over its other node types is
 			// (chain-typeid-unresolved says those at information too).
