@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/hosts"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
@@ -124,8 +125,14 @@ func (a *analyzer) typeIDUnresolved() {
 	if c == nil {
 		return // without a catalog wop cannot know what other packs define
 	}
+	knownHost := hosts.Providers(c)
 	for _, n := range a.d.Nodes {
 		if n.TypeID == "" || a.o.OwnTypeIDs[n.TypeID] || coreReserved().MatchString(n.TypeID) || strings.HasPrefix(n.TypeID, "local.") || c.HasType(n.TypeID) {
+			continue
+		}
+		if h := knownHost(n.TypeID); h != nil {
+			a.report(Finding{Rule: RuleTypeIDUnresolved, Pointer: n.Pointer + "/typeId", Node: n.ID, Info: true,
+				Message: fmt.Sprintf("node %q: typeId %q is provided by host %s (wop's %s), not by any pack in the catalog: the chain runs only on that host; lint with --host %s to check against it, or use a published typeId", n.ID, n.TypeID, h.Name, h.Path, h.Name)})
 			continue
 		}
 		a.report(Finding{Rule: RuleTypeIDUnresolved, Pointer: n.Pointer + "/typeId", Node: n.ID,

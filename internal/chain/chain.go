@@ -225,6 +225,10 @@ type Finding struct {
 	Node    string `json:"node,omitempty"`
 	Edge    string `json:"edge,omitempty"`
 	Message string `json:"message"`
+	// Info is set when the finding is information whatever the rule's
+	// severity: a typeId only a host wop knows provides
+	// (chain-typeid-unresolved) runs on that host.
+	Info bool `json:"-"`
 }
 
 // Findings returns every DAG's findings, DAG by DAG.

@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsfacts"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/spec"
@@ -53,7 +54,11 @@ func chainOptionsWith(root *jsonpos.Value, c *catalog.Catalog, tree spec.Tree, f
 func chainRule(id string) func(p *Pass) {
 	return func(p *Pass) {
 		for _, f := range chains(p).Findings() {
-			if f.Rule == id {
+			switch {
+			case f.Rule != id:
+			case f.Info:
+				p.ReportSeverity(diag.Info, f.Pointer, "%s", f.Message)
+			default:
 				p.Reportf(f.Pointer, "%s", f.Message)
 			}
 		}

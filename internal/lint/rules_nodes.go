@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/hosts"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/chain"
+	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsfacts"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/regex"
@@ -37,10 +39,19 @@ func checkTypeIDLocal(p *Pass) {
 			p.Reportf(ptr+"/typeId", "typeId %q is in the local.* namespace, which no published pack may use; name it under the pack's name", id)
 		}
 	})
+	knownHost := hosts.Providers(p.Catalog)
 	walkTypeIDs(p.Root().Get("chains"), "/chains", func(ptr, id string) {
-		if strings.HasPrefix(id, "local.") && !hostProvides(p, id) {
-			p.Reportf(ptr, "the chain uses typeId %q from the local.* namespace, which exists only in one developer's host; use the published node's typeId", id)
+		if !strings.HasPrefix(id, "local.") || hostProvides(p, id) {
+			return
 		}
+		if h := knownHost(id); h != nil {
+			// The host's own node, not a developer's: the chain is written
+			// for that host, as a chain over its other node types is
+			// (chain-typeid-unresolved says those at information too).
+			p.ReportSeverity(diag.Info, ptr, "the chain uses typeId %q, which host %s registers itself (wop's %s): the chain runs only on that host; lint with --host %s to check against it", id, h.Name, h.Path, h.Name)
+			return
+		}
+		p.Reportf(ptr, "the chain uses typeId %q from the local.* namespace, which exists only in one developer's host; use the published node's typeId", id)
 	})
 }
 

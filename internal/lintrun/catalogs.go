@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wop-cli/wop/hosts"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/registry"
 	"github.com/wop-cli/wop/internal/report"
@@ -90,8 +91,9 @@ func (l *Catalogs) LoadAll(ctx context.Context, env *Env, srcs []string, why str
 }
 
 // WithHost returns c with the host profile at path merged in, once per
-// catalog and host ("" path: c as it is). A profile is read even without
-// a catalog, so a broken one is said at once.
+// catalog and host ("" path: c as it is). path may be a shipped host's
+// name (hosts.Named: "openwop-app"), which wop holds itself. A profile is
+// read even without a catalog, so a broken one is said at once.
 func (l *Catalogs) WithHost(c *catalog.Catalog, path, why string) (*catalog.Catalog, error) {
 	if path == "" {
 		return c, nil
@@ -105,8 +107,10 @@ func (l *Catalogs) WithHost(c *catalog.Catalog, path, why string) (*catalog.Cata
 	h, ok := l.hosts[path]
 	if !ok {
 		var err error
-		if h, err = catalog.LoadHost(path); err != nil {
-			return nil, inputf("host profile (%s) %v", why, err)
+		if h = hosts.Named(path); h == nil {
+			if h, err = catalog.LoadHost(path); err != nil {
+				return nil, inputf("host profile (%s) %v", why, err)
+			}
 		}
 		l.hosts[path] = h
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wop-cli/wop/hosts"
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/jsonpos"
 	"github.com/wop-cli/wop/internal/lint"
@@ -214,7 +215,10 @@ func (p *plan) makeJobs(ctx context.Context, env *Env, o Options) error {
 		}
 		host, why := s.Host, "configured"
 		if o.Host != "" {
-			host, why = env.Abs(o.Host), "--host"
+			host, why = o.Host, "--host"
+			if hosts.Named(o.Host) == nil {
+				host = env.Abs(o.Host)
+			}
 		}
 		if p.jobs[i].Opt.Catalog, err = p.loader.WithHost(p.jobs[i].Opt.Catalog, host, why); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/wop-cli/wop/hosts"
 	"github.com/wop-cli/wop/internal/catalog"
 	"github.com/wop-cli/wop/internal/config"
 	"github.com/wop-cli/wop/internal/diag"
@@ -228,7 +229,7 @@ func apply(c *config.Config, s *Settings, rules lint.Rules) (warnings []string, 
 	}
 	if c.Host != "" {
 		s.Host = c.Host
-		if !filepath.IsAbs(c.Host) {
+		if !filepath.IsAbs(c.Host) && hosts.Named(c.Host) == nil {
 			s.Host = filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Host))
 		}
 	}

@@ -31,7 +31,7 @@ func newGraphCmd(env *cli.Env) *cobra.Command {
 	f.StringVar(&o.Against, "against", "", "mark what changed since a previous release (a .tgz, a directory, git:REF, NAME@VERSION or registry)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
 	f.StringArrayVar(&o.Catalogs, "catalog", nil, "what other packs define (as lint takes it): node roles and schemas")
-	f.StringVar(&o.Host, "host", "", "host profile file (as lint takes it)")
+	f.StringVar(&o.Host, "host", "", "host profile file or shipped host name (as lint takes it)")
 	f.BoolVar(&o.Offline, "offline", false, "read a URL catalog from the cache only")
 	f.StringVar(&o.Tree, "spec", "auto", "spec tree to judge packs by: auto, v1 or v2")
 	return cmd

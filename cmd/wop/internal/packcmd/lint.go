@@ -79,7 +79,7 @@ func newLintCmd(env *cli.Env, runF func(context.Context, *lintOptions) error) *c
 	cmd.Flags().BoolVar(&o.info, "info", false, "also show info-level findings (off unless asked)")
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration file (default: .wop.yaml found upward from each pack)")
 	cmd.Flags().StringArrayVar(&o.catalogs, "catalog", nil, "what other packs define: a registry URL, a registry checkout, a folder of packs or an index file (repeat for several)")
-	cmd.Flags().StringVar(&o.host, "host", "", "host profile file: the node types, agents and surfaces the host the packs target provides (see docs/hosts.md)")
+	cmd.Flags().StringVar(&o.host, "host", "", "host profile file, or a shipped host's name (openwop-app): the node types, agents and surfaces the host the packs target provides (see docs/hosts.md)")
 	cmd.Flags().StringVar(&o.profile, "profile", "", "rule profile: registry (what breaks a pack for its users is an error); default: .wop.yaml profile:, else the rules' defaults")
 	cli.CompleteValues(cmd, "profile", cli.Fixed(lint.RuleProfileNames()...))
 	cmd.Flags().BoolVar(&o.offline, "offline", false, "read a URL catalog from the cache only")
