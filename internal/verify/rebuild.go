@@ -65,18 +65,20 @@ func rebuild(src *pack.Pack, a *tarball.Archive, doc *jsonpos.Doc, pub *publishe
 	return fmt.Errorf("the source does not rebuild to this archive: %s", entryDiff(plan, pub.entries))
 }
 
+// sums are a source file's digest as it is and with CRLF line ends made LF.
+type sums struct{ asIs, lf [sha256.Size]byte }
+
 // entryDiff names the entries that are missing on either side or differ.
 func entryDiff(plan *build.Plan, published []entryDigest) string {
-	ours := map[string][sha256.Size]byte{}
+	ours := map[string]sums{}
 	for _, f := range plan.Files {
 		r, err := f.Open()
 		if err != nil {
 			continue
 		}
-		h := sha256.New()
-		io.Copy(h, r) // a read cut short differs, as its contents would
+		data, _ := io.ReadAll(r) // a read cut short differs, as its contents would; the plan's files are bounded
 		r.Close()
-		ours[f.Name] = [sha256.Size]byte(h.Sum(nil))
+		ours[f.Name] = sums{sha256.Sum256(data), sha256.Sum256(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")))}
 	}
 	var diffs []string
 	for _, e := range published {
@@ -84,7 +86,11 @@ func entryDiff(plan *build.Plan, published []entryDigest) string {
 		switch {
 		case !ok:
 			diffs = append(diffs, e.name+" (only in the archive)")
-		case sum != e.sum:
+		case sum.asIs == e.sum:
+		case sum.lf == e.sum:
+			// A Windows checkout (core.autocrlf): the same text, other line ends.
+			diffs = append(diffs, e.name+" (differs only in line endings: CRLF in the source, LF in the archive)")
+		default:
 			diffs = append(diffs, e.name+" (differs)")
 		}
 		delete(ours, e.name)

@@ -222,7 +222,7 @@ func TestEveryByteFlipFails(t *testing.T) {
 }
 
 func TestSourceRebuildNamesDifferingEntries(t *testing.T) {
-	big := strings.Repeat("Be brief. ", 10<<10) // 100 KB: verify does not hold it
+	big := strings.Repeat("Be brief.\n", 10<<10) // 100 KB: verify does not hold it
 	tests := []struct {
 		name string
 		edit func(dir string) error
@@ -234,6 +234,9 @@ func TestSourceRebuildNamesDifferingEntries(t *testing.T) {
 		{"large entry edited", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "prompts", "big.md"), []byte(big+"!"), 0o644)
 		}, "prompts/big.md (differs)"},
+		{"entry checked out with CRLF line ends", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "prompts", "big.md"), []byte(strings.ReplaceAll(big, "\n", "\r\n")), 0o644)
+		}, "prompts/big.md (differs only in line endings: CRLF in the source, LF in the archive)"},
 		{"entry removed from the source", func(dir string) error {
 			return os.Remove(filepath.Join(dir, "prompts", "big.md"))
 		}, "prompts/big.md (only in the archive)"},
