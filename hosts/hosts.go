@@ -65,7 +65,7 @@ func Providers(c *catalog.Catalog) func(typeID string) *catalog.Host {
 	return func(typeID string) *catalog.Host {
 		if byType == nil {
 			byType = map[string]*catalog.Host{}
-			known, _ := Known() // none on an error (see above)
+			known, _ := Known()                        // none on an error (see above)
 			for _, h := range slices.Backward(known) { // the first profile listing an id wins
 				for _, id := range h.NodeTypes {
 					byType[id] = h
