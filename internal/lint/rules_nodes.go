@@ -303,34 +303,38 @@ func requiredFilledMessage(p *Pass, typeID, input string, prop *jsonpos.Value) s
 	return fmt.Sprintf("%s requires input %q, yet %s: the two contradict each other, and hosts neither apply schema defaults nor validate inputs. If the node copes without it, drop %q from required; if it does not, remove the default", typeID, input, how, input)
 }
 
+// executorFact is what the pack's executor does when input of typeID is
+// missing, and where ("" when the analysis has no such fact).
+func executorFact(p *Pass, typeID, input string) (jsfacts.Fact, string) {
+	node := packFacts(p).Node(typeID)
+	if node == nil {
+		return jsfacts.Fact{}, ""
+	}
+	f, ok := node.Input(input)
+	if !ok {
+		return jsfacts.Fact{}, ""
+	}
+	return f, atLine(path.Clean(p.Root().Get("runtime").Get("entry").String()), f.At)
+}
+
 // executorFailure says where the pack's executor fails when input is
 // missing ("" when it is not seen to, or cannot be followed).
 func executorFailure(p *Pass, typeID, input string) string {
-	node := packFacts(p).Node(typeID)
-	if node == nil {
-		return ""
+	if f, at := executorFact(p, typeID, input); at != "" && f.Kind == jsfacts.Failure {
+		return at
 	}
-	f, ok := node.Input(input)
-	if !ok || f.Kind != jsfacts.Failure {
-		return ""
-	}
-	return atLine(path.Clean(p.Root().Get("runtime").Get("entry").String()), f.At)
+	return ""
 }
 
 // executorFallback says where the pack's executor puts a usable value in
 // place of a missing input ("" when it does not, or cannot be followed).
 func executorFallback(p *Pass, typeID, input string) string {
-	node := packFacts(p).Node(typeID)
-	if node == nil {
+	f, at := executorFact(p, typeID, input)
+	switch {
+	case at == "" || f.Kind != jsfacts.Fallback:
 		return ""
+	case f.Value == "":
+		return fmt.Sprintf("its executor (%s) builds a value of its own when it is missing", at)
 	}
-	f, ok := node.Input(input)
-	if !ok || f.Kind != jsfacts.Fallback {
-		return ""
-	}
-	entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
-	if f.Value == "" {
-		return fmt.Sprintf("its executor (%s) builds a value of its own when it is missing", atLine(entry, f.At))
-	}
-	return fmt.Sprintf("its executor (%s) puts %s in its place when it is missing", atLine(entry, f.At), f.Value)
+	return fmt.Sprintf("its executor (%s) puts %s in its place when it is missing", at, f.Value)
 }
