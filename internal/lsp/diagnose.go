@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -146,6 +147,9 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 		// the text report does; res keeps lint's own words.
 		d.Message = s.env.Invoked.Mentions(d.Message)
 		path := filepath.FromSlash(d.File)
+		if _, open := overlay[path]; !open && !regularFile(s.env.Abs(path)) {
+			path, d = u.anchor(), onAnchor(d, u.pack, path)
+		}
 		out[path] = append(out[path], finding{d: d, path: path})
 	}
 	s.addConfigWarnings(out, res.ConfigWarnings)
@@ -154,6 +158,26 @@ func (s *Server) diagnose(ctx context.Context, u unit, overlay map[string][]byte
 	}
 	placeAll(out, overlay)
 	return out
+}
+
+// regularFile reports whether path is a regular file, not followed through
+// a link: an editor opens the file a diagnostic names to show it, and a
+// FIFO would block it for good, a device (/dev/zero) fill its memory.
+func regularFile(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// onAnchor is a finding about a file that is no regular file (a link, a
+// FIFO, a device) moved to the unit's anchor (pack.json): its message
+// names the file, its place is the anchor's first line.
+func onAnchor(d diag.Diagnostic, pack, path string) diag.Diagnostic {
+	if rel, err := filepath.Rel(pack, path); err == nil && pack != "" {
+		path = filepath.ToSlash(rel)
+	}
+	d.Message = path + ": " + d.Message
+	d.Start, d.Pointer = diag.Position{}, ""
+	return d
 }
 
 // addConfigWarnings shows a configuration's entries that hold for lint

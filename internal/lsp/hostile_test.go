@@ -69,6 +69,26 @@ func TestHostileWorkspace(t *testing.T) {
 	if got := codes(p.Diagnostics); !strings.Contains(got, "ref-escapes-pack") || strings.Count(got, "ref-not-file") != 2 {
 		t.Errorf("diagnostics = %s, want the ref out of the pack, the link and the FIFO refused", got)
 	}
+	// The findings about the link and the FIFO themselves stand on
+	// pack.json: an editor reads the file a diagnostic names, and a FIFO
+	// would block it for good. (Published with pack.json's, in one batch:
+	// a short wait is enough to see one.)
+	for _, name := range []string{"link.json", "fifo.json"} {
+		ctx, cancel := context.WithTimeout(s.ctx, 700*time.Millisecond)
+		if p, err := s.Diagnostics(ctx, filepath.Join(dir, "schemas", name), func(protocol.PublishDiagnosticsParams) bool { return true }); err == nil {
+			t.Errorf("diagnostics published for %s, which is no regular file: %s", name, codes(p.Diagnostics))
+		}
+		cancel()
+	}
+	var onManifest int
+	for _, d := range p.Diagnostics {
+		if strings.HasPrefix(d.Message, "schemas/fifo.json: ") || strings.HasPrefix(d.Message, "schemas/link.json: ") {
+			onManifest++
+		}
+	}
+	if onManifest == 0 {
+		t.Errorf("no finding about the link or the FIFO on pack.json: %s", codes(p.Diagnostics))
+	}
 	doc := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
 	var links []protocol.DocumentLink
 	if err := s.Call(s.ctx, protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: doc}, &links); err != nil {
