@@ -122,16 +122,21 @@ func TestStepSummaryConditionsChanged(t *testing.T) {
 		edges[2].(map[string]any)["triggerRule"] = "none_failed"
 	})
 	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	loads, cleanups := 0, 0
 	r := SummaryRequest{Format: "github", Lint: o, Diags: lintFor(t, env, o), Against: "git:main",
 		Previous: func(_ context.Context, ref, _ string, lim tarball.Limits) (*pack.Pack, func(), error) {
 			if ref != "git:main" {
 				t.Errorf("previous release %q, want git:main", ref)
 			}
+			loads++
 			pk, err := pack.Load(prev, lim)
-			return pk, func() {}, err
+			return pk, func() { cleanups++ }, err
 		}}
 	if err := AppendSummary(t.Context(), env, r); err != nil {
 		t.Fatal(err)
+	}
+	if loads != 1 || cleanups != 1 { // the drawings and the old findings share one load
+		t.Errorf("the previous release loaded %d times and cleaned up %d times, want once each", loads, cleanups)
 	}
 	got, err := os.ReadFile(out)
 	if err != nil {
