@@ -3,6 +3,7 @@ package chaindraw
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -307,6 +308,17 @@ func TestSVGRefusesDenseChains(t *testing.T) {
 	}})
 	if err == nil || !strings.Contains(err.Error(), "780 edges") || !strings.Contains(err.Error(), "--format dot") {
 		t.Errorf("svg of 40 nodes and 780 edges: %v", err)
+	}
+	wide := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "wide"} // nodes over the bound, no edge
+	for i := range MaxSVGNodes + 1 {
+		wide.Nodes = append(wide.Nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: "x"})
+	}
+	err = Write(t.Context(), io.Discard, "svg", []Chart{{Pack: "wide@1.0.0", DAG: wide}}, Options{Layout: func(context.Context, []Graph) ([][]byte, error) {
+		t.Fatal("laid out")
+		return nil, nil
+	}})
+	if want := fmt.Sprintf("%d nodes and 0 edges", MaxSVGNodes+1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("svg of %d nodes: %v", MaxSVGNodes+1, err)
 	}
 }
 
