@@ -352,3 +352,36 @@ func TestMermaidTooLarge(t *testing.T) {
 		t.Errorf("as Markdown: %v", err)
 	}
 }
+
+// TestMermaidTooLargeEachLimit: either of Mermaid's limits alone refuses
+// the one diagram: links over MermaidMaxEdges in a short text, and a text
+// over MermaidMax with few links.
+func TestMermaidTooLargeEachLimit(t *testing.T) {
+	linked := func(id string, nodes, edges int, typeID string) Chart {
+		d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: id}
+		for i := range nodes {
+			d.Nodes = append(d.Nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: typeID})
+		}
+		for i := range edges {
+			d.Edges = append(d.Edges, chain.Edge{From: "n0", To: "n" + strconv.Itoa(1+i%(nodes-1))})
+		}
+		return Chart{Pack: "p@1.0.0", DAG: d}
+	}
+	for _, tc := range []struct {
+		name   string
+		charts []Chart
+		want   string
+	}{
+		{"links", []Chart{linked("a", 3, MermaidMaxEdges/2+1, "x"), linked("b", 3, MermaidMaxEdges/2+1, "x")}, fmt.Sprintf("%d links", MermaidMaxEdges+2)},
+		{"characters", []Chart{linked("a", 30, 1, strings.Repeat("t", 1000)), linked("b", 30, 1, strings.Repeat("t", 1000))}, "2 links"},
+	} {
+		doc, links := mermaidAll(tc.charts)
+		if tc.name == "links" && len(doc) > MermaidMax || tc.name == "characters" && (len(doc) <= MermaidMax || links > MermaidMaxEdges) {
+			t.Fatalf("%s: the case passes both limits or neither (%d links, %d characters)", tc.name, links, len(doc))
+		}
+		err := Write(t.Context(), io.Discard, "mermaid", tc.charts, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it refused with %q", tc.name, err, tc.want)
+		}
+	}
+}
