@@ -385,3 +385,26 @@ func TestMermaidTooLargeEachLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOneDocumentUniqueIDs: two charts alike drawn as one Mermaid
+// flowchart or one DOT graph share no node or edge line: each chart's ids
+// carry its own prefix, so neither merges into the other.
+func TestOneDocumentUniqueIDs(t *testing.T) {
+	charts := []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}}
+	for format, doc := range map[string]string{"mermaid": MermaidAll(charts), "dot": string(DOTAll(charts))} {
+		seen := map[string]bool{}
+		for _, l := range strings.Split(doc, "\n") {
+			l = strings.TrimSpace(l)
+			if !strings.Contains(l, "\"") && !strings.Contains(l, "->") || strings.HasPrefix(l, "subgraph") || strings.HasPrefix(l, "graph [") || strings.HasPrefix(l, "%%") || strings.HasPrefix(l, "//") {
+				continue
+			}
+			if seen[l] {
+				t.Errorf("%s: line drawn for both charts: %s", format, l)
+			}
+			seen[l] = true
+		}
+		if len(seen) == 0 {
+			t.Errorf("%s: no node or edge line read:\n%s", format, doc)
+		}
+	}
+}
