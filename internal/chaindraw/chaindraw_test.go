@@ -408,3 +408,17 @@ func TestOneDocumentUniqueIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestOneDocumentShape: several charts make one DOT digraph with a
+// cluster per chart (Graphviz frames each, under its title) and one
+// Mermaid flowchart with a subgraph per chart.
+func TestOneDocumentShape(t *testing.T) {
+	charts := []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}}
+	dot, mmd := string(DOTAll(charts)), MermaidAll(charts)
+	if n, c := strings.Count(dot, "digraph "), strings.Count(dot, "subgraph \"cluster_"); n != 1 || c != len(charts) {
+		t.Errorf("DOT: %d digraphs and %d clusters, want 1 and %d:\n%s", n, c, len(charts), dot)
+	}
+	if n, c := strings.Count(mmd, "flowchart "), strings.Count(mmd, "\n  subgraph c"); n != 1 || c != len(charts) {
+		t.Errorf("Mermaid: %d flowcharts and %d subgraphs, want 1 and %d:\n%s", n, c, len(charts), mmd)
+	}
+}
