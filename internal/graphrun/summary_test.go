@@ -13,6 +13,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
@@ -174,9 +175,14 @@ func TestStepSummaryBounded(t *testing.T) {
 // TestSummaryLinks: links are made only from a full commit id and a
 // GitHub URL, to files inside the checkout that exist.
 func TestSummaryLinks(t *testing.T) {
-	ws := t.TempDir()
-	if err := os.WriteFile(filepath.Join(ws, "pack (1).json"), []byte("{}"), 0o644); err != nil {
+	ws := filepath.Join(t.TempDir(), "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(ws, "pack (1).json"), filepath.Join(ws, "..", "x.json")} { // x.json: on disk, outside the checkout
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	base := map[string]string{"GITHUB_SERVER_URL": "https://github.example", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": headSHA40, "GITHUB_WORKSPACE": ws}
 	for _, tc := range []struct {
@@ -209,5 +215,46 @@ func TestSummaryLinks(t *testing.T) {
 				t.Errorf("url = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStepSummaryDrawsChainsWithFindings: only a chain with a chain
+// finding of the run is drawn, also when --against finds no previous
+// release (a first release: nothing changed); a format other than github
+// writes no summary.
+func TestStepSummaryDrawsChainsWithFindings(t *testing.T) {
+	env, out := summaryEnv(t)
+	routePack(t, filepath.Join(env.WorkDir, "packs/community.acme.route"), func(m map[string]any) {
+		clean := map[string]any{"chainId": "acme.clean", "version": "1.0.0", "label": "Clean", "description": "Nothing to say.",
+			"parameters": map[string]any{"type": "object"},
+			"dag":        map[string]any{"nodes": []any{map[string]any{"id": "only", "typeId": "core.openwop.llm.complete", "inputs": map[string]any{}}}, "edges": []any{}}}
+		m["chains"] = append(m["chains"].([]any), clean)
+		routeChain(m)["dag"].(map[string]any)["edges"] = append(routeEdges(m), map[string]any{"from": "send", "to": "ghost"})
+	})
+	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	diags := lintFor(t, env, o)
+	if err := AppendSummary(t.Context(), env, SummaryRequest{Format: "text", Lint: o, Diags: diags}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--format text wrote a step summary (%v)", err)
+	}
+	first := func(context.Context, string, string, tarball.Limits) (*pack.Pack, func(), error) {
+		return nil, nil, release.ErrNoPrevious
+	}
+	for _, r := range []SummaryRequest{{Format: "github", Lint: o, Diags: diags}, {Format: "github", Lint: o, Diags: diags, Against: "git:main", Previous: first}} {
+		if err := os.RemoveAll(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := AppendSummary(t.Context(), env, r); err != nil {
+			t.Fatalf("against %q: %v", r.Against, err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(got, []byte("acme.route (Route)")) || bytes.Contains(got, []byte("acme.clean")) {
+			t.Errorf("against %q: want acme.route drawn (its dangling edge) and acme.clean not:\n%s", r.Against, got)
+		}
 	}
 }
