@@ -198,6 +198,8 @@ func TestSummaryLinks(t *testing.T) {
 		{"sha with markdown", map[string]string{"GITHUB_SHA": headSHA40[:39] + ")"}, "pack (1).json", ""},
 		{"no repository", map[string]string{"GITHUB_REPOSITORY": ""}, "pack (1).json", ""},
 		{"server not http", map[string]string{"GITHUB_SERVER_URL": "javascript:x"}, "pack (1).json", ""},
+		{"server not http with a host", map[string]string{"GITHUB_SERVER_URL": "ftp://github.example"}, "pack (1).json", ""},
+		{"repository not owner/name", map[string]string{"GITHUB_REPOSITORY": "o/r/x"}, "pack (1).json", ""},
 		{"event without a pull request", map[string]string{"GITHUB_EVENT_PATH": filepath.Join(ws, "pack (1).json")}, "pack (1).json",
 			"https://github.example/o/r/blob/" + headSHA40 + "/pack%20%281%29.json#L3"},
 	} {
