@@ -38,3 +38,27 @@ func TestAttachLint(t *testing.T) {
 		}
 	}
 }
+
+// TestMatch: a chain is matched in the previous release by its chainId,
+// or, with none, by its pointer among the chains without one.
+func TestMatch(t *testing.T) {
+	byID := &chain.DAG{ChainID: "a", Pointer: "/chains/0/dag"}
+	byPtr := &chain.DAG{Pointer: "/flows/0/dag"}
+	prev := &chain.Analysis{DAGs: []*chain.DAG{byID, byPtr}}
+	for _, tc := range []struct {
+		d    *chain.DAG
+		want *chain.DAG
+	}{
+		{&chain.DAG{ChainID: "a", Pointer: "/chains/3/dag"}, byID},
+		{&chain.DAG{Pointer: "/flows/0/dag"}, byPtr},
+		{&chain.DAG{Pointer: "/chains/0/dag"}, nil}, // the chain there has an id
+		{&chain.DAG{ChainID: "b", Pointer: "/flows/0/dag"}, nil},
+	} {
+		if got := Match(prev, tc.d); got != tc.want {
+			t.Errorf("Match(%q at %s) = %+v, want %+v", tc.d.ChainID, tc.d.Pointer, got, tc.want)
+		}
+	}
+	if Match(nil, byID) != nil {
+		t.Error("a chain matched in no previous release")
+	}
+}
