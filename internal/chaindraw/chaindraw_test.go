@@ -422,3 +422,16 @@ func TestOneDocumentShape(t *testing.T) {
 		t.Errorf("Mermaid: %d flowcharts and %d subgraphs, want 1 and %d:\n%s", n, c, len(charts), mmd)
 	}
 }
+
+// TestDiffNewRequired: a parameter a run must now give is newly required
+// when it is new or was optional or had a default; one with a default, or
+// required before too, is not.
+func TestDiffNewRequired(t *testing.T) {
+	old := &chain.DAG{Params: []chain.Param{{Name: "was-optional"}, {Name: "had-default", Required: true, Default: true}, {Name: "still", Required: true}, {Name: "gets-default"}}}
+	cur := &chain.DAG{Params: []chain.Param{{Name: "was-optional", Required: true}, {Name: "had-default", Required: true}, {Name: "still", Required: true},
+		{Name: "gets-default", Required: true, Default: true}, {Name: "new", Required: true}, {Name: "new-default", Required: true, Default: true}}}
+	c := Diff(old, cur)
+	if want := []string{"was-optional", "had-default", "new"}; !slices.Equal(c.NewRequired, want) {
+		t.Errorf("newly required %q, want %q", c.NewRequired, want)
+	}
+}
