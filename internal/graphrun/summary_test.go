@@ -170,6 +170,18 @@ func TestStepSummaryBounded(t *testing.T) {
 			t.Errorf("against %q: %d rows", against, rows)
 		}
 	}
+	// Fewer rows than SummaryRows, each long: the table's byte bound
+	// stops it (half the summary, a quarter under --against).
+	long := make([]diag.Diagnostic, 100)
+	for i := range long {
+		long[i] = diag.Diagnostic{Rule: "manifest-schema", Severity: diag.Error, File: "packs/a/pack.json", Message: strings.Repeat("m", 5000)}
+	}
+	for against, bound := range map[string]int{"": chaindraw.SummaryMax / 2, "git:main": chaindraw.SummaryMax / 4} {
+		got := chaindraw.StepSummary(chaindraw.SummaryInput{Findings: long, Against: against})
+		if len(got) > bound+1024 || !bytes.Contains(got, []byte("more findings not shown")) {
+			t.Errorf("against %q: %d bytes for a table bounded by %d", against, len(got), bound)
+		}
+	}
 }
 
 // TestSummaryLinks: links are made only from a full commit id and a
