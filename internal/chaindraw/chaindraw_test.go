@@ -435,3 +435,21 @@ func TestDiffNewRequired(t *testing.T) {
 		t.Errorf("newly required %q, want %q", c.NewRequired, want)
 	}
 }
+
+// TestGatingText: an edge's label says its condition and a trigger rule
+// other than the default; the default, named or not, is left out.
+func TestGatingText(t *testing.T) {
+	for _, tc := range []struct {
+		g    chain.Gating
+		want string
+	}{
+		{chain.Gating{}, ""},
+		{chain.Gating{TriggerRule: chain.DefaultTriggerRule}, ""},
+		{chain.Gating{TriggerRule: "none_failed"}, "[none_failed]"},
+		{chain.Gating{When: "not approved", TriggerRule: "all_complete"}, "if not approved [all_complete]"},
+	} {
+		if got := gatingText(tc.g); got != tc.want {
+			t.Errorf("gatingText(%+v) = %q, want %q", tc.g, got, tc.want)
+		}
+	}
+}
