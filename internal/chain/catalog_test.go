@@ -173,8 +173,8 @@ func TestEdgeTypePortThroughRef(t *testing.T) {
 
 // TestEdgeTypeCheckUnknown: an edge is "unknown", not "checked", when the
 // upstream's whole output is a schema the comparison cannot read (a oneOf
-// behind a $ref)
-// or the port's path leads below what the input schema declares.
+// behind a $ref) or the port's path leads below what the input schema
+// declares.
 func TestEdgeTypeCheckUnknown(t *testing.T) {
 	d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
   {"id": "either", "typeId": "acme.tools.either"}, {"id": "count", "typeId": "acme.tools.count"},
