@@ -272,3 +272,34 @@ func TestStepSummaryDrawsChainsWithFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestOldFindingsOneForOne: a finding of the previous release marks one
+// finding of the run old, not every one alike (as a baseline absorbs).
+func TestOldFindingsOneForOne(t *testing.T) {
+	env, _ := summaryEnv(t)
+	prev := filepath.Join(t.TempDir(), "prev")
+	routePack(t, prev, func(map[string]any) {})
+	routePack(t, filepath.Join(env.WorkDir, "packs/community.acme.route"), func(map[string]any) {})
+	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	var twice []diag.Diagnostic
+	for _, d := range lintFor(t, env, o) {
+		if d.Rule == "engines-range-unbounded" {
+			twice = append(twice, d, d)
+		}
+	}
+	if len(twice) != 2 {
+		t.Fatalf("want one engines-range-unbounded finding, have %d", len(twice)/2)
+	}
+	r := SummaryRequest{Format: "github", Lint: o, Diags: twice, Against: "git:main",
+		Previous: func(_ context.Context, _, _ string, lim tarball.Limits) (*pack.Pack, func(), error) {
+			pk, err := pack.Load(prev, lim)
+			return pk, nil, err
+		}}
+	old, err := oldFindings(t.Context(), env, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != 2 || !old[0] || old[1] {
+		t.Errorf("old = %v, want [true false]", old)
+	}
+}
