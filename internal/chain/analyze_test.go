@@ -52,7 +52,9 @@ func TestGating(t *testing.T) {
 	  {"from": "a", "to": "b", "condition": {"type": "truthy", "left": "slot0Live"}},
 	  {"from": "a", "to": "b", "condition": {"type": "matches", "left": "x", "right": "^a"}},
 	  {"from": "a", "to": "b", "triggerRule": "all_success"},
-	  {"from": "a", "to": "b"}
+	  {"from": "a", "to": "b"},
+	  {"from": "a", "to": "b", "condition": null},
+	  {"from": "a", "to": "b", "condition": {"type": "equals", "left": "aVeryLongOutputMemberNameThatGoesOnAndOn", "right": "and a long value too"}}
 	 ]}}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +69,8 @@ func TestGating(t *testing.T) {
 		{`{"left":"x","right":"^a","type":"matches"}`, ""},
 		{"", "all_success"},
 		{"", ""},
+		{"", ""}, // a null condition is none
+		{`aVeryLongOutputMemberNameThatGoesOnAndOn = "and a long valu…`, ""}, // cut to maxWhen runes
 	}
 	for i, w := range want {
 		e := d.Edges[i]

@@ -170,3 +170,19 @@ func TestEdgeTypePortThroughRef(t *testing.T) {
 		t.Errorf("typeCheck %q, %q", d.Edges[0].TypeCheck, d.Edges[1].TypeCheck)
 	}
 }
+
+// TestEdgeTypeCheckUnknown: an edge is "unknown", not "checked", when the
+// upstream's whole output is a schema the comparison cannot read (a oneOf
+// behind a $ref) or the port's path leads below what the input schema
+// declares.
+func TestEdgeTypeCheckUnknown(t *testing.T) {
+	d := analyzeWith(t, `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "either", "typeId": "acme.tools.either"}, {"id": "count", "typeId": "acme.tools.count"},
+  {"id": "post", "typeId": "acme.tools.post", "inputs": {"title": "T", "token": "x"}}],
+  "edges": [{"from": "either", "to": "post"}, {"from": "count.n", "to": "post.payload.n.deeper"}]}}]}`, Options{})
+	for i, e := range d.Edges {
+		if e.TypeCheck != TypeUnknown {
+			t.Errorf("edge %d (%s -> %s.%s): typeCheck %q, want %q", i, e.From, e.To, e.ToPort, e.TypeCheck, TypeUnknown)
+		}
+	}
+}

@@ -33,3 +33,22 @@ func TestOrderingOnlyEdges(t *testing.T) {
 		t.Errorf("the analysis JSON does not mark it: %s", out)
 	}
 }
+
+// TestOrderingOnlyClosedSchema: into a closed input schema, a port it does
+// not declare orders only; not when the node sets the key itself (the
+// chain expects a value there), when it is a near spelling of a declared
+// input (a typo, dangling), or when the schema declares it, "_" or not.
+func TestOrderingOnlyClosedSchema(t *testing.T) {
+	const m = `{"chains": [{"chainId": "c", "dag": {"nodes": [
+  {"id": "count", "typeId": "acme.tools.count"},
+  {"id": "post", "typeId": "acme.tools.closed"},
+  {"id": "set", "typeId": "acme.tools.closed", "inputs": {"decision": "yes"}}],
+  "edges": [{"from": "count.n", "to": "post.decision"}, {"from": "count.n", "to": "set.decision"},
+    {"from": "count.n", "to": "post.titel"}, {"from": "count.n", "to": "post._meta"}, {"from": "count.n", "to": "post.title"}]}}]}`
+	d := analyzeWith(t, m, Options{})
+	for i, want := range []bool{true, false, false, false, false} {
+		if got := d.Edges[i].OrderingOnly; got != want {
+			t.Errorf("edge to %s.%s: OrderingOnly = %v, want %v", d.Edges[i].To, d.Edges[i].ToPort, got, want)
+		}
+	}
+}

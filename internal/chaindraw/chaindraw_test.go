@@ -3,6 +3,7 @@ package chaindraw
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -308,6 +309,17 @@ func TestSVGRefusesDenseChains(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "780 edges") || !strings.Contains(err.Error(), "--format dot") {
 		t.Errorf("svg of 40 nodes and 780 edges: %v", err)
 	}
+	wide := &chain.DAG{Pointer: "/chains/0/dag", ChainID: "wide"} // nodes over the bound, no edge
+	for i := range MaxSVGNodes + 1 {
+		wide.Nodes = append(wide.Nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: "x"})
+	}
+	err = Write(t.Context(), io.Discard, "svg", []Chart{{Pack: "wide@1.0.0", DAG: wide}}, Options{Layout: func(context.Context, []Graph) ([][]byte, error) {
+		t.Fatal("laid out")
+		return nil, nil
+	}})
+	if want := fmt.Sprintf("%d nodes and 0 edges", MaxSVGNodes+1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("svg of %d nodes: %v", MaxSVGNodes+1, err)
+	}
 }
 
 // TestTextCounts: the counts line says "1 node", "1 edge", "1 finding".
@@ -338,5 +350,106 @@ func TestMermaidTooLarge(t *testing.T) {
 	}
 	if err := Write(t.Context(), io.Discard, "mermaid", charts, Options{Markdown: true}); err != nil {
 		t.Errorf("as Markdown: %v", err)
+	}
+}
+
+// TestMermaidTooLargeEachLimit: either of Mermaid's limits alone refuses
+// the one diagram: links over MermaidMaxEdges in a short text, and a text
+// over MermaidMax with few links.
+func TestMermaidTooLargeEachLimit(t *testing.T) {
+	linked := func(id string, nodes, edges int, typeID string) Chart {
+		d := &chain.DAG{Pointer: "/chains/0/dag", ChainID: id}
+		for i := range nodes {
+			d.Nodes = append(d.Nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: typeID})
+		}
+		for i := range edges {
+			d.Edges = append(d.Edges, chain.Edge{From: "n0", To: "n" + strconv.Itoa(1+i%(nodes-1))})
+		}
+		return Chart{Pack: "p@1.0.0", DAG: d}
+	}
+	for _, tc := range []struct {
+		name   string
+		charts []Chart
+		want   string
+	}{
+		{"links", []Chart{linked("a", 3, MermaidMaxEdges/2+1, "x"), linked("b", 3, MermaidMaxEdges/2+1, "x")}, fmt.Sprintf("%d links", MermaidMaxEdges+2)},
+		{"characters", []Chart{linked("a", 30, 1, strings.Repeat("t", 1000)), linked("b", 30, 1, strings.Repeat("t", 1000))}, "2 links"},
+	} {
+		doc, links := mermaidAll(tc.charts)
+		if tc.name == "links" && len(doc) > MermaidMax || tc.name == "characters" && (len(doc) <= MermaidMax || links > MermaidMaxEdges) {
+			t.Fatalf("%s: the case passes both limits or neither (%d links, %d characters)", tc.name, links, len(doc))
+		}
+		err := Write(t.Context(), io.Discard, "mermaid", tc.charts, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it refused with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestOneDocumentUniqueIDs: two charts alike drawn as one Mermaid
+// flowchart or one DOT graph share no node or edge line: each chart's ids
+// carry its own prefix, so neither merges into the other.
+func TestOneDocumentUniqueIDs(t *testing.T) {
+	charts := []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}}
+	for format, doc := range map[string]string{"mermaid": MermaidAll(charts), "dot": string(DOTAll(charts))} {
+		seen := map[string]bool{}
+		for _, l := range strings.Split(doc, "\n") {
+			l = strings.TrimSpace(l)
+			if !strings.Contains(l, "\"") && !strings.Contains(l, "->") || strings.HasPrefix(l, "subgraph") || strings.HasPrefix(l, "graph [") || strings.HasPrefix(l, "%%") || strings.HasPrefix(l, "//") {
+				continue
+			}
+			if seen[l] {
+				t.Errorf("%s: line drawn for both charts: %s", format, l)
+			}
+			seen[l] = true
+		}
+		if len(seen) == 0 {
+			t.Errorf("%s: no node or edge line read:\n%s", format, doc)
+		}
+	}
+}
+
+// TestOneDocumentShape: several charts make one DOT digraph with a
+// cluster per chart (Graphviz frames each, under its title) and one
+// Mermaid flowchart with a subgraph per chart.
+func TestOneDocumentShape(t *testing.T) {
+	charts := []Chart{{Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}, {Pack: "demo@1.1.0", DAG: sample(t)}}
+	dot, mmd := string(DOTAll(charts)), MermaidAll(charts)
+	if n, c := strings.Count(dot, "digraph "), strings.Count(dot, "subgraph \"cluster_"); n != 1 || c != len(charts) {
+		t.Errorf("DOT: %d digraphs and %d clusters, want 1 and %d:\n%s", n, c, len(charts), dot)
+	}
+	if n, c := strings.Count(mmd, "flowchart "), strings.Count(mmd, "\n  subgraph c"); n != 1 || c != len(charts) {
+		t.Errorf("Mermaid: %d flowcharts and %d subgraphs, want 1 and %d:\n%s", n, c, len(charts), mmd)
+	}
+}
+
+// TestDiffNewRequired: a parameter a run must now give is newly required
+// when it is new or was optional or had a default; one with a default, or
+// required before too, is not.
+func TestDiffNewRequired(t *testing.T) {
+	old := &chain.DAG{Params: []chain.Param{{Name: "was-optional"}, {Name: "had-default", Required: true, Default: true}, {Name: "still", Required: true}, {Name: "gets-default"}}}
+	cur := &chain.DAG{Params: []chain.Param{{Name: "was-optional", Required: true}, {Name: "had-default", Required: true}, {Name: "still", Required: true},
+		{Name: "gets-default", Required: true, Default: true}, {Name: "new", Required: true}, {Name: "new-default", Required: true, Default: true}}}
+	c := Diff(old, cur)
+	if want := []string{"was-optional", "had-default", "new"}; !slices.Equal(c.NewRequired, want) {
+		t.Errorf("newly required %q, want %q", c.NewRequired, want)
+	}
+}
+
+// TestGatingText: an edge's label says its condition and a trigger rule
+// other than the default; the default, named or not, is left out.
+func TestGatingText(t *testing.T) {
+	for _, tc := range []struct {
+		g    chain.Gating
+		want string
+	}{
+		{chain.Gating{}, ""},
+		{chain.Gating{TriggerRule: chain.DefaultTriggerRule}, ""},
+		{chain.Gating{TriggerRule: "none_failed"}, "[none_failed]"},
+		{chain.Gating{When: "not approved", TriggerRule: "all_complete"}, "if not approved [all_complete]"},
+	} {
+		if got := gatingText(tc.g); got != tc.want {
+			t.Errorf("gatingText(%+v) = %q, want %q", tc.g, got, tc.want)
+		}
 	}
 }

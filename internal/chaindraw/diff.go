@@ -89,7 +89,7 @@ func Diff(prev, cur *chain.DAG) *Changes {
 		switch {
 		case !ok:
 			c.Edges[k] = Added
-		case gatingText(o.Gating) != gatingText(e.Gating) || o.TriggerRule != e.TriggerRule || !reflect.DeepEqual(o.Condition, e.Condition):
+		case o.TriggerRule != e.TriggerRule || !reflect.DeepEqual(o.Condition, e.Condition): // When is said of Condition
 			c.Edges[k] = Changed
 			c.EdgeDetails[k] = edgeDetails(o.Gating, e.Gating)
 		}
@@ -209,7 +209,7 @@ func union(a, b map[string]any) map[string]any {
 // edgeDetails says how an edge's condition or trigger rule changed.
 func edgeDetails(old, cur chain.Gating) []string {
 	var out []string
-	if old.When != cur.When || !reflect.DeepEqual(old.Condition, cur.Condition) {
+	if !reflect.DeepEqual(old.Condition, cur.Condition) {
 		out = append(out, "condition "+orNone(old.When)+" → "+orNone(cur.When))
 	}
 	if old.TriggerRule != cur.TriggerRule {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wop-cli/wop/internal/chain"
 )
 
 // This file checks drawings as pictures, from the SVG's own coordinates:
@@ -254,5 +256,67 @@ func TestEdgesThroughNodesSeesACrossing(t *testing.T) {
 	edges := []svgShape{{title: "draft->send", points: bezierPoints("M100,20C200,20 300,20 400,20")}}
 	if bad := edgesThroughNodes(nodes, edges); len(bad) != 1 {
 		t.Errorf("found %q, want draft->send through approval", bad)
+	}
+}
+
+// TestReadablePositionsLabels: the author's positions are kept only when
+// no edge label, drawn at the edge's middle, overlaps a node or another
+// label; the same positions with unlabelled edges are kept.
+func TestReadablePositionsLabels(t *testing.T) {
+	at := func(id string, x, y float64) chain.Node {
+		return chain.Node{ID: id, TypeID: "x", Position: &chain.Position{X: x, Y: y}}
+	}
+	edge := func(from, to string, labelled bool) chain.Edge {
+		if labelled {
+			return chain.Edge{From: from, FromPort: strings.Repeat("o", 30), To: to, ToPort: strings.Repeat("i", 30)}
+		}
+		return chain.Edge{From: from, To: to}
+	}
+	readable := func(nodes []chain.Node, edges ...chain.Edge) bool {
+		return readablePositions(newView(Chart{Pack: "p@1.0.0", DAG: &chain.DAG{Pointer: "/chains/0/dag", ChainID: "c", Nodes: nodes, Edges: edges}}))
+	}
+	// Two edges crossing at one middle: their labels meet there.
+	cross := []chain.Node{at("a", 0, 0), at("b", 1000, 0), at("c", 0, 1000), at("d", 1000, 1000)}
+	if !readable(cross, edge("a", "d", false), edge("b", "c", false)) {
+		t.Fatal("unlabelled crossing edges: positions not kept")
+	}
+	if readable(cross, edge("a", "d", true), edge("b", "c", true)) {
+		t.Error("two labels at one point: positions kept")
+	}
+	// A node beside an edge's middle, clear of the edge but not of its
+	// label (wider than the gap).
+	w, _ := newView(Chart{DAG: &chain.DAG{Nodes: []chain.Node{at("b", 0, 0)}}}).boxSize(vnode{Node: at("b", 0, 0)})
+	beside := []chain.Node{at("a", 0, 0), at("c", 0, 1000), at("b", w/2+40, 500)}
+	if !readable(beside, edge("a", "c", false)) {
+		t.Fatal("unlabelled edge beside a node: positions not kept")
+	}
+	if readable(beside, edge("a", "c", true)) {
+		t.Error("a label over a node: positions kept")
+	}
+}
+
+// TestSpreadSeparatesBoxes: a canvas's small cards, scaled by spread, are
+// wop's boxes with room between them; spread never shrinks a canvas.
+func TestSpreadSeparatesBoxes(t *testing.T) {
+	var nodes []chain.Node
+	for i, p := range [][2]float64{{0, 0}, {50, 0}, {0, 40}, {50, 40}, {25, 90}} {
+		nodes = append(nodes, chain.Node{ID: "n" + strconv.Itoa(i), TypeID: "acme.tools.something", Position: &chain.Position{X: p[0], Y: p[1]}})
+	}
+	v := newView(Chart{Pack: "p@1.0.0", DAG: &chain.DAG{Pointer: "/chains/0/dag", ChainID: "c", Nodes: nodes}})
+	s := spread(v)
+	for i, a := range v.nodes {
+		for _, b := range v.nodes[i+1:] {
+			aw, ah := v.boxSize(a)
+			bw, bh := v.boxSize(b)
+			ba := box{a.Position.X * s, a.Position.Y * s, aw, ah}
+			bb := box{b.Position.X * s, b.Position.Y * s, bw, bh}
+			if ba.overlaps(bb) {
+				t.Errorf("scaled by %.2f, %s and %s overlap", s, a.ID, b.ID)
+			}
+		}
+	}
+	far := []chain.Node{{ID: "a", TypeID: "x", Position: &chain.Position{X: 0, Y: 0}}, {ID: "b", TypeID: "x", Position: &chain.Position{X: 5000, Y: 5000}}}
+	if s := spread(newView(Chart{DAG: &chain.DAG{Nodes: far}})); s != 1 {
+		t.Errorf("nodes far apart scaled by %.2f, want 1", s)
 	}
 }

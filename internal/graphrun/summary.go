@@ -14,6 +14,7 @@ import (
 	"github.com/wop-cli/wop/internal/pack"
 	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/releasecheck"
+	"github.com/wop-cli/wop/internal/tarball"
 )
 
 // SummaryRequest is a lint run's GitHub step summary: `wop pack lint
@@ -45,6 +46,11 @@ func AppendSummary(ctx context.Context, env *lintrun.Env, r SummaryRequest) erro
 	if path == "" || r.Format != "github" {
 		return nil
 	}
+	if r.Previous != nil {
+		var done func()
+		r.Previous, done = loadOnce(r.Previous)
+		defer done()
+	}
 	charts, drawErr := summaryCharts(ctx, env, r)
 	if len(r.Diags) == 0 && len(charts) == 0 {
 		return drawErr
@@ -63,6 +69,36 @@ func AppendSummary(ctx context.Context, env *lintrun.Env, r SummaryRequest) erro
 		err = cerr
 	}
 	return errors.Join(err, drawErr, oldErr)
+}
+
+// loadOnce is load reading each release once: the summary's drawings and
+// its old findings both need each pack's previous release, which may be a
+// registry download or a git checkout. done runs the cleanups of what it
+// loaded, once neither needs it any more.
+func loadOnce(load releasecheck.PreviousFunc) (once releasecheck.PreviousFunc, done func()) {
+	type loaded struct {
+		pk  *pack.Pack
+		err error
+	}
+	seen := map[[2]string]loaded{} // by ref and pack path
+	var cleanups []func()
+	once = func(ctx context.Context, ref, packPath string, lim tarball.Limits) (*pack.Pack, func(), error) {
+		k := [2]string{ref, packPath}
+		if l, ok := seen[k]; ok {
+			return l.pk, nil, l.err
+		}
+		pk, cleanup, err := load(ctx, ref, packPath, lim)
+		if cleanup != nil {
+			cleanups = append(cleanups, cleanup)
+		}
+		seen[k] = loaded{pk, err}
+		return pk, nil, err
+	}
+	return once, func() {
+		for _, c := range cleanups {
+			c()
+		}
+	}
 }
 
 // summaryCharts are the chains to draw: each a chain finding of the run is

@@ -13,6 +13,7 @@ import (
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/lintrun"
 	"github.com/wop-cli/wop/internal/pack"
+	"github.com/wop-cli/wop/internal/release"
 	"github.com/wop-cli/wop/internal/tarball"
 	"github.com/wop-cli/wop/internal/testutil/golden"
 )
@@ -122,16 +123,21 @@ func TestStepSummaryConditionsChanged(t *testing.T) {
 		edges[2].(map[string]any)["triggerRule"] = "none_failed"
 	})
 	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	loads, cleanups := 0, 0
 	r := SummaryRequest{Format: "github", Lint: o, Diags: lintFor(t, env, o), Against: "git:main",
 		Previous: func(_ context.Context, ref, _ string, lim tarball.Limits) (*pack.Pack, func(), error) {
 			if ref != "git:main" {
 				t.Errorf("previous release %q, want git:main", ref)
 			}
+			loads++
 			pk, err := pack.Load(prev, lim)
-			return pk, func() {}, err
+			return pk, func() { cleanups++ }, err
 		}}
 	if err := AppendSummary(t.Context(), env, r); err != nil {
 		t.Fatal(err)
+	}
+	if loads != 1 || cleanups != 1 { // the drawings and the old findings share one load
+		t.Errorf("the previous release loaded %d times and cleaned up %d times, want once each", loads, cleanups)
 	}
 	got, err := os.ReadFile(out)
 	if err != nil {
@@ -164,14 +170,31 @@ func TestStepSummaryBounded(t *testing.T) {
 			t.Errorf("against %q: %d rows", against, rows)
 		}
 	}
+	// Fewer rows than SummaryRows, each long: the table's byte bound
+	// stops it (half the summary, a quarter under --against).
+	long := make([]diag.Diagnostic, 100)
+	for i := range long {
+		long[i] = diag.Diagnostic{Rule: "manifest-schema", Severity: diag.Error, File: "packs/a/pack.json", Message: strings.Repeat("m", 5000)}
+	}
+	for against, bound := range map[string]int{"": chaindraw.SummaryMax / 2, "git:main": chaindraw.SummaryMax / 4} {
+		got := chaindraw.StepSummary(chaindraw.SummaryInput{Findings: long, Against: against})
+		if len(got) > bound+1024 || !bytes.Contains(got, []byte("more findings not shown")) {
+			t.Errorf("against %q: %d bytes for a table bounded by %d", against, len(got), bound)
+		}
+	}
 }
 
 // TestSummaryLinks: links are made only from a full commit id and a
 // GitHub URL, to files inside the checkout that exist.
 func TestSummaryLinks(t *testing.T) {
-	ws := t.TempDir()
-	if err := os.WriteFile(filepath.Join(ws, "pack (1).json"), []byte("{}"), 0o644); err != nil {
+	ws := filepath.Join(t.TempDir(), "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(ws, "pack (1).json"), filepath.Join(ws, "..", "x.json")} { // x.json: on disk, outside the checkout
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	base := map[string]string{"GITHUB_SERVER_URL": "https://github.example", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": headSHA40, "GITHUB_WORKSPACE": ws}
 	for _, tc := range []struct {
@@ -187,6 +210,8 @@ func TestSummaryLinks(t *testing.T) {
 		{"sha with markdown", map[string]string{"GITHUB_SHA": headSHA40[:39] + ")"}, "pack (1).json", ""},
 		{"no repository", map[string]string{"GITHUB_REPOSITORY": ""}, "pack (1).json", ""},
 		{"server not http", map[string]string{"GITHUB_SERVER_URL": "javascript:x"}, "pack (1).json", ""},
+		{"server not http with a host", map[string]string{"GITHUB_SERVER_URL": "ftp://github.example"}, "pack (1).json", ""},
+		{"repository not owner/name", map[string]string{"GITHUB_REPOSITORY": "o/r/x"}, "pack (1).json", ""},
 		{"event without a pull request", map[string]string{"GITHUB_EVENT_PATH": filepath.Join(ws, "pack (1).json")}, "pack (1).json",
 			"https://github.example/o/r/blob/" + headSHA40 + "/pack%20%281%29.json#L3"},
 	} {
@@ -204,5 +229,77 @@ func TestSummaryLinks(t *testing.T) {
 				t.Errorf("url = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStepSummaryDrawsChainsWithFindings: only a chain with a chain
+// finding of the run is drawn, also when --against finds no previous
+// release (a first release: nothing changed); a format other than github
+// writes no summary.
+func TestStepSummaryDrawsChainsWithFindings(t *testing.T) {
+	env, out := summaryEnv(t)
+	routePack(t, filepath.Join(env.WorkDir, "packs/community.acme.route"), func(m map[string]any) {
+		clean := map[string]any{"chainId": "acme.clean", "version": "1.0.0", "label": "Clean", "description": "Nothing to say.",
+			"parameters": map[string]any{"type": "object"},
+			"dag":        map[string]any{"nodes": []any{map[string]any{"id": "only", "typeId": "core.openwop.llm.complete", "inputs": map[string]any{}}}, "edges": []any{}}}
+		m["chains"] = append(m["chains"].([]any), clean)
+		routeChain(m)["dag"].(map[string]any)["edges"] = append(routeEdges(m), map[string]any{"from": "send", "to": "ghost"})
+	})
+	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	diags := lintFor(t, env, o)
+	if err := AppendSummary(t.Context(), env, SummaryRequest{Format: "text", Lint: o, Diags: diags}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--format text wrote a step summary (%v)", err)
+	}
+	first := func(context.Context, string, string, tarball.Limits) (*pack.Pack, func(), error) {
+		return nil, nil, release.ErrNoPrevious
+	}
+	for _, r := range []SummaryRequest{{Format: "github", Lint: o, Diags: diags}, {Format: "github", Lint: o, Diags: diags, Against: "git:main", Previous: first}} {
+		if err := os.RemoveAll(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := AppendSummary(t.Context(), env, r); err != nil {
+			t.Fatalf("against %q: %v", r.Against, err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(got, []byte("acme.route (Route)")) || bytes.Contains(got, []byte("acme.clean")) {
+			t.Errorf("against %q: want acme.route drawn (its dangling edge) and acme.clean not:\n%s", r.Against, got)
+		}
+	}
+}
+
+// TestOldFindingsOneForOne: a finding of the previous release marks one
+// finding of the run old, not every one alike (as a baseline absorbs).
+func TestOldFindingsOneForOne(t *testing.T) {
+	env, _ := summaryEnv(t)
+	prev := filepath.Join(t.TempDir(), "prev")
+	routePack(t, prev, func(map[string]any) {})
+	routePack(t, filepath.Join(env.WorkDir, "packs/community.acme.route"), func(map[string]any) {})
+	o := lintrun.Options{Paths: []string{"packs/community.acme.route"}, NoCache: true}
+	var twice []diag.Diagnostic
+	for _, d := range lintFor(t, env, o) {
+		if d.Rule == "engines-range-unbounded" {
+			twice = append(twice, d, d)
+		}
+	}
+	if len(twice) != 2 {
+		t.Fatalf("want one engines-range-unbounded finding, have %d", len(twice)/2)
+	}
+	r := SummaryRequest{Format: "github", Lint: o, Diags: twice, Against: "git:main",
+		Previous: func(_ context.Context, _, _ string, lim tarball.Limits) (*pack.Pack, func(), error) {
+			pk, err := pack.Load(prev, lim)
+			return pk, nil, err
+		}}
+	old, err := oldFindings(t.Context(), env, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != 2 || !old[0] || old[1] {
+		t.Errorf("old = %v, want [true false]", old)
 	}
 }

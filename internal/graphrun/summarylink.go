@@ -91,11 +91,11 @@ func (l *linker) url(file string, line int) string {
 }
 
 // escapePath escapes each segment of a slash path for a URL (and so for a
-// Markdown link: no space or parenthesis is left bare).
+// Markdown link: url.PathEscape leaves no space or parenthesis bare).
 func escapePath(p string) string {
 	parts := strings.Split(p, "/")
 	for i, s := range parts {
-		parts[i] = strings.NewReplacer("(", "%28", ")", "%29").Replace(url.PathEscape(s))
+		parts[i] = url.PathEscape(s)
 	}
 	return strings.Join(parts, "/")
 }

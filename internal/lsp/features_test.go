@@ -12,6 +12,7 @@ import (
 
 	"github.com/wop-cli/wop/internal/diag"
 	"github.com/wop-cli/wop/internal/invocation"
+	"github.com/wop-cli/wop/internal/lint"
 	"github.com/wop-cli/wop/internal/lsp/lsptest"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -398,6 +399,40 @@ func TestRuleHoverNamesTheCommand(t *testing.T) {
 	} {
 		if md, _ := ruleHover("placeholder-left", invocation.Name(tt.invoked)); !strings.Contains(md, tt.want) {
 			t.Errorf("invoked %q: hover %q, want %s", tt.invoked, md, tt.want)
+		}
+	}
+}
+
+// TestRuleHoverShort: a rule's hover holds the first paragraph of its
+// prose, not the rest (the rules page and --explain have it), and a
+// deprecated rule says so instead.
+func TestRuleHoverShort(t *testing.T) {
+	checked := false
+	for _, r := range lint.All() {
+		doc, err := lint.Explain(r.ID)
+		if r.Deprecated != "" || err != nil {
+			continue
+		}
+		paras := strings.Split(strings.TrimSpace(doc.Prose), "\n\n")
+		if len(paras) < 2 || strings.TrimSpace(paras[1]) == "" || strings.Contains(paras[0], paras[1]) {
+			continue
+		}
+		md, ok := ruleHover(r.ID, "")
+		if !ok || !strings.Contains(md, paras[0]) || strings.Contains(md, paras[1]) {
+			t.Errorf("%s: hover %q, want its first paragraph only", r.ID, md)
+		}
+		checked = true
+		break
+	}
+	if !checked {
+		t.Fatal("no rule with two paragraphs of prose")
+	}
+	for _, r := range lint.All() {
+		if r.Deprecated == "" {
+			continue
+		}
+		if md, ok := ruleHover(r.ID, ""); !ok || !strings.Contains(md, "Deprecated: "+r.Deprecated) {
+			t.Errorf("%s: hover %q, want it deprecated", r.ID, md)
 		}
 	}
 }

@@ -68,4 +68,5 @@ test("sameView: a redraw that changes nothing keeps the page (and the reader's z
   assert.equal(sameView({ title: "a", svg: "<svg/>" }, { title: "a", svg: "<svg/>" }), true);
   assert.equal(sameView({ title: "a", svg: "<svg/>" }, { title: "a", svg: "<svg></svg>" }), false);
   assert.equal(sameView({ title: "a" }, { title: "a", error: "x" }), false);
+  assert.equal(sameView({ title: "a", svg: "<svg/>" }, { title: "b", svg: "<svg/>" }), false);
 });
