@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,5 +32,18 @@ func TestCRLFFiles(t *testing.T) {
 	warning, err := src.CRLFWarning()
 	if err != nil || !strings.Contains(warning, "README.md, ") || !strings.Contains(warning, "* text=auto eol=lf") || !strings.Contains(warning, "git add --renormalize .") {
 		t.Errorf("CRLFWarning = %q, %v: want the files and the fix", warning, err)
+	}
+}
+
+// TestCRLFWarningBounded: past maxCRLFNamed files the warning counts the
+// rest instead of naming them.
+func TestCRLFWarningBounded(t *testing.T) {
+	files := map[string]string{"pack.json": leftOutManifest}
+	for i := range maxCRLFNamed + 2 {
+		files[fmt.Sprintf("prompts/p%d.md", i)] = "a\r\n"
+	}
+	warning, err := sourceOf(t, files).CRLFWarning()
+	if err != nil || !strings.Contains(warning, "prompts/p4.md and 2 more have CRLF") || strings.Contains(warning, "p5.md") {
+		t.Errorf("CRLFWarning = %q, %v: want five files named and 2 more", warning, err)
 	}
 }
