@@ -18,8 +18,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 const version = "0.9.0"
@@ -278,5 +281,38 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestArchiveNamesAreGoreleasers: the script and this test name archives
+// wop_VERSION_OS_ARCH.tar.gz (.zip on Windows) and read checksums.txt,
+// which is goreleaser's default archive name for project wop; this holds
+// .goreleaser.yaml to that, so a name_template there cannot leave the
+// Action downloading archives no release has.
+func TestArchiveNamesAreGoreleasers(t *testing.T) {
+	raw, err := os.ReadFile("../.goreleaser.yaml")
+	must(t, err)
+	var cfg struct {
+		ProjectName string `yaml:"project_name"`
+		Archives    []struct {
+			NameTemplate    string   `yaml:"name_template"`
+			Formats         []string `yaml:"formats"`
+			FormatOverrides []struct {
+				Goos    string   `yaml:"goos"`
+				Formats []string `yaml:"formats"`
+			} `yaml:"format_overrides"`
+		} `yaml:"archives"`
+		Checksum struct {
+			NameTemplate string `yaml:"name_template"`
+		} `yaml:"checksum"`
+	}
+	must(t, yaml.Unmarshal(raw, &cfg))
+	if cfg.ProjectName != "wop" || cfg.Checksum.NameTemplate != "checksums.txt" || len(cfg.Archives) != 1 {
+		t.Fatalf("project_name %q, checksum name %q, %d archives: the Action wants wop, checksums.txt and one archive set", cfg.ProjectName, cfg.Checksum.NameTemplate, len(cfg.Archives))
+	}
+	a := cfg.Archives[0]
+	if a.NameTemplate != "" || !slices.Equal(a.Formats, []string{"tar.gz"}) || len(a.FormatOverrides) != 1 ||
+		a.FormatOverrides[0].Goos != "windows" || !slices.Equal(a.FormatOverrides[0].Formats, []string{"zip"}) {
+		t.Errorf("archives: %+v; action/wop-action.sh names wop_VERSION_OS_ARCH.tar.gz, .zip on Windows (goreleaser's default name)", a)
 	}
 }
