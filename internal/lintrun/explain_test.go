@@ -68,9 +68,9 @@ func TestExplainSaysHowToSwitchOff(t *testing.T) {
 	}
 }
 
-// TestExplainNamesInvoked: --explain's summary and its note on switching
-// the rule off name wop's commands as the user ran wop ("npx wop pack
-// lint"), as its prose and "wop says" do.
+// TestExplainNamesInvoked: --explain's summary, its note on switching
+// the rule off and a deprecated rule's reason name wop's commands as the
+// user ran wop ("npx wop pack lint"), as its prose and "wop says" do.
 func TestExplainNamesInvoked(t *testing.T) {
 	const invoked invocation.Name = "npx wop"
 	r := lint.All().Lookup("placeholder-left")
@@ -82,5 +82,9 @@ func TestExplainNamesInvoked(t *testing.T) {
 		if rewritten := invoked.Mentions(part); rewritten == part || !strings.Contains(text, rewritten) {
 			t.Errorf("--explain %s, started as %s, does not say %q:\n%s", r.ID, invoked, rewritten, text)
 		}
+	}
+	old := &lint.Rule{ID: "old-rule", Summary: "Retired.", Deprecated: "wop pack migrate does its work now"}
+	if text, _, _ := Explain(lint.Rules{old}, old.ID, invoked); !strings.Contains(text, "\nnpx wop pack migrate does its work now\n") {
+		t.Errorf("--explain of a deprecated rule, started as %s:\n%s", invoked, text)
 	}
 }
