@@ -245,13 +245,20 @@ func TestLint(t *testing.T) {
 }
 
 // TestRefuses: an archive whose bytes are not those checksums.txt lists,
-// one it does not list, and an action pinned by commit without a version
+// one it does not list, one without wop, an action pinned by commit
+// without a version, a version that is not X.Y.Z and an unknown fail-on
 // install nothing and fail the step, saying why.
 func TestRefuses(t *testing.T) {
 	rel, archive := buildRelease(t)
 	tampered := maps.Clone(rel)
 	tampered[archive] = append(bytes.Clone(rel[archive]), 0)
 	unlisted := release{archive: rel[archive], "checksums.txt": checksums(rel, "wop_"+version+"_windows_amd64.zip")}
+	var empty bytes.Buffer
+	gz := gzip.NewWriter(&empty)
+	must(t, tar.NewWriter(gz).Close())
+	must(t, gz.Close())
+	hollow := release{archive: empty.Bytes()}
+	hollow["checksums.txt"] = checksums(hollow, archive)
 	tests := []struct {
 		name string
 		rel  release
@@ -262,6 +269,9 @@ func TestRefuses(t *testing.T) {
 		{"not in checksums.txt", unlisted, nil, "does not list " + archive},
 		{"no version", rel, []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567"}, "give the version input"},
 		{"no such release", release{}, nil, "could not download"},
+		{"no wop in the archive", hollow, nil, "holds no wop"},
+		{"not a release version", rel, []string{"WOP_ACTION_VERSION=../latest"}, "version ../latest is not a release version"},
+		{"unknown fail-on", rel, []string{"WOP_ACTION_FAIL_ON=errors"}, "fail-on is errors: give error, warning or none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
