@@ -187,6 +187,7 @@ func runAction(t *testing.T, url, dir string, env ...string) run {
 func TestLint(t *testing.T) {
 	rel, _ := buildRelease(t)
 	url := serve(t, rel)
+	previous := repo(t, "clean") // the release before: same version, other contents
 	tests := []struct {
 		name     string
 		pack     string
@@ -200,6 +201,7 @@ func TestLint(t *testing.T) {
 		{"warnings, fail-on error", "warning", nil, 0, []string{"::warning file=pack.json,line=", "| warning | `license-not-spdx` |"}},
 		{"warnings, fail-on warning", "warning", []string{"WOP_ACTION_FAIL_ON=warning"}, 1, []string{"::warning file=pack.json,line=", "fail-on warning: exit 1"}},
 		{"version given, action pinned by commit", "clean", []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567", "WOP_ACTION_VERSION=" + version}, 0, []string{"no findings."}},
+		{"against the previous release", "warning", []string{"WOP_ACTION_AGAINST=" + previous}, 1, []string{"title=published-version-mutated::version 1.0.0 was already released"}},
 		{"nothing to lint, fail-on none", "clean", []string{"WOP_ACTION_PATH=packs", "WOP_ACTION_FAIL_ON=none"}, 2, []string{"fail-on none: exit 2"}},
 	}
 	for _, tt := range tests {
