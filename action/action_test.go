@@ -183,7 +183,7 @@ func runAction(t *testing.T, url, dir string, env ...string) run {
 
 // TestLint: the good archive is installed (on the job's PATH, the version
 // asked for) and lints: annotations, SARIF, the step summary and the exit
-// status at each fail-on threshold.
+// status at each fail-on threshold, and against a previous release.
 func TestLint(t *testing.T) {
 	rel, _ := buildRelease(t)
 	url := serve(t, rel)
