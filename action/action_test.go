@@ -18,8 +18,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 const version = "0.9.0"
@@ -180,10 +183,11 @@ func runAction(t *testing.T, url, dir string, env ...string) run {
 
 // TestLint: the good archive is installed (on the job's PATH, the version
 // asked for) and lints: annotations, SARIF, the step summary and the exit
-// status at each fail-on threshold.
+// status at each fail-on threshold, and against a previous release.
 func TestLint(t *testing.T) {
 	rel, _ := buildRelease(t)
 	url := serve(t, rel)
+	previous := repo(t, "clean") // the release before: same version, other contents
 	tests := []struct {
 		name     string
 		pack     string
@@ -197,6 +201,7 @@ func TestLint(t *testing.T) {
 		{"warnings, fail-on error", "warning", nil, 0, []string{"::warning file=pack.json,line=", "| warning | `license-not-spdx` |"}},
 		{"warnings, fail-on warning", "warning", []string{"WOP_ACTION_FAIL_ON=warning"}, 1, []string{"::warning file=pack.json,line=", "fail-on warning: exit 1"}},
 		{"version given, action pinned by commit", "clean", []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567", "WOP_ACTION_VERSION=" + version}, 0, []string{"no findings."}},
+		{"against the previous release", "warning", []string{"WOP_ACTION_AGAINST=" + previous}, 1, []string{"title=published-version-mutated::version 1.0.0 was already released"}},
 		{"nothing to lint, fail-on none", "clean", []string{"WOP_ACTION_PATH=packs", "WOP_ACTION_FAIL_ON=none"}, 2, []string{"fail-on none: exit 2"}},
 	}
 	for _, tt := range tests {
@@ -210,8 +215,8 @@ func TestLint(t *testing.T) {
 					t.Errorf("no %q in the output or the step summary:\n%s\n---\n%s", w, r.stdout, r.summary)
 				}
 			}
-			if tt.wantCode != 0 && strings.Contains(r.summary, "no findings") {
-				t.Errorf("exit %d, yet the step summary says there are no findings:\n%s", tt.wantCode, r.summary)
+			if (tt.wantCode != 0 || tt.pack != "clean") && strings.Contains(r.summary, "no findings") {
+				t.Errorf("exit %d for a %s pack, yet the step summary says there are no findings:\n%s", tt.wantCode, tt.pack, r.summary)
 			}
 			install := strings.TrimSpace(r.path)
 			out, err := exec.Command(filepath.Join(install, "wop"), "--version").Output()
@@ -242,13 +247,20 @@ func TestLint(t *testing.T) {
 }
 
 // TestRefuses: an archive whose bytes are not those checksums.txt lists,
-// one it does not list, and an action pinned by commit without a version
+// one it does not list, one without wop, an action pinned by commit
+// without a version, a version that is not X.Y.Z and an unknown fail-on
 // install nothing and fail the step, saying why.
 func TestRefuses(t *testing.T) {
 	rel, archive := buildRelease(t)
 	tampered := maps.Clone(rel)
 	tampered[archive] = append(bytes.Clone(rel[archive]), 0)
 	unlisted := release{archive: rel[archive], "checksums.txt": checksums(rel, "wop_"+version+"_windows_amd64.zip")}
+	var empty bytes.Buffer
+	gz := gzip.NewWriter(&empty)
+	must(t, tar.NewWriter(gz).Close())
+	must(t, gz.Close())
+	hollow := release{archive: empty.Bytes()}
+	hollow["checksums.txt"] = checksums(hollow, archive)
 	tests := []struct {
 		name string
 		rel  release
@@ -259,6 +271,9 @@ func TestRefuses(t *testing.T) {
 		{"not in checksums.txt", unlisted, nil, "does not list " + archive},
 		{"no version", rel, []string{"WOP_ACTION_REF=0123456789abcdef0123456789abcdef01234567"}, "give the version input"},
 		{"no such release", release{}, nil, "could not download"},
+		{"no wop in the archive", hollow, nil, "holds no wop"},
+		{"not a release version", rel, []string{"WOP_ACTION_VERSION=../latest"}, "version ../latest is not a release version"},
+		{"unknown fail-on", rel, []string{"WOP_ACTION_FAIL_ON=errors"}, "fail-on is errors: give error, warning or none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -278,5 +293,38 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestArchiveNamesAreGoreleasers: the script and this test name archives
+// wop_VERSION_OS_ARCH.tar.gz (.zip on Windows) and read checksums.txt,
+// which is goreleaser's default archive name for project wop; this holds
+// .goreleaser.yaml to that, so a name_template there cannot leave the
+// Action downloading archives no release has.
+func TestArchiveNamesAreGoreleasers(t *testing.T) {
+	raw, err := os.ReadFile("../.goreleaser.yaml")
+	must(t, err)
+	var cfg struct {
+		ProjectName string `yaml:"project_name"`
+		Archives    []struct {
+			NameTemplate    string   `yaml:"name_template"`
+			Formats         []string `yaml:"formats"`
+			FormatOverrides []struct {
+				Goos    string   `yaml:"goos"`
+				Formats []string `yaml:"formats"`
+			} `yaml:"format_overrides"`
+		} `yaml:"archives"`
+		Checksum struct {
+			NameTemplate string `yaml:"name_template"`
+		} `yaml:"checksum"`
+	}
+	must(t, yaml.Unmarshal(raw, &cfg))
+	if cfg.ProjectName != "wop" || cfg.Checksum.NameTemplate != "checksums.txt" || len(cfg.Archives) != 1 {
+		t.Fatalf("project_name %q, checksum name %q, %d archives: the Action wants wop, checksums.txt and one archive set", cfg.ProjectName, cfg.Checksum.NameTemplate, len(cfg.Archives))
+	}
+	a := cfg.Archives[0]
+	if a.NameTemplate != "" || !slices.Equal(a.Formats, []string{"tar.gz"}) || len(a.FormatOverrides) != 1 ||
+		a.FormatOverrides[0].Goos != "windows" || !slices.Equal(a.FormatOverrides[0].Formats, []string{"zip"}) {
+		t.Errorf("archives: %+v; action/wop-action.sh names wop_VERSION_OS_ARCH.tar.gz, .zip on Windows (goreleaser's default name)", a)
 	}
 }

@@ -32,7 +32,7 @@ func sourceOf(t *testing.T, files map[string]string) *Source {
 // the tools' own, nor what the build writes itself, nor earlier builds'
 // outputs in the pack folder), ten at most.
 func TestLeftOutNote(t *testing.T) {
-	files := map[string]string{"pack.json": leftOutManifest, "README.md": "# d\n", ".wop.yaml": "rules: {}\n", ".gitignore": "x\n", "keys/pack.json.sig": "stale"}
+	files := map[string]string{"pack.json": leftOutManifest, "README.md": "# d\n", ".wop.yaml": "rules: {}\n", ".gitignore": "x\n", ".gitattributes": "* text=auto eol=lf\n", "keys/pack.json.sig": "stale"}
 	if note := sourceOf(t, files).LeftOutNote(); note != "" {
 		t.Errorf("nothing left out, but: %s", note)
 	}

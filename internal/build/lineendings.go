@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/wop-cli/wop/internal/pack"
-	"github.com/wop-cli/wop/internal/sign"
 )
 
 // maxCRLFNamed bounds the files a line-ending warning names.
@@ -26,7 +23,7 @@ func (s *Source) crlfFiles() ([]string, error) {
 	}
 	var out []string
 	for _, f := range s.files {
-		if f.Name == pack.ManifestName || f.Name == sign.SignatureEntry || strings.HasSuffix(f.Name, ".sig") {
+		if strings.HasSuffix(f.Name, ".sig") { // s.files already leaves out pack.json and its signature
 			continue
 		}
 		data, err := s.pack.ReadFile(f.Name)

@@ -17,6 +17,9 @@ func TestCmd(t *testing.T) {
 		{"two lines ignored", "npx wop\nrm -rf", "pack lint", "wop pack lint"},
 		{"escape ignored", "npx \x1b[31mwop", "pack lint", "wop pack lint"},
 		{"too long ignored", "npx " + strings.Repeat("x", 100), "pack lint", "wop pack lint"},
+		{"DEL ignored", "npx wop\x7f", "pack lint", "wop pack lint"},
+		{"80 bytes kept", "npx " + strings.Repeat("x", 76), "login", "npx " + strings.Repeat("x", 76) + " login"},
+		{"81 bytes ignored", "npx " + strings.Repeat("x", 77), "login", "wop login"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

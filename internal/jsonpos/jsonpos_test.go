@@ -158,6 +158,9 @@ func TestMissingCommaNamed(t *testing.T) {
 		{"not a member", `{"a": 1 x}`, Position{Line: 1, Column: 9}, `unexpected 'x' where "," before the next member or "}" to close the object belongs`},
 		{"not an item", `[1 }`, Position{Line: 1, Column: 4}, `unexpected '}' where "," before the next item or "]" to close the array belongs`},
 		{"no colon", `{"a" 1}`, Position{Line: 1, Column: 6}, `unexpected '1' where ":" between the member's name and its value belongs`},
+		{"name not a string", `{1: 2}`, Position{Line: 1, Column: 2}, `unexpected '1' where a member's name (a string in double quotes) belongs`},
+		{"bare word", `{"a": green}`, Position{Line: 1, Column: 7}, `unexpected 'g' where a value belongs; a string needs double quotes`},
+		{"control byte", "[\x01]", Position{Line: 1, Column: 2}, `unexpected byte 0x01 where a value belongs`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

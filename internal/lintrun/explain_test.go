@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wop-cli/wop/internal/diag"
+	"github.com/wop-cli/wop/internal/invocation"
 	"github.com/wop-cli/wop/internal/lint"
 )
 
@@ -64,5 +65,26 @@ func TestExplainSaysHowToSwitchOff(t *testing.T) {
 		if !strings.Contains(string(rulesDoc), "\n## "+r.ID+"\n") || !strings.Contains(string(rulesDoc), want) {
 			t.Errorf("docs/rules.md does not say how to switch %s off", r.ID)
 		}
+	}
+}
+
+// TestExplainNamesInvoked: --explain's summary, its note on switching
+// the rule off and a deprecated rule's reason name wop's commands as the
+// user ran wop ("npx wop pack lint"), as its prose and "wop says" do.
+func TestExplainNamesInvoked(t *testing.T) {
+	const invoked invocation.Name = "npx wop"
+	r := lint.All().Lookup("placeholder-left")
+	text, _, err := Explain(lint.All(), r.ID, invoked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{r.Summary, r.ConfigNote()} {
+		if rewritten := invoked.Mentions(part); rewritten == part || !strings.Contains(text, rewritten) {
+			t.Errorf("--explain %s, started as %s, does not say %q:\n%s", r.ID, invoked, rewritten, text)
+		}
+	}
+	old := &lint.Rule{ID: "old-rule", Summary: "Retired.", Deprecated: "wop pack migrate does its work now"}
+	if text, _, _ := Explain(lint.Rules{old}, old.ID, invoked); !strings.Contains(text, "\nnpx wop pack migrate does its work now\n") {
+		t.Errorf("--explain of a deprecated rule, started as %s:\n%s", invoked, text)
 	}
 }

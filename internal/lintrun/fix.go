@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -130,11 +129,7 @@ func fixConfigs(ctx context.Context, env *Env, o Options, p *plan, err error) (*
 					return nil, o, err
 				}
 			}
-			o.Overlay = maps.Clone(o.Overlay)
-			if o.Overlay == nil {
-				o.Overlay = map[string][]byte{}
-			}
-			o.Overlay[path] = updated
+			o.Overlay = withOverlay(o.Overlay, map[string][]byte{path: updated})
 		}
 		p, err = prepare(ctx, env, o)
 	}

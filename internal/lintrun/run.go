@@ -123,11 +123,7 @@ func Run(ctx context.Context, env *Env, o Options) (*Result, error) {
 			return nil, err
 		}
 		if len(fixed) > 0 {
-			o.Overlay = maps.Clone(o.Overlay)
-			if o.Overlay == nil {
-				o.Overlay = map[string][]byte{}
-			}
-			maps.Copy(o.Overlay, fixed)
+			o.Overlay = withOverlay(o.Overlay, fixed)
 			for i := range p.jobs { // the result cache is for files on disk, not the fixed text
 				p.jobs[i].Opt.Cache.Dir = ""
 			}
@@ -267,6 +263,15 @@ func (p *plan) lint(ctx context.Context, o Options) *Result {
 		res.Packs = append(res.Packs, report.PackSpec{Path: p.targets[i].Display, Spec: string(trees[i])})
 	}
 	return res
+}
+
+// withOverlay is overlay with files laid over it, in a new map: the
+// caller's Options keep theirs.
+func withOverlay(overlay, files map[string][]byte) map[string][]byte {
+	out := make(map[string][]byte, len(overlay)+len(files))
+	maps.Copy(out, overlay)
+	maps.Copy(out, files)
+	return out
 }
 
 // overlayIn is the part of overlay inside dir, by slash name from dir.

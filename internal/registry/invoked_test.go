@@ -47,6 +47,9 @@ func TestHintsNameInvoked(t *testing.T) {
 		if h := HintsIn("FAIL invalid_manifest", invoked); h != "invalid_manifest: pack.json does not validate; run "+invoked.String()+" pack lint and fix the errors" {
 			t.Errorf("%q: HintsIn = %q", invoked, h)
 		}
+		if h := (&StatusError{StatusCode: http.StatusAccepted, Invoked: invoked}).Hint(); !strings.Contains(h, "'"+invoked.String()+" pack verify NAME@VERSION --registry URL'") {
+			t.Errorf("%q: the hint of an upload answered 202 = %q", invoked, h)
+		}
 		if h := TokenHint(invoked); !strings.HasSuffix(h, "'"+invoked.String()+" login --registry URL'") {
 			t.Errorf("%q: TokenHint = %q", invoked, h)
 		}
