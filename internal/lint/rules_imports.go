@@ -55,9 +55,3 @@ func importProblem(p *Pass, spec, file string, inArchive map[string]bool) string
 func defaultSetWords() string {
 	return "pack.json, README.md, LICENSE, index.mjs, schemas/*.json, prompts/*.md|.txt and keys/*.pem|.sig"
 }
-
-// runtimeEntry is the runtime entry the manifest names.
-func runtimeEntry(p *Pass) string {
-	_, entry := executorSource(p)
-	return entry
-}
