@@ -23,7 +23,18 @@ var hostRoles = []string{"pure", "read", "gate", "action", "side-effect", "strea
 
 // nodeRoles is every role role-unknown accepts: the spec's, then the
 // reference host's that the spec does not name.
-var nodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate", "read", "action"}
+var nodeRoles = union(specRoles, hostRoles)
+
+// union is a's words, then b's that a lacks, in order.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, w := range b {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // NodeRoles lists the node roles role-unknown accepts (the schema leaves
 // role open), for an editor to offer.
