@@ -46,6 +46,14 @@ func TestInputFacts(t *testing.T) {
 		{name: "cjs exports", src: "exports.nodes = { 'a.b': { run(ctx) { return ctx.inputs.q || 'default'; } } };", input: "q", kind: Fallback},
 		{name: "module.exports nodes", src: "const nodes = { 'a.b': { handler: (ctx) => ctx.inputs.q ?? 'd' } };\nmodule.exports = { nodes };", input: "q", kind: Fallback},
 		{name: "array of typeId objects", src: "export const nodes = [ { typeId: 'a.b', invoke: async (ctx) => ctx.inputs.q ?? 'd' } ];", input: "q", kind: Fallback},
+		{name: "null is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? null };", input: "q", kind: Hollow},
+		{name: "false is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q || false };", input: "q", kind: Hollow},
+		{name: "empty template is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? `` };", input: "q", kind: Hollow},
+		{name: "undefined is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? undefined };", input: "q", kind: Hollow},
+		{name: "another input's stand-in is hollow", src: "export const nodes = { 'a.b': async (ctx) => { const t = ctx.inputs.b ?? 'x'; return ctx.inputs.a ?? t; } };", input: "a", kind: Hollow},
+		{name: "a failure decides over a later fallback", src: "export const nodes = { 'a.b': async (ctx) => {\n if (!ctx.inputs.q) throw new Error('q');\n return ctx.inputs.q ?? 'd'; } };", input: "q", kind: Failure, line: 2},
+		{name: "the first usable fallback is named", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? 'first';\n const b = ctx.inputs.q ?? 'second';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'first'", line: 2},
+		{name: "a usable fallback after a hollow one", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? '';\n const b = ctx.inputs.q ?? 'x';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'x'", line: 3},
 		{name: "default export nodes", src: "async function run(ctx) { return ctx.inputs.q ?? 'd'; }\nexport default { nodes: { 'a.b': run } };", input: "q", kind: Fallback},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
