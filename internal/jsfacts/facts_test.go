@@ -54,6 +54,13 @@ func TestInputFacts(t *testing.T) {
 		{name: "a failure decides over a later fallback", src: "export const nodes = { 'a.b': async (ctx) => {\n if (!ctx.inputs.q) throw new Error('q');\n return ctx.inputs.q ?? 'd'; } };", input: "q", kind: Failure, line: 2},
 		{name: "the first usable fallback is named", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? 'first';\n const b = ctx.inputs.q ?? 'second';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'first'", line: 2},
 		{name: "a usable fallback after a hollow one", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? '';\n const b = ctx.inputs.q ?? 'x';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'x'", line: 3},
+		{name: "not-null guard then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.messages != null) return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "typeof guard then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (typeof inputs.messages === 'object') return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "guard on the right of && then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.n > 0 && Array.isArray(inputs.messages)) return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "guard that fails when present", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.legacy) return { status: 'error', error: 'legacy' };\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "legacy", kind: Failure, line: 2},
+		{name: "== null then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode == null) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
+		{name: "=== undefined then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode === undefined) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
+		{name: "input in a conditional's test", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if ((inputs.a ? 1 : 0) === 0) return { status: 'error', error: 'a' };\n return {}; } };", input: "a", kind: Failure, line: 2},
 		{name: "default export nodes", src: "async function run(ctx) { return ctx.inputs.q ?? 'd'; }\nexport default { nodes: { 'a.b': run } };", input: "q", kind: Fallback},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
