@@ -61,6 +61,7 @@ func TestInputFacts(t *testing.T) {
 		{name: "== null then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode == null) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
 		{name: "=== undefined then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode === undefined) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
 		{name: "input in a conditional's test", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if ((inputs.a ? 1 : 0) === 0) return { status: 'error', error: 'a' };\n return {}; } };", input: "a", kind: Failure, line: 2},
+		{name: "ctx.input names the inputs too", src: "export const nodes = { 'a.b': async (ctx) => ctx.input.q ?? 'd' };", input: "q", kind: Fallback, value: "'d'"},
 		{name: "default export nodes", src: "async function run(ctx) { return ctx.inputs.q ?? 'd'; }\nexport default { nodes: { 'a.b': run } };", input: "q", kind: Fallback},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,6 +284,32 @@ export const nodes = {
 	for range 20 {
 		if got := surfaces(Analyze([]byte(src), "index.mjs", nil).Node("a.b")); got != nil {
 			t.Fatalf("a.b reaches %q through another node's assignment", got)
+		}
+	}
+}
+
+// TestSurfaceAt: a surface's line is where the node first reaches it.
+func TestSurfaceAt(t *testing.T) {
+	n := analyze(t, "export const nodes = { 'a.b': async (ctx) => {\n await ctx.db.get(1);\n await ctx.db.put(2);\n} };").Node("a.b")
+	if n == nil {
+		t.Fatal("no node a.b")
+	}
+	if at := n.SurfaceAt("db"); at.Line != 2 {
+		t.Errorf("SurfaceAt(db) = %v, want line 2", at)
+	}
+}
+
+// TestHostCallThroughCall: a method of a ctx member called through
+// .call/.apply/.bind is that method's call; the member called so is
+// none.
+func TestHostCallThroughCall(t *testing.T) {
+	for src, want := range map[string][]string{
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.transform.call(null, 1) };":   {"dataIntegration.transform()"},
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.transform.apply(null, []) };": {"dataIntegration.transform()"},
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.call(null) };":                nil,
+	} {
+		if got := surfacesOf(src, "a.b"); !slices.Equal(got, want) {
+			t.Errorf("%s: surfaces %v, want %v", src, got, want)
 		}
 	}
 }
