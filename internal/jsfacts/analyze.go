@@ -22,21 +22,16 @@ type Reader func(path string) []byte
 // too deeply nested or does not parse.
 func Analyze(src []byte, entry string, read Reader) (f *Facts) {
 	f = &Facts{}
-	if len(src) == 0 || len(src) > MaxSource || !shallow(src) {
-		return f
-	}
 	defer func() {
 		if recover() != nil {
 			*f = Facts{} // the parser or the analysis met a form it cannot take: claim nothing
 		}
 	}()
-	buf := []byte(string(src)) // the parser may write a NUL after it
-	in := parse.NewInputBytes(buf)
-	ast, err := js.Parse(in, js.Options{})
-	if err != nil {
+	ast, text := parseModule(src)
+	if ast == nil {
 		return f
 	}
-	a := &analysis{sources: []source{newSource(entry, in.Bytes()[:len(src)])}, env: map[*js.Var]val{}, objs: map[*js.Var]js.IExpr{}, active: map[*fn]bool{},
+	a := &analysis{sources: []source{newSource(entry, text)}, env: map[*js.Var]val{}, objs: map[*js.Var]js.IExpr{}, active: map[*fn]bool{},
 		read: read, modules: map[string]*moduleExports{entry: nil}}
 	a.module(ast, path.Dir(entry))
 	if a.exhausted {
@@ -63,6 +58,21 @@ func Analyze(src []byte, entry string, read Reader) (f *Facts) {
 		}
 	}
 	return f
+}
+
+// parseModule parses one module's source within the bounds, and returns
+// the text the positions refer to; nil when src is empty, past MaxSource,
+// nested too deep or does not parse.
+func parseModule(src []byte) (*js.AST, []byte) {
+	if len(src) == 0 || len(src) > MaxSource || !shallow(src) {
+		return nil, nil
+	}
+	in := parse.NewInputBytes([]byte(string(src))) // a copy: the parser may write a NUL after it
+	ast, err := js.Parse(in, js.Options{})
+	if err != nil {
+		return nil, nil
+	}
+	return ast, in.Bytes()[:len(src)]
 }
 
 // kind of an abstract value.

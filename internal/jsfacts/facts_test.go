@@ -46,6 +46,22 @@ func TestInputFacts(t *testing.T) {
 		{name: "cjs exports", src: "exports.nodes = { 'a.b': { run(ctx) { return ctx.inputs.q || 'default'; } } };", input: "q", kind: Fallback},
 		{name: "module.exports nodes", src: "const nodes = { 'a.b': { handler: (ctx) => ctx.inputs.q ?? 'd' } };\nmodule.exports = { nodes };", input: "q", kind: Fallback},
 		{name: "array of typeId objects", src: "export const nodes = [ { typeId: 'a.b', invoke: async (ctx) => ctx.inputs.q ?? 'd' } ];", input: "q", kind: Fallback},
+		{name: "null is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? null };", input: "q", kind: Hollow},
+		{name: "false is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q || false };", input: "q", kind: Hollow},
+		{name: "empty template is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? `` };", input: "q", kind: Hollow},
+		{name: "undefined is hollow", src: "export const nodes = { 'a.b': async (ctx) => ctx.inputs.q ?? undefined };", input: "q", kind: Hollow},
+		{name: "another input's stand-in is hollow", src: "export const nodes = { 'a.b': async (ctx) => { const t = ctx.inputs.b ?? 'x'; return ctx.inputs.a ?? t; } };", input: "a", kind: Hollow},
+		{name: "a failure decides over a later fallback", src: "export const nodes = { 'a.b': async (ctx) => {\n if (!ctx.inputs.q) throw new Error('q');\n return ctx.inputs.q ?? 'd'; } };", input: "q", kind: Failure, line: 2},
+		{name: "the first usable fallback is named", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? 'first';\n const b = ctx.inputs.q ?? 'second';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'first'", line: 2},
+		{name: "a usable fallback after a hollow one", src: "export const nodes = { 'a.b': async (ctx) => {\n const a = ctx.inputs.q ?? '';\n const b = ctx.inputs.q ?? 'x';\n return [a, b]; } };", input: "q", kind: Fallback, value: "'x'", line: 3},
+		{name: "not-null guard then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.messages != null) return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "typeof guard then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (typeof inputs.messages === 'object') return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "guard on the right of && then build", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.n > 0 && Array.isArray(inputs.messages)) return inputs.messages;\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "messages", kind: Fallback, line: 2},
+		{name: "guard that fails when present", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if (inputs.legacy) return { status: 'error', error: 'legacy' };\n return [{ role: 'user', content: inputs.prompt }]; } };", input: "legacy", kind: Failure, line: 2},
+		{name: "== null then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode == null) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
+		{name: "=== undefined then assign", src: "export const nodes = { 'a.b': async ({ inputs }) => { let m = inputs.mode;\n if (inputs.mode === undefined) { m = 'auto'; }\n return m; } };", input: "mode", kind: Fallback, line: 2},
+		{name: "input in a conditional's test", src: "export const nodes = { 'a.b': async ({ inputs }) => {\n if ((inputs.a ? 1 : 0) === 0) return { status: 'error', error: 'a' };\n return {}; } };", input: "a", kind: Failure, line: 2},
+		{name: "ctx.input names the inputs too", src: "export const nodes = { 'a.b': async (ctx) => ctx.input.q ?? 'd' };", input: "q", kind: Fallback, value: "'d'"},
 		{name: "default export nodes", src: "async function run(ctx) { return ctx.inputs.q ?? 'd'; }\nexport default { nodes: { 'a.b': run } };", input: "q", kind: Fallback},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,6 +284,32 @@ export const nodes = {
 	for range 20 {
 		if got := surfaces(Analyze([]byte(src), "index.mjs", nil).Node("a.b")); got != nil {
 			t.Fatalf("a.b reaches %q through another node's assignment", got)
+		}
+	}
+}
+
+// TestSurfaceAt: a surface's line is where the node first reaches it.
+func TestSurfaceAt(t *testing.T) {
+	n := analyze(t, "export const nodes = { 'a.b': async (ctx) => {\n await ctx.db.get(1);\n await ctx.db.put(2);\n} };").Node("a.b")
+	if n == nil {
+		t.Fatal("no node a.b")
+	}
+	if at := n.SurfaceAt("db"); at.Line != 2 {
+		t.Errorf("SurfaceAt(db) = %v, want line 2", at)
+	}
+}
+
+// TestHostCallThroughCall: a method of a ctx member called through
+// .call/.apply/.bind is that method's call; the member called so is
+// none.
+func TestHostCallThroughCall(t *testing.T) {
+	for src, want := range map[string][]string{
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.transform.call(null, 1) };":   {"dataIntegration.transform()"},
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.transform.apply(null, []) };": {"dataIntegration.transform()"},
+		"export const nodes = { 'a.b': async (ctx) => ctx.dataIntegration.call(null) };":                nil,
+	} {
+		if got := surfacesOf(src, "a.b"); !slices.Equal(got, want) {
+			t.Errorf("%s: surfaces %v, want %v", src, got, want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -143,16 +142,11 @@ func (a *analysis) load(file string) *moduleExports {
 		return nil
 	}
 	a.modules[file] = nil
-	src := a.read(file)
-	if len(src) == 0 || len(src) > MaxSource || !shallow(src) {
+	ast, text := parseModule(a.read(file))
+	if ast == nil {
 		return nil
 	}
-	in := parse.NewInputBytes([]byte(string(src)))
-	ast, err := js.Parse(in, js.Options{})
-	if err != nil {
-		return nil
-	}
-	a.sources = append(a.sources, newSource(file, in.Bytes()[:len(src)]))
+	a.sources = append(a.sources, newSource(file, text))
 	names, exprs, def, cjs := a.exportNames, a.exportExprs, a.defaultExpr, a.cjsDefault
 	a.defaultExpr, a.cjsDefault = nil, false
 	a.module(ast, path.Dir(file))

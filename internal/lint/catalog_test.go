@@ -276,7 +276,15 @@ func (r precisionRow) judged() string {
 	if r.findings == 0 {
 		return "no finding"
 	}
-	return fmt.Sprintf("%d of %d findings judged true (%d%%)", r.right, r.findings, 100*r.right/r.findings)
+	return fmt.Sprintf("%d of %d findings judged true (%s)", r.right, r.findings, r.precision())
+}
+
+// precision is the share of findings judged true, "-" for none.
+func (r precisionRow) precision() string {
+	if r.findings == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d%%", 100*r.right/r.findings)
 }
 
 // readPrecision reads docs/rules-precision.csv, the numbers the integrator
@@ -323,11 +331,7 @@ func precisionTable(rows map[string]precisionRow) string {
 	b.WriteString("| rule | findings | judged true | precision | note |\n|---|---|---|---|---|\n")
 	for _, id := range slices.Sorted(maps.Keys(rows)) {
 		r := rows[id]
-		precision := "-"
-		if r.findings > 0 {
-			precision = fmt.Sprintf("%d%%", 100*r.right/r.findings)
-		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %d | %d | %s | %s |\n", id, id, r.findings, r.right, precision, strings.ReplaceAll(r.note, "|", "\\|"))
+		fmt.Fprintf(&b, "| [%s](#%s) | %d | %d | %s | %s |\n", id, id, r.findings, r.right, r.precision(), strings.ReplaceAll(r.note, "|", "\\|"))
 	}
 	return b.String()
 }

@@ -19,12 +19,16 @@ type executors struct {
 // executorSource reads the pack's JavaScript runtime entry (nil when the
 // pack has none, or it is not in the pack) and its path.
 func executorSource(p *Pass) ([]byte, string) {
-	rt := p.Root().Get("runtime")
-	if rt.Get("language").String() != "javascript" {
+	if p.Root().Get("runtime").Get("language").String() != "javascript" {
 		return nil, ""
 	}
-	name := path.Clean(rt.Get("entry").String())
+	name := runtimeEntry(p)
 	return packModule(p, name), name
+}
+
+// runtimeEntry is the runtime entry the manifest names, as a pack path.
+func runtimeEntry(p *Pass) string {
+	return path.Clean(p.Root().Get("runtime").Get("entry").String())
 }
 
 // packModule reads a file of the pack for the analysis (nil when it is not

@@ -9,7 +9,8 @@ import (
 
 // TestNearestFile: a missing ref's near spelling in its own folder wins
 // over one elsewhere in the pack; two as near in a folder mean no guess
-// (and no look further); only regular files are offered.
+// (and no look further), and so do two as near in the whole pack; only
+// regular files are offered.
 func TestNearestFile(t *testing.T) {
 	files := []pack.File{
 		{Name: "prompts/notes.md"}, {Name: "docs/note.md"},
@@ -28,6 +29,7 @@ func TestNearestFile(t *testing.T) {
 		{"readme/stup.md", "readme/setup.md", true},   // a letter off
 		{"prompts/assistant.md", "", false},           // nothing near
 		{"prompt/notes.md", "prompts/notes.md", true}, // no file in its folder: the whole pack
+		{"schema/tesk.json", "", false},               // the whole pack, where task and tusk are rivals
 	} {
 		got, ok := nearestFile(p, tt.target)
 		if got != tt.want || ok != tt.ok {

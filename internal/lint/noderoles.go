@@ -23,7 +23,18 @@ var hostRoles = []string{"pure", "read", "gate", "action", "side-effect", "strea
 
 // nodeRoles is every role role-unknown accepts: the spec's, then the
 // reference host's that the spec does not name.
-var nodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate", "read", "action"}
+var nodeRoles = union(specRoles, hostRoles)
+
+// union is a's words, then b's that a lacks, in order.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, w := range b {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // NodeRoles lists the node roles role-unknown accepts (the schema leaves
 // role open), for an editor to offer.
@@ -37,19 +48,12 @@ func checkRoleUnknown(p *Pass) {
 		}
 		msg := fmt.Sprintf("role %q is neither a NodeRole the spec names (%s) nor in the reference host's closed taxonomy (%s): that host's build refuses a bundled pack whose node has a role it does not know, and no engine can tell from it whether the node has effects; ",
 			r.Str, strings.Join(specRoles, ", "), strings.Join(hostRoles, ", "))
-		if g, ok := closestRole(r.Str); ok {
+		// The one known role a misspelt role is near ("side_effect"); none
+		// when two are as near.
+		if g, ok := suggest.Only(r.Str, nodeRoles, 2); ok {
 			p.Suggest(pack.ManifestName, p.Manifest, ptr+"/role", false, msg+fmt.Sprintf("did you mean %q?", g), g, true)
 			return
 		}
 		p.Reportf(ptr+"/role", "%sname the role that says what the node does (side-effect for effects, read for a lookup, pure for a transform)", msg)
 	})
-}
-
-// closestRole is the one known role a misspelt role is near ("side_effect"),
-// none when two are as near.
-func closestRole(role string) (string, bool) {
-	if c := suggest.Closest(role, nodeRoles, 2); len(c) == 1 {
-		return c[0], true
-	}
-	return "", false
 }

@@ -149,9 +149,12 @@ func TestPlaceKeysTheFoldersBeside(t *testing.T) {
 		}
 		return pl
 	}
+	if err := os.WriteFile(filepath.Join(root, "NOTES.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	before := place()
-	if !before.Beside.Has("vendor.acme.b") || before.Beside.Has("vendor.acme.c") {
-		t.Fatalf("Beside = %+v, want vendor.acme.a and vendor.acme.b", before.Beside)
+	if !before.Beside.Has("vendor.acme.b") || before.Beside.Has("vendor.acme.c") || before.Beside.Has("NOTES.md") {
+		t.Fatalf("Beside = %+v, want vendor.acme.a and vendor.acme.b (folders only)", before.Beside)
 	}
 	if err := os.Mkdir(filepath.Join(root, "vendor.acme.c"), 0o755); err != nil {
 		t.Fatal(err)
@@ -159,5 +162,32 @@ func TestPlaceKeysTheFoldersBeside(t *testing.T) {
 	after := place()
 	if !after.Beside.Has("vendor.acme.c") || after.Beside.Stamp == before.Beside.Stamp {
 		t.Errorf("a new sibling folder left the keyed stamp at %s", after.Beside.Stamp)
+	}
+}
+
+// TestPlaceBesideOnlyAmongPacks: a pack that does not sit among others
+// lists nothing beside it (readme-link-broken then claims nothing about
+// the checkout).
+func TestPlaceBesideOnlyAmongPacks(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vendor.acme.a")
+	if err := os.MkdirAll(filepath.Join(dir, "..", "other"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pack.json"), []byte(`{"name":"vendor.acme.a"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := pack.Load(dir, tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := placeOf(pk, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.SiblingPacks || pl.Beside != nil {
+		t.Errorf("Place = %+v, want no sibling packs and nothing beside", pl)
 	}
 }

@@ -299,8 +299,8 @@ func nearestTool(mention string, allowed map[string]bool) string {
 		}
 		return "" // rivals as near: no guess
 	}
-	if c := suggest.Closest(mention, tools, 3); len(c) == 1 {
-		return fmt.Sprintf(" (did you mean %q?)", c[0])
+	if meant, ok := suggest.Only(mention, tools, 3); ok {
+		return fmt.Sprintf(" (did you mean %q?)", meant)
 	}
 	return ""
 }

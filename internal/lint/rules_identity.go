@@ -188,11 +188,9 @@ func checkEnginesUnbounded(p *Pass) {
 // protocol 1 ("<2.0.0"), so a v2 host refuses the pack (the registry's own
 // gate, check-pack-engines-admit-major, calls such packs uninstallable on
 // v2). Writing the ceiling says what the range already means; admitting
-// protocol 2 takes "<3.0.0".
+// protocol 2 takes "<3.0.0". A pack linted against protocol 2 never gets
+// here: v2-engine-range says it.
 func unboundedMessage(p *Pass, r string, low uint64) string {
-	if p.Spec == spec.V2 {
-		return fmt.Sprintf("engines.openwop %q has no upper bound, which hosts read as \"<2.0.0\" (RFC 0177 §A.1): a v2 host refuses the pack; admit protocol 2: add \"<%d.0.0\"", r, ceilingFor(p, low+1))
-	}
 	return fmt.Sprintf("engines.openwop %q has no upper bound, which hosts read as \"<2.0.0\" (RFC 0177 §A.1), so v2 hosts refuse the pack: write the ceiling it has (\"<%d.0.0\", the fix), or \"<3.0.0\" once the pack follows protocol 2", r, ceilingFor(p, low+1))
 }
 

@@ -23,13 +23,12 @@ func checkRuntimeImports(p *Pass) {
 	for _, f := range bundled(p) {
 		inArchive[f.Name] = true
 	}
-	seen := map[string]bool{}
+	// Two imports of one module on one line make one finding: Run drops
+	// exact duplicates (diag.Sort).
 	for _, im := range facts.Imports() {
-		key := im.At.String() + " " + im.Spec
-		if seen[key] || im.At.File == "" {
+		if im.At.File == "" {
 			continue
 		}
-		seen[key] = true
 		if msg := importProblem(p, im.Spec, im.File, inArchive); msg != "" {
 			p.ReportPos(im.At.File, "", jsonpos.Position{Line: im.At.Line, Column: 1}, msg)
 		}
@@ -54,10 +53,4 @@ func importProblem(p *Pass, spec, file string, inArchive map[string]bool) string
 // defaultSetWords says in words what an archive holds besides refs.
 func defaultSetWords() string {
 	return "pack.json, README.md, LICENSE, index.mjs, schemas/*.json, prompts/*.md|.txt and keys/*.pem|.sig"
-}
-
-// runtimeEntry is the runtime entry the manifest names.
-func runtimeEntry(p *Pass) string {
-	_, entry := executorSource(p)
-	return entry
 }

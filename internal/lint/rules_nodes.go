@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -173,17 +172,16 @@ func checkPureHostSurface(p *Pass) {
 			return
 		}
 		if used := node.Surfaces(); len(used) > 0 {
-			entry := path.Clean(p.Root().Get("runtime").Get("entry").String())
-			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", atLine(entry, node.SurfaceAt(used[0])), strings.Join(used, ", ctx."))
+			p.Reportf(ptr+"/role", "role \"pure\" but its executor (%s) calls the host through ctx.%s, whose answer is not a function of the input; engines cache and replay pure nodes: use role \"side-effect\"", atLine(p, node.SurfaceAt(used[0])), strings.Join(used, ", ctx."))
 		}
 	})
 }
 
 // atLine renders where a fact of the executor was decided: module:line,
 // or the entry when the analysis kept no position.
-func atLine(entry string, at jsfacts.Pos) string {
+func atLine(p *Pass, at jsfacts.Pos) string {
 	if at.File == "" {
-		return entry
+		return runtimeEntry(p)
 	}
 	return at.String()
 }
@@ -314,7 +312,7 @@ func executorFact(p *Pass, typeID, input string) (jsfacts.Fact, string) {
 	if !ok {
 		return jsfacts.Fact{}, ""
 	}
-	return f, atLine(path.Clean(p.Root().Get("runtime").Get("entry").String()), f.At)
+	return f, atLine(p, f.At)
 }
 
 // executorFailure says where the pack's executor fails when input is

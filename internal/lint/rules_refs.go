@@ -180,10 +180,7 @@ func nearestFile(p *Pass, target string) (string, bool) {
 	default:
 		return "", false // rivals in its own folder: no guess, and no look further
 	}
-	if c := suggest.Closest(target, all, nearBy(base)); len(c) == 1 {
-		return c[0], true
-	}
-	return "", false
+	return suggest.Only(target, all, nearBy(base))
 }
 
 // nearBy is how many edits a file name may be from a ref to be its near

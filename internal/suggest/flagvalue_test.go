@@ -38,4 +38,11 @@ func TestUnknownRule(t *testing.T) {
 	if err := UnknownRule("zzz", ids, "wop pack rules"); err == nil || err.Error() != `no rule "zzz"; 'wop pack rules' lists them` {
 		t.Errorf("far: %v", err)
 	}
+	// The command that lists the rules is the caller's (npx runs wop too).
+	if err := UnknownRule("ref-mising", ids, "npx wop pack rules"); err == nil || err.Error() != `no rule "ref-mising"; did you mean "ref-missing"? ('npx wop pack rules' lists them)` {
+		t.Errorf("near, named command: %v", err)
+	}
+	if err := UnknownRule("zzz", ids, "npx wop pack rules"); err == nil || err.Error() != `no rule "zzz"; 'npx wop pack rules' lists them` {
+		t.Errorf("far, named command: %v", err)
+	}
 }
