@@ -321,8 +321,11 @@ func checkTypeIDReservedCore(p *Pass) {
 		case strings.HasPrefix(id, "core.conformance."):
 			p.Reportf(ptr+"/typeId", "typeId %q is in core.conformance.*, which the spec reserves for conformance-only typeIds that hosts may refuse outright; prefix it with the pack name %q", id, name)
 		case strings.HasPrefix(id, "core."):
-			if other, ok := otherDefiner(p, id, name); ok {
-				p.Reportf(ptr+"/typeId", "typeId %q is defined by %s too: with both installed, which one a chain naming it runs is up to the host; prefix this pack's with its name %q, or drop it and depend on %s", id, other, name, other)
+			if other, host, ok := otherDefiner(p, id, name); ok && host {
+				p.Reportf(ptr+"/typeId", "typeId %q is registered by host %s itself: on that host this pack's node type clashes with the host's own; prefix this pack's with its name %q, or drop it and use the host's", id, other, name)
+				return
+			} else if ok {
+				p.Reportf(ptr+"/typeId", "typeId %q is defined by pack %s too: with both installed, which one a chain naming it runs is up to the host; prefix this pack's with its name %q, or drop it and depend on pack %s", id, other, name, other)
 				return
 			}
 			where := "no other pack defines it without a catalog to ask (--catalog)"
@@ -337,18 +340,19 @@ func checkTypeIDReservedCore(p *Pass) {
 }
 
 // otherDefiner names the first pack or host in the catalog, other than the
-// pack being linted, that defines typeID.
-func otherDefiner(p *Pass, typeID, self string) (string, bool) {
+// pack being linted, that defines typeID, and whether it is a host (named
+// without the catalog's "host:" prefix).
+func otherDefiner(p *Pass, typeID, self string) (name string, host, ok bool) {
 	if p.Catalog == nil {
-		return "", false
+		return "", false, false
 	}
 	for _, pk := range p.Catalog.AllPacks() {
 		if pk.Name != self && pk.Kind != "workflow-chain" && slices.Contains(pk.TypeIDs, typeID) {
 			if pk.Kind == catalog.KindHost {
-				return "host " + pk.Name, true
+				return strings.TrimPrefix(pk.Name, "host:"), true, true
 			}
-			return "pack " + pk.Name, true
+			return pk.Name, false, true
 		}
 	}
-	return "", false
+	return "", false, false
 }
