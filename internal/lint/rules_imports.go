@@ -44,7 +44,11 @@ func importProblem(p *Pass, spec, file string, inArchive map[string]bool) string
 	case inArchive[file]:
 		return ""
 	}
-	if t, _ := resolve(p, file); t != targetFile {
+	switch t, _ := resolve(p, file); t {
+	case targetFile:
+	case targetNotFile:
+		return fmt.Sprintf("import %q: %s is no regular file (a link, a folder, a FIFO or a device), which no archive holds, so the executor fails to load; put the module's code in the pack, or bundle it into the entry", spec, file)
+	default:
 		return fmt.Sprintf("import %q: %s is not in the %s, so the executor fails to load; add the module or fix the path", spec, file, where(p))
 	}
 	return fmt.Sprintf("import %q: %s is in the pack but not in the archive, which holds %s and the files the manifest names, so the executor fails to load on every host; bundle the modules into one entry file (esbuild --bundle --format=esm --outfile=%s)", spec, file, defaultSetWords(), runtimeEntry(p))
