@@ -3,6 +3,7 @@ package chain
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wop-cli/wop/internal/suggest"
 	"regexp"
 	"slices"
 	"strings"
@@ -125,7 +126,7 @@ func (a *analyzer) typeIDUnresolved() {
 	if c == nil {
 		return // without a catalog wop cannot know what other packs define
 	}
-	knownHost := hosts.Providers(c)
+	knownHost, known := hosts.Providers(c), knownTypeIDs(c)
 	for _, n := range a.d.Nodes {
 		if n.TypeID == "" || a.o.OwnTypeIDs[n.TypeID] || coreReserved().MatchString(n.TypeID) || strings.HasPrefix(n.TypeID, "local.") || c.HasType(n.TypeID) {
 			continue
@@ -135,8 +136,27 @@ func (a *analyzer) typeIDUnresolved() {
 				Message: fmt.Sprintf("node %q: typeId %q is provided by host %s (wop's %s), not by any pack in the catalog: the chain runs only on that host; lint with --host %s to check against it, or use a published typeId", n.ID, n.TypeID, h.Name, h.Path, h.Name)})
 			continue
 		}
+		fix := "use a published typeId or publish the node"
+		if meant, ok := suggest.Only(n.TypeID, known(), 2); ok {
+			fix = fmt.Sprintf("did you mean %q?", meant)
+		}
 		a.report(Finding{Rule: RuleTypeIDUnresolved, Pointer: n.Pointer + "/typeId", Node: n.ID,
-			Message: fmt.Sprintf("node %q: no pack in the catalog defines typeId %q and it is not a reserved core primitive; hosts refuse the expansion (chain_unresolvable_typeid): use a published typeId or publish the node", n.ID, n.TypeID)})
+			Message: fmt.Sprintf("node %q: no pack in the catalog defines typeId %q and it is not a reserved core primitive; hosts refuse the expansion (chain_unresolvable_typeid): %s", n.ID, n.TypeID, fix)})
+	}
+}
+
+// knownTypeIDs lists the catalog's typeIds once, when a did-you-mean is
+// first needed: most chains resolve every node and never ask.
+func knownTypeIDs(c *catalog.Catalog) func() []string {
+	var ids []string
+	return func() []string {
+		if ids == nil {
+			ids = []string{}
+			for _, t := range c.NodeTypes() {
+				ids = append(ids, t.TypeID)
+			}
+		}
+		return ids
 	}
 }
 
